@@ -1,0 +1,287 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { ApiError } from '../../shared/errors.ts';
+import { formatMicros, parseAmountToMicros } from '../../shared/money.ts';
+import { environmentSchema } from '../../shared/schemas/common.ts';
+import type { Store } from '../core/core.ts';
+import { createCore, openStore, VERSION } from '../core/core.ts';
+import { DatabaseOpenError } from '../core/db/open.ts';
+import { ListenError } from '../core/http/server.ts';
+import { prepareImport, runImport } from '../core/modules/contacts/import.ts';
+import { defaultDataDir } from '../core/paths.ts';
+
+const USAGE = `parley ${VERSION} — Parley's service core on the command line
+
+Usage: parley <command> [options]
+
+  serve [--port 4780] [--host 127.0.0.1]       run the API and the UI headless
+  workspaces create NAME | workspaces list
+  keys create --env test|live --name NAME [--workspace ID]
+  keys list [--workspace ID] | keys revoke ID
+  wallet show [--workspace ID]
+  wallet topup --amount 25.00 [--description TEXT] [--workspace ID]
+  contacts import FILE.csv [--env test|live] [--workspace ID]
+  backup FILE                                    consistent online copy of the database
+
+Every command takes --data-dir DIR (env PARLEY_DATA_DIR; default: the app's data folder)
+and --json (one JSON object on stdout, nothing else).`;
+
+class UsageError extends Error {}
+
+interface Io {
+  out: (s: string) => void;
+  err: (s: string) => void;
+  isTTY: boolean;
+}
+
+const OPTIONS = {
+  'data-dir': { type: 'string' },
+  json: { type: 'boolean', default: false },
+  help: { type: 'boolean', short: 'h', default: false },
+  version: { type: 'boolean', short: 'v', default: false },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  env: { type: 'string' },
+  name: { type: 'string' },
+  workspace: { type: 'string' },
+  amount: { type: 'string' },
+  description: { type: 'string' },
+} as const;
+
+type Values = {
+  [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string;
+};
+
+function table(rows: Record<string, string>[]): string {
+  if (rows.length === 0) return '(none)';
+  const cols = Object.keys(rows[0]!);
+  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => r[c]!.length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i]!)).join('  ').trimEnd();
+  return [line(cols.map((c) => c.toUpperCase())), ...rows.map((r) => line(cols.map((c) => r[c]!)))].join('\n');
+}
+
+const need = (v: string | undefined, what: string): string => {
+  if (!v) throw new UsageError(`missing ${what}`);
+  return v;
+};
+
+export async function main(argv: string[], io: Io): Promise<number> {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, options: OPTIONS, allowPositionals: true, strict: true });
+  } catch (e) {
+    io.err(`parley: ${(e as Error).message.split('\n')[0]} (see parley --help)`);
+    return 2;
+  }
+  const values = parsed.values as Values;
+  const [command, sub, ...rest] = parsed.positionals;
+  const json = values.json === true;
+  if (values.version) {
+    io.out(json ? JSON.stringify({ version: VERSION }) : VERSION);
+    return 0;
+  }
+  if (values.help || !command) {
+    io.out(USAGE);
+    return command || values.help ? 0 : 2;
+  }
+  const dataDir = values['data-dir'] ? path.resolve(values['data-dir']) : defaultDataDir();
+  const print = (human: string, data: unknown) => io.out(json ? JSON.stringify(data) : human);
+
+  try {
+    if (command === 'serve') return await serve(values, dataDir, io, json);
+    let store: Store | null = null;
+    const open = () => (store ??= openStore({ dataDir }));
+    try {
+      const run = COMMANDS[`${command} ${sub ?? ''}`.trim()] ?? COMMANDS[command];
+      if (!run) throw new UsageError(`unknown command "${[command, sub].filter(Boolean).join(' ')}"`);
+      const positional = COMMANDS[`${command} ${sub ?? ''}`.trim()] ? rest : [sub, ...rest].filter((x): x is string => !!x);
+      await run({ values, positional, open, print, io, json });
+      return 0;
+    } finally {
+      (store as Store | null)?.close();
+    }
+  } catch (e) {
+    return fail(e, io, json);
+  }
+}
+
+function fail(e: unknown, io: Io, json: boolean): number {
+  if (e instanceof UsageError) {
+    if (json) io.out(JSON.stringify({ error: { code: 'usage', message: e.message } }));
+    io.err(`parley: ${e.message} (see parley --help)`);
+    return 2;
+  }
+  const known = e instanceof ApiError || e instanceof DatabaseOpenError || e instanceof ListenError;
+  const message = known ? (e as Error).message : `unexpected error: ${(e as Error)?.stack ?? String(e)}`;
+  const code = e instanceof ApiError ? e.code : known ? 'failed' : 'internal_error';
+  if (json) io.out(JSON.stringify({ error: { code, message } }));
+  io.err(`parley: ${message}`);
+  return 1;
+}
+
+interface Ctx {
+  values: Values;
+  positional: string[];
+  open: () => Store;
+  print: (human: string, data: unknown) => void;
+  io: Io;
+  json: boolean;
+}
+
+const COMMANDS: Record<string, (ctx: Ctx) => void | Promise<void>> = {
+  'workspaces create': ({ positional, open, print }) => {
+    const name = need(positional.join(' '), 'workspace NAME');
+    const ws = open().services.workspaces.create(name);
+    print(`created workspace ${ws.name} (${ws.id})`, { id: ws.id, name: ws.name });
+  },
+  'workspaces list': ({ open, print }) => {
+    const list = open().services.workspaces.list();
+    print(
+      table(list.map((w) => ({ id: w.id, name: w.name, created: w.createdAt }))),
+      list.map((w) => ({ id: w.id, name: w.name })),
+    );
+  },
+  'keys create': ({ values, open, print }) => {
+    const env = environmentSchema.safeParse(need(values.env, '--env test|live'));
+    if (!env.success) throw new UsageError('--env must be test or live');
+    const name = need(values.name, '--name NAME').trim();
+    if (!name || name.length > 100) throw new UsageError('--name must be 1 to 100 characters');
+    const { services } = open();
+    const ws = services.workspaces.resolve(values.workspace);
+    const k = services.keys.create(ws.id, env.data, name);
+    print(
+      `${k.key}\n\nCreated ${k.environment} key "${k.name}" (${k.id}) for workspace ${ws.name}.\n` +
+        'Store it now: it is shown only this once.',
+      { id: k.id, key: k.key, prefix: k.prefix, environment: k.environment, workspaceId: k.workspaceId },
+    );
+  },
+  'keys list': ({ values, open, print }) => {
+    const { services } = open();
+    const ws = services.workspaces.resolve(values.workspace);
+    const all = [];
+    let cursor: string | undefined;
+    do {
+      const p = services.keys.list(ws.id, 200, cursor);
+      all.push(...p.data);
+      cursor = p.nextCursor ?? undefined;
+    } while (cursor);
+    print(
+      table(
+        all.map((k) => ({
+          id: k.id,
+          name: k.name,
+          prefix: `${k.prefix}…`,
+          env: k.environment,
+          created: k.createdAt,
+          'last used': k.lastUsedAt ?? 'never',
+          status: k.revokedAt ? `revoked ${k.revokedAt}` : 'active',
+        })),
+      ),
+      all,
+    );
+  },
+  'keys revoke': ({ positional, open, print }) => {
+    const id = need(positional[0], 'key ID');
+    const { services } = open();
+    const k = services.keys.revoke(services.keys.workspaceOf(id), id);
+    print(`revoked ${k.prefix}… (${k.id}); it is refused from its next request on`, k);
+  },
+  'wallet show': ({ values, open, print }) => {
+    const { services } = open();
+    const ws = services.workspaces.resolve(values.workspace);
+    const w = services.wallet.get(ws.id);
+    const recent = services.wallet.transactions(ws.id, 10).data;
+    print(
+      `${ws.name}: balance ${formatMicros(w.balanceMicros, w.currency)}\n\n` +
+        table(
+          recent.map((t) => ({
+            date: t.createdAt,
+            type: t.type,
+            amount: formatMicros(t.amountMicros, w.currency),
+            balance: formatMicros(t.balanceAfterMicros, w.currency),
+            description: t.description,
+          })),
+        ),
+      { ...w, recent },
+    );
+  },
+  'wallet topup': ({ values, open, print }) => {
+    const amount = parseAmountToMicros(need(values.amount, '--amount (e.g. 25.00)'));
+    if (amount === null || amount <= 0) throw new UsageError('--amount must be a positive amount like 25.00');
+    const { services } = open();
+    const ws = services.workspaces.resolve(values.workspace);
+    const r = services.wallet.topup(ws.id, amount, values.description);
+    print(
+      `topped up ${formatMicros(amount, r.wallet.currency)}; balance ${formatMicros(r.wallet.balanceMicros, r.wallet.currency)}`,
+      r,
+    );
+  },
+  'contacts import': async ({ values, positional, open, print, io, json }) => {
+    const file = need(positional[0], 'FILE.csv');
+    const text = fs.readFileSync(file, 'utf8');
+    const env = environmentSchema.safeParse(values.env ?? 'test');
+    if (!env.success) throw new UsageError('--env must be test or live');
+    const { services, db } = open();
+    const ws = services.workspaces.resolve(values.workspace);
+    const job = prepareImport(services.contacts, { workspaceId: ws.id, environment: env.data }, text);
+    const bar = !json && io.isTTY;
+    const result = await runImport(db, services.contacts, job, (done, total) => {
+      if (bar) {
+        const pct = total ? Math.round((done / total) * 100) : 100;
+        process.stderr.write(`\r[${'#'.repeat(pct / 5).padEnd(20)}] ${pct}% ${done}/${total}`);
+      }
+    });
+    if (bar) process.stderr.write('\n');
+    print(
+      `${result.total} rows: ${result.created} created, ${result.updated} updated, ${result.failed} failed` +
+        result.errors.map((e) => `\n  line ${e.line}: ${e.reason}`).join(''),
+      result,
+    );
+  },
+  backup: ({ positional, open, print }) => {
+    const file = path.resolve(need(positional[0], 'backup FILE'));
+    if (fs.existsSync(file)) throw new UsageError(`${file} exists already; choose a new file name`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
+    open().db.prepare('VACUUM INTO ?').run(file);
+    const bytes = fs.statSync(file).size;
+    print(`backup written to ${file} (${bytes} bytes)`, { file, bytes });
+  },
+};
+
+async function serve(values: Values, dataDir: string, io: Io, json: boolean): Promise<number> {
+  const host = values.host ?? '127.0.0.1';
+  const port = Number(values.port ?? process.env.PARLEY_PORT ?? 4780);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0–65535');
+  const rendererDir = fileURLToPath(new URL('../renderer/', import.meta.url));
+  const wildcard = host === '0.0.0.0' || host === '::';
+  const core = await createCore({
+    dataDir,
+    rendererDir,
+    exposeSessionInPage: true,
+    extraHosts: wildcard ? [] : [host],
+  });
+  let url: string;
+  try {
+    ({ url } = await core.start({ host, port }));
+  } catch (e) {
+    await core.stop();
+    throw e;
+  }
+  io.out(json ? JSON.stringify({ url, dataDir }) : `listening on ${url}`);
+  if (!json) io.err(`parley: data in ${dataDir}; API reference at ${url}/docs; Ctrl+C stops`);
+  await new Promise<void>((resolve) => {
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      core.stop().then(resolve, (e) => {
+        io.err(`parley: error while stopping: ${(e as Error).message}`);
+        resolve();
+      });
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+  });
+  return 0;
+}

@@ -1,0 +1,135 @@
+import type { Database as Db } from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
+import fs from 'node:fs';
+import path from 'node:path';
+import pkg from '../../package.json' with { type: 'json' };
+import { buildApp } from './http/app.ts';
+import type { RateLimitConfig } from './http/rate-limit.ts';
+import { DEFAULT_RATE_LIMIT } from './http/rate-limit.ts';
+import { listen } from './http/server.ts';
+import type { MigrateResult } from './db/migrate.ts';
+import { migrate } from './db/migrate.ts';
+import { databasePath, openDatabase } from './db/open.ts';
+import type { Clock, Random } from './runtime.ts';
+import { cryptoRandom, randomBase62, systemClock } from './runtime.ts';
+import type { Services } from './services.ts';
+import { createServices } from './services.ts';
+
+export const VERSION: string = pkg.version;
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface StoreOptions {
+  dataDir: string;
+  clock?: Clock;
+  random?: Random;
+  /** Electron-ABI build of better-sqlite3's addon, when running inside Electron unpackaged. */
+  nativeBinding?: string;
+}
+
+export interface Store {
+  db: Db;
+  services: Services;
+  migrations: MigrateResult;
+  dataDir: string;
+  close(): void;
+}
+
+/**
+ * Opens the data dir's database, migrates it (with a backup copy first when it holds data) and
+ * wires the services. The CLI uses this directly; createCore adds the HTTP app on top.
+ */
+export function openStore(opts: StoreOptions): Store {
+  const clock = opts.clock ?? systemClock;
+  const random = opts.random ?? cryptoRandom;
+  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const db = openDatabase(databasePath(opts.dataDir), opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
+  try {
+    const migrations = migrate(db, { backupDir: path.join(opts.dataDir, 'backups'), now: () => clock.now() });
+    const services = createServices(db, clock, random);
+    services.workspaces.ensureDefault();
+    return {
+      db,
+      services,
+      migrations,
+      dataDir: opts.dataDir,
+      close: () => {
+        if (db.open) db.close();
+      },
+    };
+  } catch (e) {
+    db.close();
+    throw e;
+  }
+}
+
+export interface CoreOptions extends StoreOptions {
+  /** Per-launch secret of the desktop UI; generated when absent, null disables session auth. */
+  sessionToken?: string | null;
+  exposeSessionInPage?: boolean;
+  rendererDir?: string | null;
+  rateLimit?: RateLimitConfig;
+  bodyLimit?: number;
+  /** Host names accepted besides loopback ones (e.g. the bind address). */
+  extraHosts?: string[];
+  log?: (message: string, error?: unknown) => void;
+}
+
+export interface Core extends Store {
+  app: FastifyInstance;
+  sessionToken: string | null;
+  /** Listens on host:port (0 = a free port). */
+  start(opts?: { host?: string; port?: number }): Promise<{ url: string; port: number }>;
+  /** Stops accepting, lets in-flight requests finish, then closes the database. */
+  stop(): Promise<void>;
+}
+
+export async function createCore(opts: CoreOptions): Promise<Core> {
+  const store = openStore(opts);
+  const random = opts.random ?? cryptoRandom;
+  const sessionToken = opts.sessionToken === undefined ? randomBase62(random, 43) : opts.sessionToken;
+  let port: number | null = null;
+  const timers: NodeJS.Timeout[] = [];
+  let app: FastifyInstance;
+  try {
+    app = await buildApp({
+      services: store.services,
+      sessionToken,
+      exposeSessionInPage: opts.exposeSessionInPage ?? false,
+      rendererDir: opts.rendererDir ?? null,
+      rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
+      bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
+      extraHosts: opts.extraHosts ?? [],
+      port: () => port,
+      version: VERSION,
+      log: opts.log ?? ((m, e) => console.error(`parley: ${m}`, e ?? '')),
+    });
+  } catch (e) {
+    store.close();
+    throw e;
+  }
+  const expireIdempotency = store.db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
+  let stopping: Promise<void> | null = null;
+  return {
+    ...store,
+    app,
+    sessionToken,
+    async start({ host = '127.0.0.1', port: wanted = 0 } = {}) {
+      const bound = await listen(app, host, wanted);
+      port = bound.port;
+      const sweep = () => expireIdempotency.run(store.services.clock.now() - 24 * 3600_000);
+      sweep();
+      const t = setInterval(sweep, 3600_000);
+      t.unref();
+      timers.push(t);
+      return bound;
+    },
+    stop() {
+      stopping ??= (async () => {
+        timers.forEach(clearInterval);
+        await app.close();
+        store.close();
+      })();
+      return stopping;
+    },
+  };
+}

@@ -1,0 +1,81 @@
+import Database from 'better-sqlite3';
+import type { Database as Db } from 'better-sqlite3';
+import fs from 'node:fs';
+import path from 'node:path';
+
+/** Written into every Parley database (`PRAGMA application_id`) so a foreign file is recognised. */
+export const APPLICATION_ID = 0x50524c59; // "PRLY"
+
+export class DatabaseOpenError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'DatabaseOpenError';
+  }
+}
+
+export interface OpenOptions {
+  /** Path to an Electron-ABI build of better-sqlite3's addon when running inside Electron. */
+  nativeBinding?: string;
+  readonly?: boolean;
+}
+
+export function databasePath(dataDir: string): string {
+  return path.join(dataDir, 'parley.db');
+}
+
+/**
+ * Opens (creating if needed) the data dir's database with Parley's pragmas. A file that is not
+ * a SQLite database, is damaged, or belongs to another application is refused with a clear
+ * message instead of being touched.
+ */
+export function openDatabase(file: string, options: OpenOptions = {}): Db {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const existed = fs.existsSync(file) && fs.statSync(file).size > 0;
+  let db: Db;
+  try {
+    db = new Database(file, {
+      ...(options.nativeBinding ? { nativeBinding: options.nativeBinding } : {}),
+      ...(options.readonly ? { readonly: true } : {}),
+    });
+  } catch (e) {
+    throw new DatabaseOpenError(`cannot open database ${file}: ${(e as Error).message}`);
+  }
+  try {
+    db.pragma('busy_timeout = 5000');
+    if (existed) {
+      const appId = db.pragma('application_id', { simple: true }) as number;
+      const tables = db
+        .prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'")
+        .get() as { n: number };
+      if (appId !== APPLICATION_ID && tables.n > 0) {
+        throw new DatabaseOpenError(
+          `${file} is a SQLite database of another application (application_id ${appId}); ` +
+            'refusing to use it. Point --data-dir at an empty folder or a Parley data dir.',
+        );
+      }
+      const check = db.pragma('quick_check', { simple: true }) as string;
+      if (check !== 'ok') {
+        throw new DatabaseOpenError(
+          `${file} is damaged (${check}). Restore a backup (see README → Backups) or move the file away.`,
+        );
+      }
+    }
+    if (!options.readonly) {
+      db.pragma('journal_mode = WAL');
+      db.pragma('synchronous = NORMAL');
+      db.pragma('foreign_keys = ON');
+      db.pragma(`application_id = ${APPLICATION_ID}`);
+    }
+    return db;
+  } catch (e) {
+    db.close();
+    if (e instanceof DatabaseOpenError) throw e;
+    const msg = (e as Error).message;
+    if (/not a database|malformed|file is encrypted/i.test(msg)) {
+      throw new DatabaseOpenError(
+        `${file} is not a usable Parley database (${msg}). Restore a backup or move the file away.`,
+      );
+    }
+    throw new DatabaseOpenError(`cannot open database ${file}: ${msg}`);
+  }
+}

@@ -1,0 +1,41 @@
+import type { FastifyRequest } from 'fastify';
+import { ApiError } from '../../../shared/errors.ts';
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+export interface GuardConfig {
+  /** The port the server listens on, once known; inject() runs without one. */
+  port: () => number | null;
+  /** Extra host names accepted besides loopback (the bind address when not a wildcard). */
+  extraHosts: string[];
+}
+
+function splitHost(host: string): { name: string; port: string | null } {
+  const m = /^(\[[^\]]+\]|[^:]+)(?::(\d+))?$/.exec(host.toLowerCase());
+  if (!m) return { name: '', port: null };
+  return { name: m[1]!, port: m[2] ?? null };
+}
+
+/**
+ * DNS-rebinding and cross-site defence for a server on the user's machine: the Host must be a
+ * loopback name with our port, and a browser request must come from our own origin.
+ */
+export function createOriginGuard(config: GuardConfig) {
+  const names = new Set([...LOOPBACK, ...config.extraHosts.map((h) => h.toLowerCase())]);
+  return (request: FastifyRequest): void => {
+    const host = request.headers.host ?? '';
+    const { name, port } = splitHost(host);
+    const ourPort = config.port();
+    if (!names.has(name) || (ourPort !== null && port !== null && Number(port) !== ourPort)) {
+      throw new ApiError('forbidden', `Host "${host}" is not this local server`);
+    }
+    const origin = request.headers.origin;
+    if (origin !== undefined && origin !== `http://${host}`) {
+      throw new ApiError('forbidden', `cross-origin requests from ${origin} are not allowed`);
+    }
+    const site = request.headers['sec-fetch-site'];
+    if (site !== undefined && site !== 'same-origin' && site !== 'none') {
+      throw new ApiError('forbidden', 'cross-site requests are not allowed');
+    }
+  };
+}

@@ -1,0 +1,140 @@
+import type { Database as Db, Statement } from 'better-sqlite3';
+import type { Scope } from '../../runtime.ts';
+
+export interface ContactRow {
+  id: string;
+  workspace_id: string;
+  environment: string;
+  phone: string;
+  name: string | null;
+  email: string | null;
+  labels: string;
+  attributes: string;
+  created_at: number;
+  updated_at: number;
+  last_inbound_at: number | null;
+}
+
+export interface GroupRow {
+  id: string;
+  name: string;
+  created_at: number;
+  member_count: number;
+}
+
+export interface ContactFilter {
+  phone?: string;
+  label?: string;
+  groupId?: string;
+  q?: string;
+}
+
+const COLUMNS =
+  'c.id, c.workspace_id, c.environment, c.phone, c.name, c.email, c.labels, c.attributes, c.created_at, c.updated_at, c.last_inbound_at';
+
+export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => '\\' + m);
+
+export function contactsRepo(db: Db) {
+  // One prepared statement per combination of filters, built on first use.
+  const listStatements = new Map<string, Statement>();
+  function listStatement(f: ContactFilter): Statement {
+    const key = `${+!!f.phone}${+!!f.label}${+!!f.groupId}${+!!f.q}`;
+    let stmt = listStatements.get(key);
+    if (!stmt) {
+      const where = ['c.workspace_id = @workspaceId', 'c.environment = @environment'];
+      if (f.phone) where.push('c.phone = @phone');
+      if (f.label)
+        where.push(`c.id IN (SELECT contact_id FROM contact_labels
+          WHERE workspace_id = @workspaceId AND environment = @environment AND label = @label)`);
+      if (f.groupId)
+        where.push('c.id IN (SELECT contact_id FROM group_members WHERE group_id = @groupId)');
+      if (f.q)
+        where.push(`(c.name LIKE @q ESCAPE '\\' OR c.phone LIKE @q ESCAPE '\\' OR c.email LIKE @q ESCAPE '\\')`);
+      where.push('(@cursor IS NULL OR c.id < @cursor)');
+      stmt = db.prepare(
+        `SELECT ${COLUMNS} FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.id DESC LIMIT @limit`,
+      );
+      listStatements.set(key, stmt);
+    }
+    return stmt;
+  }
+
+  const get = db.prepare(
+    `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = ? AND c.environment = ? AND c.id = ?`,
+  );
+  const byPhone = db.prepare(
+    `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = ? AND c.environment = ? AND c.phone = ?`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO contacts (id, workspace_id, environment, phone, name, email, labels, attributes, created_at, updated_at)
+     VALUES (@id, @workspace_id, @environment, @phone, @name, @email, @labels, @attributes, @created_at, @updated_at)`,
+  );
+  const update = db.prepare(
+    `UPDATE contacts SET phone = @phone, name = @name, email = @email, labels = @labels,
+       attributes = @attributes, updated_at = @updated_at WHERE id = @id`,
+  );
+  const deleteLabels = db.prepare('DELETE FROM contact_labels WHERE contact_id = ?');
+  const insertLabel = db.prepare(
+    'INSERT OR IGNORE INTO contact_labels (contact_id, workspace_id, environment, label) VALUES (?, ?, ?, ?)',
+  );
+
+  const insertGroup = db.prepare(
+    'INSERT INTO contact_groups (id, workspace_id, environment, name, created_at) VALUES (?, ?, ?, ?, ?)',
+  );
+  const groupByName = db.prepare(
+    'SELECT id FROM contact_groups WHERE workspace_id = ? AND environment = ? AND name = ?',
+  );
+  const getGroup = db.prepare(
+    `SELECT g.id, g.name, g.created_at, (SELECT count(*) FROM group_members m WHERE m.group_id = g.id) AS member_count
+     FROM contact_groups g WHERE g.workspace_id = ? AND g.environment = ? AND g.id = ?`,
+  );
+  const listGroups = db.prepare(
+    `SELECT g.id, g.name, g.created_at, (SELECT count(*) FROM group_members m WHERE m.group_id = g.id) AS member_count
+     FROM contact_groups g WHERE g.workspace_id = @workspaceId AND g.environment = @environment
+       AND (@cursor IS NULL OR g.id < @cursor)
+     ORDER BY g.id DESC LIMIT @limit`,
+  );
+  const addMember = db.prepare(
+    'INSERT OR IGNORE INTO group_members (group_id, contact_id, added_at) VALUES (?, ?, ?)',
+  );
+  const contactInScope = db
+    .prepare('SELECT 1 FROM contacts WHERE workspace_id = ? AND environment = ? AND id = ?')
+    .pluck();
+
+  return {
+    list: (scope: Scope, f: ContactFilter, cursor: string | null, limit: number) =>
+      listStatement(f).all({
+        workspaceId: scope.workspaceId,
+        environment: scope.environment,
+        phone: f.phone ?? null,
+        label: f.label ?? null,
+        groupId: f.groupId ?? null,
+        q: f.q ? `%${escapeLike(f.q)}%` : null,
+        cursor,
+        limit,
+      }) as ContactRow[],
+    get: (scope: Scope, id: string) =>
+      get.get(scope.workspaceId, scope.environment, id) as ContactRow | undefined,
+    byPhone: (scope: Scope, phone: string) =>
+      byPhone.get(scope.workspaceId, scope.environment, phone) as ContactRow | undefined,
+    insert: (row: ContactRow) => insert.run(row),
+    update: (row: ContactRow) => update.run(row),
+    setLabels(row: ContactRow, labels: string[]) {
+      deleteLabels.run(row.id);
+      for (const l of labels) insertLabel.run(row.id, row.workspace_id, row.environment, l);
+    },
+    insertGroup: (scope: Scope, id: string, name: string, at: number) =>
+      insertGroup.run(id, scope.workspaceId, scope.environment, name, at),
+    groupByName: (scope: Scope, name: string) =>
+      groupByName.get(scope.workspaceId, scope.environment, name) as { id: string } | undefined,
+    getGroup: (scope: Scope, id: string) =>
+      getGroup.get(scope.workspaceId, scope.environment, id) as GroupRow | undefined,
+    listGroups: (scope: Scope, cursor: string | null, limit: number) =>
+      listGroups.all({ workspaceId: scope.workspaceId, environment: scope.environment, cursor, limit }) as GroupRow[],
+    addMember: (groupId: string, contactId: string, at: number) =>
+      addMember.run(groupId, contactId, at).changes,
+    contactInScope: (scope: Scope, id: string) =>
+      contactInScope.get(scope.workspaceId, scope.environment, id) === 1,
+  };
+}
+export type ContactsRepo = ReturnType<typeof contactsRepo>;

@@ -1,0 +1,231 @@
+import type { Database as Db } from 'better-sqlite3';
+import { ApiError } from '../../../../shared/errors.ts';
+import { normalizePhone } from '../../../../shared/phone.ts';
+import type {
+  Contact,
+  Group,
+  PatchContactBody,
+  UpsertContactBody,
+} from '../../../../shared/schemas/contacts.ts';
+import { decodeCursor, toPage } from '../../http/pagination.ts';
+import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
+import { iso, isoOrNull } from '../../runtime.ts';
+import type { ContactFilter, ContactRow, GroupRow } from './repo.ts';
+import { contactsRepo } from './repo.ts';
+
+type Attributes = Contact['attributes'];
+
+export const toContact = (r: ContactRow): Contact => ({
+  id: r.id,
+  phone: r.phone,
+  name: r.name,
+  email: r.email,
+  labels: JSON.parse(r.labels) as string[],
+  attributes: JSON.parse(r.attributes) as Attributes,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
+  lastInboundAt: isoOrNull(r.last_inbound_at),
+});
+
+const toGroup = (r: GroupRow): Group => ({
+  id: r.id,
+  name: r.name,
+  memberCount: r.member_count,
+  createdAt: iso(r.created_at),
+});
+
+export function phoneOrThrow(input: string, param = 'phone'): string {
+  const phone = normalizePhone(input);
+  if (!phone) {
+    throw new ApiError(
+      'validation_error',
+      `phone "${input}" is not a valid international number (use + and the country code, e.g. +14155552671)`,
+      { param },
+    );
+  }
+  return phone;
+}
+
+const uniqueLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim()).filter(Boolean))];
+
+/** Merges attribute changes: a key set to null is removed. */
+function mergeAttributes(current: Attributes, changes: Attributes | undefined): Attributes {
+  if (!changes) return current;
+  const out: Attributes = { ...current };
+  for (const [k, v] of Object.entries(changes)) {
+    if (v === null) delete out[k];
+    else out[k] = v;
+  }
+  if (Object.keys(out).length > 100) {
+    throw new ApiError('validation_error', 'a contact has at most 100 attributes', {
+      param: 'attributes',
+    });
+  }
+  return out;
+}
+
+export interface ContactChanges {
+  phone?: string;
+  name?: string | null;
+  email?: string | null;
+  labels?: string[];
+  attributes?: Attributes;
+  /** Import merges labels into the existing ones instead of replacing them. */
+  mergeLabels?: boolean;
+}
+
+export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
+  const repo = contactsRepo(db);
+
+  function requireGroup(scope: Scope, groupId: string, param = 'group'): GroupRow {
+    const g = repo.getGroup(scope, groupId);
+    if (!g) throw new ApiError('not_found', `no group ${groupId}`, { param });
+    return g;
+  }
+
+  /** Writes one contact (insert or update by phone). Call inside a transaction. */
+  function write(scope: Scope, phone: string, changes: ContactChanges): { row: ContactRow; created: boolean } {
+    const now = clock.now();
+    const existing = repo.byPhone(scope, phone);
+    if (!existing) {
+      const labels = uniqueLabels(changes.labels ?? []);
+      const row: ContactRow = {
+        id: ids('ct'),
+        workspace_id: scope.workspaceId,
+        environment: scope.environment,
+        phone,
+        name: changes.name ?? null,
+        email: changes.email ?? null,
+        labels: JSON.stringify(labels),
+        attributes: JSON.stringify(mergeAttributes({}, changes.attributes)),
+        created_at: now,
+        updated_at: now,
+        last_inbound_at: null,
+      };
+      repo.insert(row);
+      repo.setLabels(row, labels);
+      return { row, created: true };
+    }
+    return { row: applyChanges(existing, changes, now), created: false };
+  }
+
+  function applyChanges(existing: ContactRow, changes: ContactChanges, now: number): ContactRow {
+    const currentLabels = JSON.parse(existing.labels) as string[];
+    const labels =
+      changes.labels === undefined
+        ? currentLabels
+        : uniqueLabels(changes.mergeLabels ? [...currentLabels, ...changes.labels] : changes.labels);
+    if (labels.length > 50) {
+      throw new ApiError('validation_error', 'a contact has at most 50 labels', { param: 'labels' });
+    }
+    const row: ContactRow = {
+      ...existing,
+      phone: changes.phone ?? existing.phone,
+      name: changes.name === undefined ? existing.name : changes.name,
+      email: changes.email === undefined ? existing.email : changes.email,
+      labels: JSON.stringify(labels),
+      attributes: JSON.stringify(
+        mergeAttributes(JSON.parse(existing.attributes) as Attributes, changes.attributes),
+      ),
+      updated_at: now,
+    };
+    repo.update(row);
+    if (changes.labels !== undefined) repo.setLabels(row, labels);
+    return row;
+  }
+
+  const service = {
+    repo,
+    write,
+    requireGroup,
+
+    list(scope: Scope, query: ContactFilter & { limit: number; cursor?: string; group?: string }) {
+      const filter: ContactFilter = {};
+      if (query.phone) filter.phone = phoneOrThrow(query.phone);
+      if (query.label) filter.label = query.label.trim();
+      if (query.group) filter.groupId = requireGroup(scope, query.group).id;
+      if (query.q?.trim()) filter.q = query.q.trim();
+      const after = query.cursor ? decodeCursor(query.cursor) : null;
+      return toPage(repo.list(scope, filter, after, query.limit + 1), query.limit, toContact, (r) => r.id);
+    },
+
+    get(scope: Scope, id: string): Contact {
+      const row = repo.get(scope, id);
+      if (!row) throw new ApiError('not_found', `no contact ${id}`);
+      return toContact(row);
+    },
+
+    upsert(scope: Scope, body: UpsertContactBody): { contact: Contact; created: boolean } {
+      const phone = phoneOrThrow(body.phone);
+      return db.transaction(() => {
+        const changes: ContactChanges = {};
+        if (body.name !== undefined) changes.name = body.name || null;
+        if (body.email !== undefined) changes.email = body.email;
+        if (body.labels !== undefined) changes.labels = body.labels;
+        if (body.attributes !== undefined) changes.attributes = body.attributes;
+        const { row, created } = write(scope, phone, changes);
+        return { contact: toContact(row), created };
+      }).immediate();
+    },
+
+    patch(scope: Scope, id: string, body: PatchContactBody): Contact {
+      return db.transaction(() => {
+        const existing = repo.get(scope, id);
+        if (!existing) throw new ApiError('not_found', `no contact ${id}`);
+        const changes: ContactChanges = {};
+        if (body.phone !== undefined) {
+          const phone = phoneOrThrow(body.phone);
+          const other = repo.byPhone(scope, phone);
+          if (other && other.id !== id) {
+            throw new ApiError('validation_error', `another contact (${other.id}) has phone ${phone}`, {
+              param: 'phone',
+            });
+          }
+          changes.phone = phone;
+        }
+        if (body.name !== undefined) changes.name = body.name || null;
+        if (body.email !== undefined) changes.email = body.email;
+        if (body.labels !== undefined) changes.labels = body.labels;
+        if (body.attributes !== undefined) changes.attributes = body.attributes;
+        return toContact(applyChanges(existing, changes, clock.now()));
+      }).immediate();
+    },
+
+    createGroup(scope: Scope, name: string, contactIds: string[] = []): Group {
+      return db.transaction(() => {
+        if (repo.groupByName(scope, name)) {
+          throw new ApiError('validation_error', `a group named "${name}" exists already`, {
+            param: 'name',
+          });
+        }
+        const id = ids('grp');
+        repo.insertGroup(scope, id, name, clock.now());
+        service.addMembers(scope, id, contactIds);
+        return toGroup(requireGroup(scope, id));
+      }).immediate();
+    },
+
+    addMembers(scope: Scope, groupId: string, contactIds: string[]): Group {
+      return db.transaction(() => {
+        requireGroup(scope, groupId);
+        const at = clock.now();
+        contactIds.forEach((cid, i) => {
+          if (!repo.contactInScope(scope, cid)) {
+            throw new ApiError('not_found', `no contact ${cid}`, { param: `contactIds.${i}` });
+          }
+          repo.addMember(groupId, cid, at);
+        });
+        return toGroup(requireGroup(scope, groupId));
+      }).immediate();
+    },
+
+    listGroups(scope: Scope, limit: number, cursor?: string) {
+      const after = cursor ? decodeCursor(cursor) : null;
+      return toPage(repo.listGroups(scope, after, limit + 1), limit, toGroup, (r) => r.id);
+    },
+
+    getGroup: (scope: Scope, id: string): Group => toGroup(requireGroup(scope, id, 'id')),
+  };
+  return service;
+}
+export type ContactsService = ReturnType<typeof contactsService>;

@@ -1,0 +1,53 @@
+import { idParams, page, pageQuery } from '../../../../shared/schemas/common.ts';
+import { apiKeySchema, createdKeySchema, createKeyBody } from '../../../../shared/schemas/keys.ts';
+import type { RegisterRoutes } from '../../http/types.ts';
+
+const tags = ['API keys'];
+
+export const keysRoutes: RegisterRoutes = (app, { keys }) => {
+  app.get(
+    '/api/keys',
+    {
+      config: { dashboardOnly: true },
+      schema: {
+        tags,
+        summary: 'List the workspace’s API keys (both environments; never the key itself)',
+        querystring: pageQuery,
+        response: { 200: page(apiKeySchema) },
+      },
+    },
+    async (req) => keys.list(req.principal.workspaceId, req.query.limit, req.query.cursor),
+  );
+
+  app.post(
+    '/api/keys',
+    {
+      config: { dashboardOnly: true },
+      schema: {
+        tags,
+        summary: 'Create an API key; the response is the only time the key is shown',
+        body: createKeyBody,
+        response: { 201: createdKeySchema },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return keys.create(req.principal.workspaceId, req.body.environment, req.body.name);
+    },
+  );
+
+  app.delete(
+    '/api/keys/:id',
+    {
+      config: { dashboardOnly: true },
+      schema: {
+        tags,
+        summary: 'Revoke an API key; effective on its very next request',
+        params: idParams,
+        response: { 200: apiKeySchema },
+      },
+    },
+    async (req) => keys.revoke(req.principal.workspaceId, req.params.id),
+  );
+};
+

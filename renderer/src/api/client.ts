@@ -1,0 +1,337 @@
+/**
+ * The one HTTP client of the renderer. The UI reaches the core only through here, exactly as a
+ * third-party client would (design.md §1): every request carries the session token, the
+ * environment (test | live) and, once known, the workspace.
+ */
+import type {
+  ApiKey,
+  Contact,
+  CreatedKey,
+  CreateKeyBody,
+  Environment,
+  Group,
+  ImportProgressLine,
+  ImportResult,
+  LedgerEntry,
+  Me,
+  PatchContactBody,
+  TopupBody,
+  UpsertContactBody,
+  Wallet,
+  Workspace,
+} from '../../../shared/schemas/index.ts';
+
+export type { Environment };
+
+export interface Page<T> {
+  data: T[];
+  nextCursor: string | null;
+}
+
+export interface PageParams {
+  limit?: number;
+  cursor?: string | null;
+}
+
+type QueryValue = string | number | null | undefined;
+
+/** An error answered by the API (its envelope), or a failure to reach it at all. */
+export class ApiRequestError extends Error {
+  readonly status: number;
+  readonly code: string;
+  readonly param: string | undefined;
+  readonly docs: string | undefined;
+  readonly details: Record<string, unknown> | undefined;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    extra: { param?: string; docs?: string; details?: Record<string, unknown> } = {},
+  ) {
+    super(message);
+    this.name = 'ApiRequestError';
+    this.status = status;
+    this.code = code;
+    this.param = extra.param;
+    this.docs = extra.docs;
+    this.details = extra.details;
+  }
+}
+
+/** A message fit for a toast, whatever was thrown. */
+export function errorMessage(e: unknown): string {
+  if (e instanceof Error && e.message) return e.message;
+  return 'Something went wrong.';
+}
+
+export const isAbortError = (e: unknown): boolean =>
+  e instanceof DOMException && e.name === 'AbortError';
+
+interface Scope {
+  environment: Environment;
+  workspaceId: string | null;
+}
+
+const scope: Scope = { environment: 'test', workspaceId: null };
+let generation = 0;
+
+/**
+ * Sets the environment and workspace every later request is scoped to. Bumps the scope
+ * generation so that answers to requests sent under the previous scope can be recognised and
+ * dropped instead of showing one environment's data in the other.
+ */
+export function setScope(next: Partial<Scope>): void {
+  if (next.environment !== undefined) scope.environment = next.environment;
+  if (next.workspaceId !== undefined) scope.workspaceId = next.workspaceId;
+  generation += 1;
+}
+
+export const scopeGeneration = (): number => generation;
+
+function baseUrl(): string {
+  const base = window.parley?.baseUrl ?? location.origin;
+  return base.replace(/\/+$/, '');
+}
+
+function sessionToken(): string | null {
+  return (
+    window.parley?.sessionToken ??
+    document.querySelector<HTMLMetaElement>('meta[name="parley-session"]')?.content ??
+    null
+  );
+}
+
+interface RequestOptions {
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  /** A raw body (e.g. CSV text); sent as is with the given content type. */
+  rawBody?: { text: string; contentType: string };
+  accept?: string;
+  signal?: AbortSignal;
+}
+
+async function send(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+  const url = new URL(baseUrl() + path);
+  for (const [name, value] of Object.entries(options.query ?? {})) {
+    if (value !== undefined && value !== null && value !== '') {
+      url.searchParams.set(name, String(value));
+    }
+  }
+
+  const headers = new Headers({
+    Accept: options.accept ?? 'application/json',
+    'X-Parley-Environment': scope.environment,
+  });
+  const token = sessionToken();
+  if (token) headers.set('X-Parley-Session', token);
+  if (scope.workspaceId) headers.set('X-Parley-Workspace', scope.workspaceId);
+
+  let body: string | undefined;
+  if (options.rawBody) {
+    headers.set('Content-Type', options.rawBody.contentType);
+    body = options.rawBody.text;
+  } else if (options.body !== undefined) {
+    headers.set('Content-Type', 'application/json');
+    body = JSON.stringify(options.body);
+  }
+
+  let response: Response;
+  try {
+    response = await fetch(url, {
+      method,
+      headers,
+      body: body ?? null,
+      signal: options.signal ?? null,
+    });
+  } catch (e) {
+    if (isAbortError(e)) throw e;
+    throw new ApiRequestError(
+      0,
+      'network_error',
+      'Cannot reach the Parley service. Check that it is running, then try again.',
+    );
+  }
+  if (!response.ok) throw await toApiError(response);
+  return response;
+}
+
+interface ErrorEnvelope {
+  error?: {
+    code?: unknown;
+    message?: unknown;
+    docs?: unknown;
+    param?: unknown;
+    details?: unknown;
+  };
+}
+
+async function toApiError(response: Response): Promise<ApiRequestError> {
+  const fallback = `The request failed (HTTP ${response.status}).`;
+  let envelope: ErrorEnvelope | null = null;
+  try {
+    envelope = (await response.json()) as ErrorEnvelope;
+  } catch {
+    envelope = null;
+  }
+  const error = envelope?.error;
+  if (!error || typeof error.message !== 'string') {
+    return new ApiRequestError(response.status, 'http_error', fallback);
+  }
+  return new ApiRequestError(
+    response.status,
+    typeof error.code === 'string' ? error.code : 'http_error',
+    error.message,
+    {
+      ...(typeof error.param === 'string' ? { param: error.param } : {}),
+      ...(typeof error.docs === 'string' ? { docs: error.docs } : {}),
+      ...(error.details && typeof error.details === 'object'
+        ? { details: error.details as Record<string, unknown> }
+        : {}),
+    },
+  );
+}
+
+async function json<T>(method: string, path: string, options?: RequestOptions): Promise<T> {
+  const response = await send(method, path, options);
+  return (await response.json()) as T;
+}
+
+const pageQuery = (p: PageParams = {}): Record<string, QueryValue> => ({
+  limit: p.limit,
+  cursor: p.cursor,
+});
+
+export interface ContactQuery extends PageParams {
+  q?: string;
+  label?: string;
+  group?: string;
+  phone?: string;
+}
+
+interface StreamErrorLine {
+  type: 'error';
+  error?: { code?: string; message?: string };
+}
+
+export interface ImportOptions {
+  groupId?: string | null;
+  onProgress?: (processed: number, total: number) => void;
+  signal?: AbortSignal;
+}
+
+/**
+ * Imports a CSV file. Asks for an NDJSON progress stream and reads it line by line as it
+ * arrives; a core that answers with a single JSON result is understood too.
+ */
+async function importContacts(csv: string, options: ImportOptions = {}): Promise<ImportResult> {
+  const response = await send('POST', '/api/contacts/import', {
+    query: { groupId: options.groupId },
+    rawBody: { text: csv, contentType: 'text/csv' },
+    accept: 'application/x-ndjson',
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+
+  const contentType = response.headers.get('Content-Type') ?? '';
+  if (contentType.includes('application/json') || !response.body) {
+    return (await response.json()) as ImportResult;
+  }
+
+  let result: ImportResult | null = null;
+  const handle = (line: string): void => {
+    if (!line.trim()) return;
+    let message: ImportProgressLine | StreamErrorLine;
+    try {
+      message = JSON.parse(line) as ImportProgressLine | StreamErrorLine;
+    } catch {
+      throw new ApiRequestError(
+        response.status,
+        'invalid_response',
+        'The import answered garbled progress.',
+      );
+    }
+    if (message.type === 'progress') {
+      options.onProgress?.(message.processed, message.total);
+    } else if (message.type === 'result') {
+      const { type: _type, ...rest } = message;
+      result = rest;
+    } else if (message.type === 'error') {
+      // A failure after the 200 header went out can only be reported inside the stream.
+      throw new ApiRequestError(
+        response.status,
+        message.error?.code ?? 'import_failed',
+        message.error?.message ?? 'The import failed.',
+      );
+    }
+  };
+
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let buffered = '';
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    buffered += decoder.decode(value, { stream: true });
+    let newline = buffered.indexOf('\n');
+    while (newline >= 0) {
+      handle(buffered.slice(0, newline));
+      buffered = buffered.slice(newline + 1);
+      newline = buffered.indexOf('\n');
+    }
+  }
+  buffered += decoder.decode();
+  handle(buffered);
+
+  if (!result) {
+    throw new ApiRequestError(
+      response.status,
+      'import_interrupted',
+      'The import stopped before it reported a result. Some rows may have been imported; reload the list to check.',
+    );
+  }
+  return result;
+}
+
+export const api = {
+  me: (): Promise<Me> => json('GET', '/api/me'),
+  workspaces: (p?: PageParams): Promise<Page<Workspace>> =>
+    json('GET', '/api/workspaces', { query: pageQuery(p) }),
+
+  keys: {
+    list: (p?: PageParams): Promise<Page<ApiKey>> =>
+      json('GET', '/api/keys', { query: pageQuery(p) }),
+    create: (body: CreateKeyBody): Promise<CreatedKey> => json('POST', '/api/keys', { body }),
+    revoke: (id: string): Promise<ApiKey> => json('DELETE', `/api/keys/${encodeURIComponent(id)}`),
+  },
+
+  wallet: {
+    get: (): Promise<Wallet> => json('GET', '/api/wallet'),
+    transactions: (p?: PageParams): Promise<Page<LedgerEntry>> =>
+      json('GET', '/api/wallet/transactions', { query: pageQuery(p) }),
+    topup: (body: TopupBody): Promise<{ wallet: Wallet; entry: LedgerEntry }> =>
+      json('POST', '/api/wallet/topup', { body }),
+  },
+
+  contacts: {
+    list: (p: ContactQuery = {}, signal?: AbortSignal): Promise<Page<Contact>> =>
+      json('GET', '/api/contacts', {
+        query: { ...pageQuery(p), q: p.q, label: p.label, group: p.group, phone: p.phone },
+        ...(signal ? { signal } : {}),
+      }),
+    /** Upsert by phone: `created` tells a new contact (201) from an update (200). */
+    upsert: async (body: UpsertContactBody): Promise<{ contact: Contact; created: boolean }> => {
+      const response = await send('POST', '/api/contacts', { body });
+      return { contact: (await response.json()) as Contact, created: response.status === 201 };
+    },
+    patch: (id: string, body: PatchContactBody): Promise<Contact> =>
+      json('PATCH', `/api/contacts/${encodeURIComponent(id)}`, { body }),
+    import: importContacts,
+  },
+
+  groups: {
+    list: (p?: PageParams): Promise<Page<Group>> =>
+      json('GET', '/api/contacts/groups', { query: pageQuery(p) }),
+    create: (name: string): Promise<Group> =>
+      json('POST', '/api/contacts/groups', { body: { name } }),
+  },
+};

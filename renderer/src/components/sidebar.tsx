@@ -1,0 +1,53 @@
+import type { ReactNode } from 'react';
+import { hrefFor, useRoute, type Route } from '../stores/route.ts';
+import { ContactsIcon, KeyIcon, WalletIcon } from './icons.tsx';
+
+function NavLink({
+  route,
+  icon,
+  children,
+}: {
+  route: Route;
+  icon: ReactNode;
+  children: ReactNode;
+}) {
+  const active = useRoute((s) => s.route === route);
+  return (
+    <a
+      href={hrefFor(route)}
+      className={`nav-link${active ? ' active' : ''}`}
+      aria-current={active ? 'page' : undefined}
+      data-testid={`nav-${route.replace('/', '-')}`}
+    >
+      {icon}
+      <span>{children}</span>
+    </a>
+  );
+}
+
+export function Sidebar() {
+  return (
+    <nav className="sidebar" aria-label="Main">
+      <div className="brand">
+        <span className="brand-mark" aria-hidden="true">
+          P
+        </span>
+        <span className="brand-name">Parley</span>
+      </div>
+      <div className="nav-group">
+        <NavLink route="contacts" icon={<ContactsIcon />}>
+          Contacts
+        </NavLink>
+        <NavLink route="wallet" icon={<WalletIcon />}>
+          Wallet
+        </NavLink>
+      </div>
+      <div className="nav-group">
+        <div className="nav-heading">Settings</div>
+        <NavLink route="settings/keys" icon={<KeyIcon />}>
+          API keys
+        </NavLink>
+      </div>
+    </nav>
+  );
+}

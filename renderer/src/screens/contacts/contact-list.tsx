@@ -1,0 +1,118 @@
+import { useEffect, useRef } from 'react';
+import { useVirtualizer } from '@tanstack/react-virtual';
+import type { Contact } from '../../../../shared/schemas/index.ts';
+import { formatDate } from '../../components/format.ts';
+import { LabelChips } from '../../components/label-chips.tsx';
+import { selectHasFilters, useContacts } from '../../stores/contacts.ts';
+import { notifyError } from '../../stores/toasts.ts';
+
+const ROW_HEIGHT = 48;
+/** Start fetching the next page this many rows before the end comes into view. */
+const LOAD_AHEAD = 30;
+
+export function ContactList({ onOpen }: { onOpen: (contact: Contact) => void }) {
+  const contacts = useContacts((s) => s.contacts);
+  const nextCursor = useContacts((s) => s.nextCursor);
+  const status = useContacts((s) => s.status);
+  const loadingMore = useContacts((s) => s.loadingMore);
+  const loadMore = useContacts((s) => s.loadMore);
+  const filtered = useContacts(selectHasFilters);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const rowCount = contacts.length + (nextCursor ? 1 : 0);
+  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
+  const virtualizer = useVirtualizer({
+    count: rowCount,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 10,
+  });
+  const rows = virtualizer.getVirtualItems();
+  const lastVisible = rows.length > 0 ? rows[rows.length - 1]!.index : -1;
+
+  useEffect(() => {
+    if (nextCursor && !loadingMore && lastVisible >= contacts.length - LOAD_AHEAD) {
+      loadMore().catch(notifyError);
+    }
+  }, [lastVisible, contacts.length, nextCursor, loadingMore, loadMore]);
+
+  // A new search starts from the top.
+  const firstId = contacts[0]?.id;
+  useEffect(() => {
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, [firstId]);
+
+  return (
+    <div className="vtable" role="table" aria-label="Contacts" aria-rowcount={rowCount}>
+      <div className="vtable-head" role="rowgroup">
+        <div className="vtable-row contacts-grid" role="row">
+          <div role="columnheader">Phone</div>
+          <div role="columnheader">Name</div>
+          <div role="columnheader">Email</div>
+          <div role="columnheader">Labels</div>
+          <div role="columnheader">Created</div>
+        </div>
+      </div>
+      <div className="vtable-scroll" ref={scrollRef} data-testid="contacts-scroll">
+        {contacts.length === 0 ? (
+          <div className="empty-state" data-testid="contacts-empty">
+            {status === 'loading' || status === 'idle'
+              ? 'Loading contacts…'
+              : filtered
+                ? 'No contacts match this search.'
+                : 'No contacts yet. Add one or import a CSV file.'}
+          </div>
+        ) : (
+          <div
+            role="rowgroup"
+            className="vtable-body"
+            style={{ height: virtualizer.getTotalSize() }}
+          >
+            {rows.map((row) => {
+              const contact = contacts[row.index];
+              const style = { height: row.size, transform: `translateY(${row.start}px)` };
+              if (!contact) {
+                return (
+                  <div key="loader" className="vtable-row vtable-loader" role="row" style={style}>
+                    <div role="cell">Loading more…</div>
+                  </div>
+                );
+              }
+              return (
+                <div
+                  key={contact.id}
+                  className="vtable-row contacts-grid clickable"
+                  role="row"
+                  aria-rowindex={row.index + 1}
+                  tabIndex={0}
+                  style={style}
+                  onClick={() => onOpen(contact)}
+                  onKeyDown={(event) => {
+                    if (event.key === 'Enter') onOpen(contact);
+                  }}
+                  data-testid="contact-row"
+                >
+                  <div role="cell" className="mono">
+                    {contact.phone}
+                  </div>
+                  <div role="cell" className="cell-strong truncate">
+                    {contact.name ?? <span className="muted">—</span>}
+                  </div>
+                  <div role="cell" className="truncate">
+                    {contact.email ?? <span className="muted">—</span>}
+                  </div>
+                  <div role="cell" className="truncate">
+                    <LabelChips labels={contact.labels} />
+                  </div>
+                  <div role="cell" className="nowrap muted">
+                    {formatDate(contact.createdAt)}
+                  </div>
+                </div>
+              );
+            })}
+          </div>
+        )}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,72 @@
+import { useEffect, useState } from 'react';
+import type { Contact } from '../../../../shared/schemas/index.ts';
+import { ErrorBanner } from '../../components/error-banner.tsx';
+import { selectImportBusy, useContactImport } from '../../stores/contact-import.ts';
+import { useContacts } from '../../stores/contacts.ts';
+import { ContactFilters } from './contact-filters.tsx';
+import { ContactFormDialog } from './contact-form-dialog.tsx';
+import { ContactList } from './contact-list.tsx';
+import { ImportDialog } from './import-dialog.tsx';
+
+type Editing = { mode: 'add' } | { mode: 'edit'; contact: Contact } | null;
+
+export function ContactsScreen() {
+  const status = useContacts((s) => s.status);
+  const error = useContacts((s) => s.error);
+  const load = useContacts((s) => s.load);
+  const importBusy = useContactImport(selectImportBusy);
+
+  const [editing, setEditing] = useState<Editing>(null);
+  const [importing, setImporting] = useState(false);
+
+  useEffect(() => {
+    if (status === 'idle') void load();
+  }, [status, load]);
+
+  return (
+    <div className="screen screen-fill" data-testid="screen-contacts">
+      <div className="page-header">
+        <div>
+          <h1>Contacts</h1>
+          <p className="page-description">
+            Everyone this workspace can message. Contacts are matched by phone number (E.164), so
+            adding or importing a known number updates it.
+          </p>
+        </div>
+        <div className="page-actions">
+          <button
+            type="button"
+            className="button"
+            onClick={() => setImporting(true)}
+            data-testid="open-import"
+          >
+            {importBusy ? 'Importing…' : 'Import CSV'}
+          </button>
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => setEditing({ mode: 'add' })}
+            data-testid="open-add-contact"
+          >
+            Add contact
+          </button>
+        </div>
+      </div>
+
+      {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
+
+      <section className="card card-flush card-fill">
+        <ContactFilters />
+        <ContactList onOpen={(contact) => setEditing({ mode: 'edit', contact })} />
+      </section>
+
+      {editing ? (
+        <ContactFormDialog
+          contact={editing.mode === 'edit' ? editing.contact : null}
+          onClose={() => setEditing(null)}
+        />
+      ) : null}
+      {importing ? <ImportDialog onClose={() => setImporting(false)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,39 @@
+import { create } from 'zustand';
+import { errorMessage, isAbortError } from '../api/client.ts';
+
+export type ToastKind = 'error' | 'success' | 'info';
+
+export interface Toast {
+  id: number;
+  kind: ToastKind;
+  message: string;
+}
+
+interface ToastState {
+  toasts: Toast[];
+  push: (kind: ToastKind, message: string) => void;
+  dismiss: (id: number) => void;
+}
+
+const VISIBLE_MS: Record<ToastKind, number> = { error: 8000, success: 4000, info: 5000 };
+const MAX_TOASTS = 4;
+let nextId = 1;
+
+export const useToasts = create<ToastState>()((set, get) => ({
+  toasts: [],
+  push: (kind, message) => {
+    const id = nextId++;
+    set((s) => ({ toasts: [...s.toasts, { id, kind, message }].slice(-MAX_TOASTS) }));
+    window.setTimeout(() => get().dismiss(id), VISIBLE_MS[kind]);
+  },
+  dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
+}));
+
+export const notify = (kind: ToastKind, message: string): void =>
+  useToasts.getState().push(kind, message);
+
+/** Shows the API's `error.message` (or a plain-language fallback) for a failed action. */
+export function notifyError(e: unknown): void {
+  if (isAbortError(e)) return;
+  notify('error', errorMessage(e));
+}
