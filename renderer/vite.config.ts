@@ -1,9 +1,9 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 
-const root = fileURLToPath(new URL('.', import.meta.url));
-const repoRoot = fileURLToPath(new URL('..', import.meta.url));
+// This file runs in Node (Vite's config loader), but lint keeps node:* out of renderer/.
+const root = import.meta.dirname;
+const repoRoot = `${import.meta.dirname}/..`;
 
 // The built UI only ever talks to the local core (same origin when served headless, or the
 // loopback base URL handed over by the Electron preload). Dev builds skip this so Vite's inline

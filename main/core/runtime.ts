@@ -33,20 +33,24 @@ export function createIds(clock: Clock, random: Random) {
   let lastTime = -1;
   let lastRand: number[] = [];
   return (prefix: string): string => {
-    const t = clock.now();
+    let t = clock.now();
     let rand: number[];
-    if (t === lastTime) {
+    if (t <= lastTime) {
+      // Same (or an earlier) millisecond: increment the last random part to stay monotonic;
+      // if it overflows, borrow the next millisecond.
+      t = lastTime;
       rand = lastRand.slice();
-      for (let i = rand.length - 1; i >= 0; i--) {
+      let i = rand.length - 1;
+      for (; i >= 0; i--) {
         if (rand[i]! < 31) {
           rand[i]!++;
           break;
         }
         rand[i] = 0;
       }
+      if (i < 0) t++;
     } else {
-      const bytes = random.bytes(16);
-      rand = Array.from(bytes, (b) => b & 31);
+      rand = Array.from(random.bytes(16), (b) => b & 31);
     }
     lastTime = t;
     lastRand = rand;

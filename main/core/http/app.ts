@@ -1,7 +1,7 @@
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify from 'fastify';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -143,7 +143,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (opts.rendererDir && index) {
     await app.register(fastifyStatic, { root: opts.rendererDir, index: false, wildcard: false });
   }
-  const sendIndex = (reply: import('fastify').FastifyReply) =>
+  const sendIndex = (reply: FastifyReply) =>
     reply
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')

@@ -168,7 +168,7 @@ interface ErrorEnvelope {
 
 async function toApiError(response: Response): Promise<ApiRequestError> {
   const fallback = `The request failed (HTTP ${response.status}).`;
-  let envelope: ErrorEnvelope | null = null;
+  let envelope: ErrorEnvelope | null;
   try {
     envelope = (await response.json()) as ErrorEnvelope;
   } catch {

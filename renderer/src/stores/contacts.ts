@@ -24,13 +24,14 @@ interface ContactsState {
 
 export const CONTACTS_PAGE_SIZE = 100;
 
-const emptyList = {
+type ListData = Pick<ContactsState, 'contacts' | 'nextCursor' | 'status' | 'loadingMore' | 'error'>;
+const emptyList = (): ListData => ({
   contacts: [],
   nextCursor: null,
   status: 'idle',
   loadingMore: false,
   error: null,
-} as const;
+});
 
 export const useContacts = create<ContactsState>()((set, get) => {
   // Bumped by every new first-page load, so a slow answer for an old search or scope is dropped.
@@ -44,7 +45,7 @@ export const useContacts = create<ContactsState>()((set, get) => {
   };
 
   return {
-    ...emptyList,
+    ...emptyList(),
     filters: { q: '', label: '' },
 
     setFilters: (filters) => {
@@ -97,7 +98,7 @@ export const useContacts = create<ContactsState>()((set, get) => {
 
     reset: () => {
       listSeq += 1;
-      set({ ...emptyList });
+      set(emptyList());
     },
   };
 });

@@ -18,18 +18,19 @@ interface KeysState {
 }
 
 const PAGE_SIZE = 100;
-const initial = {
+type KeysData = Pick<KeysState, 'keys' | 'nextCursor' | 'status' | 'loadingMore' | 'error'>;
+const initial = (): KeysData => ({
   keys: [],
   nextCursor: null,
   status: 'idle',
   loadingMore: false,
   error: null,
-} as const;
+});
 
 const withoutSecret = ({ key: _key, ...rest }: CreatedKey): ApiKey => rest;
 
 export const useKeys = create<KeysState>()((set, get) => ({
-  ...initial,
+  ...initial(),
 
   load: async () => {
     const generation = scopeGeneration();
@@ -69,7 +70,7 @@ export const useKeys = create<KeysState>()((set, get) => ({
     return revoked;
   },
 
-  reset: () => set({ ...initial }),
+  reset: () => set(initial()),
 }));
 
 registerScopedStore(() => useKeys.getState().reset());

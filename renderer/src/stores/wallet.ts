@@ -17,17 +17,21 @@ interface WalletState {
 }
 
 const PAGE_SIZE = 25;
-const initial = {
+type WalletData = Pick<
+  WalletState,
+  'wallet' | 'entries' | 'nextCursor' | 'status' | 'loadingMore' | 'error'
+>;
+const initial = (): WalletData => ({
   wallet: null,
   entries: [],
   nextCursor: null,
   status: 'idle',
   loadingMore: false,
   error: null,
-} as const;
+});
 
 export const useWallet = create<WalletState>()((set, get) => ({
-  ...initial,
+  ...initial(),
 
   load: async () => {
     const generation = scopeGeneration();
@@ -73,7 +77,7 @@ export const useWallet = create<WalletState>()((set, get) => ({
     return entry;
   },
 
-  reset: () => set({ ...initial }),
+  reset: () => set(initial()),
 }));
 
 registerScopedStore(() => useWallet.getState().reset());

@@ -20,7 +20,6 @@ export function ContactList({ onOpen }: { onOpen: (contact: Contact) => void }) 
   const scrollRef = useRef<HTMLDivElement>(null);
 
   const rowCount = contacts.length + (nextCursor ? 1 : 0);
-  // eslint-disable-next-line react-hooks/incompatible-library -- the virtualizer is read during render by design
   const virtualizer = useVirtualizer({
     count: rowCount,
     getScrollElement: () => scrollRef.current,

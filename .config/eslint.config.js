@@ -7,7 +7,9 @@ const restrict = (patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
 });
 
-export default tseslint.config(
+// Lives in .config/ (the top level holds only the project's fixed layout); paths are relative
+// to the repository root.
+const configs = tseslint.config(
   { ignores: ['node_modules', '.build', 'dist', 'test-results', 'playwright-report'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
@@ -49,3 +51,5 @@ export default tseslint.config(
     ]),
   },
 );
+
+export default configs.map((c) => ({ ...c, basePath: '..' }));

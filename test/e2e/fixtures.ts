@@ -1,0 +1,98 @@
+/**
+ * Every test gets its own data dir and its own `parley serve` (the real CLI, as a user would run
+ * it). The server is ready when it prints its `listening on` line; no sleeps.
+ */
+import { test as base, expect } from '@playwright/test';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
+const bin = path.join(repoRoot, 'main/cli/bin.mjs');
+
+/** How long `serve` may take to print its ready line before the test fails (not a sleep). */
+const READY_TIMEOUT_MS = 30_000;
+const STOP_TIMEOUT_MS = 5_000;
+
+export interface ParleyServer {
+  url: string;
+  dataDir: string;
+}
+
+function waitForListening(child: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let output = '';
+    const fail = (why: string) => {
+      cleanup();
+      reject(new Error(`parley serve ${why}.\nOutput so far:\n${output}`));
+    };
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(output);
+      if (match?.[1]) {
+        cleanup();
+        resolve(match[1].replace(/\/+$/, ''));
+      }
+    };
+    const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
+      fail(`exited before it was ready (code ${code}, signal ${signal})`);
+    const onError = (e: Error) => fail(`could not start: ${e.message}`);
+    const timer = setTimeout(
+      () => fail(`printed no "listening on" line within ${READY_TIMEOUT_MS} ms`),
+      READY_TIMEOUT_MS,
+    );
+    const cleanup = () => {
+      clearTimeout(timer);
+      child.stdout?.off('data', onData);
+      child.stderr?.off('data', onData);
+      child.off('exit', onExit);
+      child.off('error', onError);
+    };
+    child.stdout?.on('data', onData);
+    child.stderr?.on('data', onData);
+    child.once('exit', onExit);
+    child.once('error', onError);
+  });
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), STOP_TIMEOUT_MS);
+  await exited;
+  clearTimeout(timer);
+}
+
+export const test = base.extend<{ server: ParleyServer }>({
+  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern
+  server: async ({}, use) => {
+    if (!existsSync(path.join(repoRoot, '.build/renderer/index.html'))) {
+      throw new Error('The UI is not built: run `node main/scripts/build.mjs` first.');
+    }
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'parley-e2e-'));
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir], {
+      cwd: repoRoot,
+      env: { ...process.env, PARLEY_DATA_DIR: dataDir },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const url = await waitForListening(child);
+      // Keep draining the pipes so a chatty server never blocks on a full buffer.
+      child.stdout?.resume();
+      child.stderr?.resume();
+      await use({ url, dataDir });
+    } finally {
+      await stop(child);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  },
+  baseURL: async ({ server }, use) => {
+    await use(server.url);
+  },
+});
+
+export { expect };

@@ -1,0 +1,67 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { Core, CoreOptions } from '../main/core/core.ts';
+import { createCore } from '../main/core/core.ts';
+import type { Environment } from '../shared/schemas/common.ts';
+
+export function tempDir(prefix = 'parley-test-'): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+}
+
+/** A clock tests can move. */
+export function manualClock(start = Date.parse('2026-01-05T10:00:00Z')) {
+  let t = start;
+  return { now: () => t, advance: (ms: number) => (t += ms), set: (ms: number) => (t = ms) };
+}
+
+export interface TestCore {
+  core: Core;
+  dataDir: string;
+  workspaceId: string;
+  key(env?: Environment, workspaceId?: string): string;
+  request(
+    method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
+    url: string,
+    opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; session?: Environment },
+  ): Promise<{ status: number; body: any; headers: Record<string, unknown>; text: string }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  close(): Promise<void>;
+}
+
+/** A fresh core on a fresh data dir; `close()` stops it and removes the dir. */
+export async function makeCore(opts: Partial<CoreOptions> = {}): Promise<TestCore> {
+  const dataDir = opts.dataDir ?? tempDir();
+  const core = await createCore({ dataDir, sessionToken: 'test-session-token', ...opts });
+  const workspaceId = core.services.workspaces.resolve().id;
+  return {
+    core,
+    dataDir,
+    workspaceId,
+    key: (env = 'test', ws = workspaceId) => core.services.keys.create(ws, env, `${env} key`).key,
+    async request(method, url, o = {}) {
+      const headers: Record<string, string> = { ...(o.headers ?? {}) };
+      if (o.key) headers['x-api-key'] = o.key;
+      if (o.session) {
+        headers['x-parley-session'] = 'test-session-token';
+        headers['x-parley-environment'] = o.session;
+      }
+      let payload: string | undefined;
+      if (o.body !== undefined) {
+        payload = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
+        headers['content-type'] ??= 'application/json';
+      }
+      const res = await core.app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });
+      let body: unknown = null;
+      try {
+        body = res.json();
+      } catch {
+        body = null;
+      }
+      return { status: res.statusCode, body, headers: res.headers, text: res.body };
+    },
+    async close() {
+      await core.stop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
