@@ -1,0 +1,161 @@
+import type { ChildProcess } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { afterEach, describe, expect, it } from 'vitest';
+import { tempDir } from '../helpers.ts';
+
+const run = promisify(execFile);
+const BIN = path.resolve('main/cli/bin.mjs');
+const dirs: string[] = [];
+const children: ChildProcess[] = [];
+
+afterEach(() => {
+  for (const c of children.splice(0)) c.kill('SIGKILL');
+  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
+});
+
+function dataDir() {
+  const d = tempDir('parley-cli-');
+  dirs.push(d);
+  return d;
+}
+
+async function parley(args: string[], dir: string) {
+  try {
+    const { stdout, stderr } = await run(process.execPath, [BIN, ...args, '--data-dir', dir]);
+    return { code: 0, stdout, stderr };
+  } catch (e) {
+    const err = e as { code: number; stdout: string; stderr: string };
+    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
+  }
+}
+
+const json = async (args: string[], dir: string) => {
+  const r = await parley([...args, '--json'], dir);
+  expect(r.stderr).toBe('');
+  return JSON.parse(r.stdout);
+};
+
+describe('parley CLI', () => {
+  it('manages workspaces, keys and the wallet, with --json giving one object', async () => {
+    const dir = dataDir();
+    expect(await json(['workspaces', 'list'], dir)).toEqual([{ id: expect.stringMatching(/^ws_/), name: 'Default' }]);
+    const ws = await json(['workspaces', 'create', 'Acme', 'Shoes'], dir);
+    expect(ws).toEqual({ id: expect.stringMatching(/^ws_/), name: 'Acme Shoes' });
+
+    const key = await json(['keys', 'create', '--env', 'live', '--name', 'Shop', '--workspace', ws.id], dir);
+    expect(Object.keys(key).sort()).toEqual(['environment', 'id', 'key', 'prefix', 'workspaceId']);
+    expect(key.key).toMatch(/^svc_live_[A-Za-z0-9]{40}$/);
+    expect(key.workspaceId).toBe(ws.id);
+
+    const list = await parley(['keys', 'list', '--workspace', ws.id], dir);
+    expect(list.stdout).toContain(key.prefix);
+    expect(list.stdout).not.toContain(key.key);
+    expect(list.stdout).toMatch(/never\s+active/);
+
+    const human = await parley(['wallet', 'topup', '--amount', '25.00'], dir);
+    expect(human.stdout.trim()).toBe('topped up $25.00; balance $25.00');
+    const shown = await json(['wallet', 'show'], dir);
+    expect(shown.balanceMicros).toBe(25_000_000);
+    expect(shown.recent[0]).toMatchObject({ type: 'topup', amountMicros: 25_000_000 });
+
+    const revoked = await parley(['keys', 'revoke', key.id], dir);
+    expect(revoked.code).toBe(0);
+    expect((await parley(['keys', 'list', '--workspace', ws.id], dir)).stdout).toMatch(/revoked/);
+  });
+
+  it('fails with one clear line and a non-zero exit', async () => {
+    const dir = dataDir();
+    const cases: [string[], RegExp, number][] = [
+      [['bogus'], /^parley: unknown command "bogus"/, 2],
+      [['keys', 'create', '--name', 'x'], /^parley: missing --env test\|live/, 2],
+      [['keys', 'create', '--env', 'prod', '--name', 'x'], /--env must be test or live/, 2],
+      [['wallet', 'topup', '--amount=-3'], /--amount must be a positive amount/, 2],
+      [['keys', 'revoke', 'key_nope'], /^parley: no API key key_nope$/, 1],
+      [['keys', 'list', '--workspace', 'ws_nope'], /^parley: no workspace ws_nope$/, 1],
+      [['serve', '--port', 'abc'], /--port must be 0–65535/, 2],
+      [['wallet', 'show', '--frobnicate'], /^parley: Unknown option '--frobnicate'/, 2],
+    ];
+    for (const [args, message, code] of cases) {
+      const r = await parley(args, dir);
+      expect(r.code, args.join(' ')).toBe(code);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr.trim()).toMatch(message);
+    }
+    const j = await parley(['keys', 'revoke', 'key_nope', '--json'], dir);
+    expect(JSON.parse(j.stdout)).toEqual({ error: { code: 'not_found', message: 'no API key key_nope' } });
+  });
+
+  it('refuses a corrupt data dir with a clear message instead of crashing', async () => {
+    const dir = dataDir();
+    fs.writeFileSync(path.join(dir, 'parley.db'), 'garbage'.repeat(1000));
+    const r = await parley(['workspaces', 'list'], dir);
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toMatch(/^parley: .*parley\.db is not a usable Parley database/);
+  });
+
+  it('writes a consistent backup that opens as a Parley data dir', async () => {
+    const dir = dataDir();
+    await parley(['wallet', 'topup', '--amount', '3.5'], dir);
+    const file = path.join(dir, 'copies', 'backup.db');
+    const r = await json(['backup', file], dir);
+    expect(r.file).toBe(file);
+    expect(r.bytes).toBeGreaterThan(0);
+    const restored = dataDir();
+    fs.copyFileSync(file, path.join(restored, 'parley.db'));
+    expect((await json(['wallet', 'show'], restored)).balanceMicros).toBe(3_500_000);
+    expect((await parley(['backup', file], dir)).stderr).toMatch(/exists already/);
+  });
+
+  it('imports contacts from a CSV file', async () => {
+    const dir = dataDir();
+    const csv = path.join(dir, 'c.csv');
+    fs.writeFileSync(csv, 'phone,name\n+14155552671,Ann\nnope,Bad\n');
+    const r = await json(['contacts', 'import', csv], dir);
+    expect(r).toMatchObject({ total: 2, created: 1, failed: 1, errors: [{ line: 3 }] });
+  });
+
+  it('serves, and a key revoked from the CLI is refused on the server’s very next request', async () => {
+    const dir = dataDir();
+    const key = (await json(['keys', 'create', '--env', 'test', '--name', 'dev'], dir)).key as string;
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    const url = await new Promise<string>((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve(m[1]!);
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+    });
+    const get = () => fetch(`${url}/api/contacts`, { headers: { 'X-API-Key': key } });
+    expect((await get()).status).toBe(200);
+    const id = (await json(['keys', 'list'], dir))[0].id;
+    await parley(['keys', 'revoke', id], dir);
+    const res = await get();
+    expect(res.status).toBe(401);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('invalid_api_key');
+
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+  });
+
+  it('says so when the port is taken', async () => {
+    const dir = dataDir();
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    children.push(child);
+    const port = await new Promise<string>((resolve) => {
+      child.stdout!.on('data', (d: Buffer) => {
+        const m = /:(\d+)\s*$/m.exec(d.toString());
+        if (m) resolve(m[1]!);
+      });
+    });
+    const r = await parley(['serve', '--port', port], dataDir());
+    expect(r.code).toBe(1);
+    expect(r.stderr.trim()).toBe(`parley: port ${port} on 127.0.0.1 is already in use; pass --port to pick another`);
+  });
+});
