@@ -259,6 +259,7 @@ async function serve(values: Values, dataDir: string, io: Io, json: boolean): Pr
   const core = await createCore({
     dataDir,
     rendererDir,
+    ...rateLimitFromEnv(process.env.PARLEY_RATE_LIMIT),
     exposeSessionInPage: true,
     extraHosts: wildcard ? [] : [host],
   });
@@ -284,4 +285,13 @@ async function serve(values: Values, dataDir: string, io: Io, json: boolean): Pr
     process.on('SIGTERM', stop);
   });
   return 0;
+}
+
+/** `PARLEY_RATE_LIMIT=perSecond[:burst]` overrides the per-key limit (default 100/s, burst 200). */
+function rateLimitFromEnv(value: string | undefined): { rateLimit?: { perSecond: number; burst: number } } {
+  if (!value) return {};
+  const m = /^(\d+)(?::(\d+))?$/.exec(value.trim());
+  if (!m || Number(m[1]) <= 0) throw new UsageError('PARLEY_RATE_LIMIT must look like 100 or 100:200');
+  const perSecond = Number(m[1]);
+  return { rateLimit: { perSecond, burst: m[2] ? Number(m[2]) : perSecond * 2 } };
 }

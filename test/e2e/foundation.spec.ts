@@ -117,7 +117,7 @@ test('imports a CSV with progress, reports bad rows, and lists contacts virtuali
   await expect(async () => {
     await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await expect(oldest).toBeVisible({ timeout: 1_000 });
-  }).toPass();
+  }).toPass({ timeout: 20_000 });
   await expect(count).toHaveText('298 contacts');
   const domRows = await rows.count();
   expect(domRows).toBeGreaterThan(0);

@@ -1,0 +1,82 @@
+// The floor: raw node:http + better-sqlite3 running the same SQL as the core for the benched
+// routes (key lookup by hash, contacts page, contact upsert), with no framework at all.
+import Database from 'better-sqlite3';
+import { createHash, randomBytes } from 'node:crypto';
+import http from 'node:http';
+import path from 'node:path';
+
+const db = new Database(path.join(process.argv[2], 'parley.db'));
+db.pragma('journal_mode = WAL');
+db.pragma('synchronous = NORMAL');
+db.pragma('foreign_keys = ON');
+db.pragma('busy_timeout = 5000');
+
+const COLUMNS =
+  'c.id, c.workspace_id, c.environment, c.phone, c.name, c.email, c.labels, c.attributes, c.created_at, c.updated_at, c.last_inbound_at';
+const auth = db.prepare(
+  'SELECT id, workspace_id, environment, prefix, last_used_at, revoked_at FROM api_keys WHERE key_hash = ?',
+);
+const list = db.prepare(
+  `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = @workspaceId AND c.environment = @environment AND (@cursor IS NULL OR c.id < @cursor) ORDER BY c.id DESC LIMIT @limit`,
+);
+const byPhone = db.prepare(`SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = ? AND c.environment = ? AND c.phone = ?`);
+const insert = db.prepare(
+  `INSERT INTO contacts (id, workspace_id, environment, phone, name, email, labels, attributes, created_at, updated_at)
+   VALUES (@id, @workspace_id, @environment, @phone, @name, @email, @labels, @attributes, @created_at, @updated_at)`,
+);
+const deleteLabels = db.prepare('DELETE FROM contact_labels WHERE contact_id = ?');
+const toJson = (r) => ({
+  id: r.id,
+  phone: r.phone,
+  name: r.name,
+  email: r.email,
+  labels: JSON.parse(r.labels),
+  attributes: JSON.parse(r.attributes),
+  createdAt: new Date(r.created_at).toISOString(),
+  updatedAt: new Date(r.updated_at).toISOString(),
+  lastInboundAt: r.last_inbound_at === null ? null : new Date(r.last_inbound_at).toISOString(),
+});
+const create = db.transaction((p, phone, name) => {
+  if (byPhone.get(p.workspace_id, p.environment, phone)) return null;
+  const now = Date.now();
+  const row = {
+    id: 'ct_' + randomBytes(13).toString('hex'),
+    workspace_id: p.workspace_id,
+    environment: p.environment,
+    phone,
+    name,
+    email: null,
+    labels: '[]',
+    attributes: '{}',
+    created_at: now,
+    updated_at: now,
+    last_inbound_at: null,
+  };
+  insert.run(row);
+  deleteLabels.run(row.id);
+  return row;
+});
+
+const server = http.createServer((req, res) => {
+  const key = req.headers['x-api-key'];
+  const p = key && auth.get(createHash('sha256').update(key).digest('hex'));
+  const send = (status, body) => {
+    const s = JSON.stringify(body);
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(s) });
+    res.end(s);
+  };
+  if (!p || p.revoked_at !== null) return send(401, { error: { code: 'invalid_api_key' } });
+  if (req.method === 'GET') {
+    const rows = list.all({ workspaceId: p.workspace_id, environment: p.environment, cursor: null, limit: 51 });
+    return send(200, { data: rows.slice(0, 50).map(toJson), nextCursor: rows.length > 50 ? 'x' : null });
+  }
+  let body = '';
+  req.on('data', (d) => (body += d));
+  req.on('end', () => {
+    const b = JSON.parse(body);
+    const row = create(p, b.phone, b.name ?? null);
+    send(row ? 201 : 200, row ? toJson(row) : {});
+  });
+});
+server.listen(0, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${server.address().port}`));
+process.on('SIGTERM', () => server.close(() => process.exit(0)));

@@ -1,0 +1,120 @@
+// `npm run bench`: the core against a floor measured in the same run, on 127.0.0.1 only.
+// Each scenario: 1 s warm-up, then BENCH_SECONDS (default 5) at 32 connections.
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(root, 'main/cli/bin.mjs');
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const CONNECTIONS = 32;
+const SEED_CONTACTS = 10_000;
+const cleanup = [];
+
+/** A data dir with the Default workspace, one test key and SEED_CONTACTS contacts. */
+function seed() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
+  cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const key = JSON.parse(
+    execFileSync(process.execPath, [BIN, 'keys', 'create', '--env', 'test', '--name', 'bench', '--json', '--data-dir', dir], {
+      encoding: 'utf8',
+    }),
+  );
+  const db = new Database(path.join(dir, 'parley.db'));
+  const insert = db.prepare(
+    `INSERT INTO contacts (id, workspace_id, environment, phone, name, labels, attributes, created_at, updated_at)
+     VALUES (?, ?, 'test', ?, ?, '["seed"]', '{"city":"Berlin"}', ?, ?)`,
+  );
+  const now = Date.now();
+  db.transaction(() => {
+    for (let i = 0; i < SEED_CONTACTS; i++) {
+      const id = `ct_0SEED${String(i).padStart(21, '0')}`;
+      insert.run(id, key.workspaceId, `+4915112${String(i).padStart(6, '0')}`, `Seed ${i}`, now, now);
+    }
+  })();
+  db.close();
+  return { dir, key: key.key };
+}
+
+function startServer(args, env = {}) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    cleanup.push(() => child.kill('SIGKILL'));
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ url: m[1], stop: () => child.kill('SIGTERM') });
+    });
+    child.once('exit', (code) => reject(new Error(`server exited with ${code}`)));
+  });
+}
+
+let phoneCounter = 0;
+async function load(url, key, scenario, duration) {
+  const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+  const opts =
+    scenario === 'get'
+      ? { url: `${url}/api/contacts?limit=50`, headers }
+      : {
+          url,
+          requests: [
+            {
+              method: 'POST',
+              path: '/api/contacts',
+              headers,
+              setupRequest: (req) => ({
+                ...req,
+                body: JSON.stringify({ phone: `+4917612${String(phoneCounter++ % 1_000_000).padStart(6, '0')}`, name: 'Bench' }),
+              }),
+            },
+          ],
+        };
+  const r = await autocannon({ ...opts, connections: CONNECTIONS, duration });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+}
+
+async function measure(label, args, scenario, env) {
+  const { dir, key } = seed();
+  const server = await startServer([...args, dir].filter(Boolean), env);
+  await load(server.url, key, scenario, 1);
+  const result = await load(server.url, key, scenario, SECONDS);
+  server.stop();
+  return { label, ...result };
+}
+
+const rows = [];
+try {
+  for (const [scenario, name, target] of [
+    ['get', 'GET /api/contacts (50 of 10k)', { ratio: 0.7, p99: 20 }],
+    ['post', 'POST /api/contacts (create)', null],
+  ]) {
+    const floor = await measure('floor', [path.join(root, 'test/bench/floor.mjs')], scenario);
+    const core = await measure('core', [BIN, 'serve', '--port', '0', '--data-dir'], scenario, { PARLEY_RATE_LIMIT: '100000000' });
+    const ratio = core.rps / floor.rps;
+    const verdict = target ? (ratio >= target.ratio && core.p99 < target.p99 ? 'PASS' : 'MISS') : '';
+    rows.push({ name, server: 'floor (node:http + better-sqlite3)', ...floor, ratio: '', verdict: '' });
+    rows.push({
+      name,
+      server: 'core (parley serve)',
+      ...core,
+      ratio: `${(ratio * 100).toFixed(0)}%`,
+      verdict: target ? `${verdict} (≥${target.ratio * 100}%, p99<${target.p99}ms)` : '',
+    });
+  }
+} finally {
+  cleanup.reverse().forEach((f) => f());
+}
+
+const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs floor', 'target'];
+const body = rows.map((r) => [r.name, r.server, r.rps.toFixed(0), String(r.p50), String(r.p99), String(r.non2xx + r.errors), r.ratio, r.verdict]);
+const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+const line = (cells) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
+console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run, Node ${process.version}, ${os.cpus().length} cores\n`);
+console.log(line(header));
+console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
+body.forEach((b) => console.log(line(b)));
