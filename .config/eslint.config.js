@@ -7,8 +7,9 @@ const restrict = (patterns) => ({
   'no-restricted-imports': ['error', { patterns }],
 });
 
-// Lives in .config/ (the top level holds only the project's fixed layout); paths are relative
-// to the repository root.
+// Lives in .config/ (the top level holds only the project's fixed layout). Run with
+// `eslint --config .config/eslint.config.js` from the repository root: file patterns below are
+// relative to the working directory.
 const configs = tseslint.config(
   { ignores: ['node_modules', '.build', 'dist', 'test-results', 'playwright-report'] },
   js.configs.recommended,
@@ -18,14 +19,20 @@ const configs = tseslint.config(
     rules: {
       '@typescript-eslint/no-explicit-any': 'error',
       '@typescript-eslint/consistent-type-imports': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_' },
+      ],
     },
   },
   // Boundaries (style.md): the core never imports electron or the renderer.
   {
     files: ['main/core/**/*.ts', 'main/cli/**/*.ts'],
     rules: restrict([
-      { group: ['electron', 'electron/*'], message: 'main/core and the CLI never import electron.' },
+      {
+        group: ['electron', 'electron/*'],
+        message: 'main/core and the CLI never import electron.',
+      },
       { group: ['**/renderer/**'], message: 'main/core never imports the renderer.' },
     ]),
   },
@@ -38,7 +45,10 @@ const configs = tseslint.config(
       ...reactHooks.configs.recommended.rules,
       ...restrict([
         { group: ['**/main/**'], message: 'The renderer talks to the core only over HTTP.' },
-        { group: ['node:*', 'better-sqlite3', 'electron'], message: 'No Node or Electron in the renderer.' },
+        {
+          group: ['node:*', 'better-sqlite3', 'electron'],
+          message: 'No Node or Electron in the renderer.',
+        },
       ]),
     },
   },
@@ -46,10 +56,16 @@ const configs = tseslint.config(
   {
     files: ['shared/**/*.ts'],
     rules: restrict([
-      { group: ['node:*', 'electron', 'better-sqlite3', 'fastify'], message: 'shared/ has no Node imports.' },
-      { group: ['**/main/**', '**/renderer/**'], message: 'shared/ imports neither main nor renderer.' },
+      {
+        group: ['node:*', 'electron', 'better-sqlite3', 'fastify'],
+        message: 'shared/ has no Node imports.',
+      },
+      {
+        group: ['**/main/**', '**/renderer/**'],
+        message: 'shared/ imports neither main nor renderer.',
+      },
     ]),
   },
 );
 
-export default configs.map((c) => ({ ...c, basePath: '..' }));
+export default configs;

@@ -14,7 +14,8 @@ export const ERROR_CATALOG = {
   invalid_json: {
     status: 400,
     message: 'The request body is not valid JSON.',
-    description: 'The body could not be parsed as JSON. Send `Content-Type: application/json` and a JSON body.',
+    description:
+      'The body could not be parsed as JSON. Send `Content-Type: application/json` and a JSON body.',
   },
   template_variables_mismatch: {
     status: 400,
@@ -36,7 +37,8 @@ export const ERROR_CATALOG = {
   insufficient_balance: {
     status: 402,
     message: 'The wallet balance is too low for this send.',
-    description: 'A live send costs more than the workspace wallet holds. Top up the wallet; nothing was sent.',
+    description:
+      'A live send costs more than the workspace wallet holds. Top up the wallet; nothing was sent.',
   },
   forbidden: {
     status: 403,
@@ -58,7 +60,8 @@ export const ERROR_CATALOG = {
   invalid_state: {
     status: 409,
     message: 'The resource is not in a state that allows this.',
-    description: 'For example editing a launched campaign or revoking a key that is already revoked.',
+    description:
+      'For example editing a launched campaign or revoking a key that is already revoked.',
   },
   idempotency_conflict: {
     status: 409,
@@ -84,7 +87,8 @@ export const ERROR_CATALOG = {
   template_not_ready: {
     status: 422,
     message: 'The template was approved moments ago and is not usable yet.',
-    description: 'A newly approved template becomes usable through the API after the post-approval wait.',
+    description:
+      'A newly approved template becomes usable through the API after the post-approval wait.',
   },
   template_paused: {
     status: 422,
@@ -105,12 +109,14 @@ export const ERROR_CATALOG = {
   rate_limited: {
     status: 429,
     message: 'Too many requests.',
-    description: 'The per-key request rate was exceeded. Wait the number of seconds in `Retry-After`.',
+    description:
+      'The per-key request rate was exceeded. Wait the number of seconds in `Retry-After`.',
   },
   internal_error: {
     status: 500,
     message: 'Something went wrong on our side.',
-    description: 'An unexpected error. Nothing was half-written: the request either happened in full or not at all.',
+    description:
+      'An unexpected error. Nothing was half-written: the request either happened in full or not at all.',
   },
   service_unavailable: {
     status: 503,
@@ -143,7 +149,11 @@ export class ApiError extends Error {
   constructor(
     code: ErrorCode,
     message?: string,
-    options: { param?: string; details?: Record<string, unknown>; headers?: Record<string, string> } = {},
+    options: {
+      param?: string;
+      details?: Record<string, unknown>;
+      headers?: Record<string, string>;
+    } = {},
   ) {
     super(message ?? ERROR_CATALOG[code].message);
     this.name = 'ApiError';

@@ -23,7 +23,12 @@ export interface TestCore {
   request(
     method: 'GET' | 'POST' | 'PATCH' | 'PUT' | 'DELETE',
     url: string,
-    opts?: { key?: string | null; body?: unknown; headers?: Record<string, string>; session?: Environment },
+    opts?: {
+      key?: string | null;
+      body?: unknown;
+      headers?: Record<string, string>;
+      session?: Environment;
+    },
   ): Promise<{ status: number; body: any; headers: Record<string, unknown>; text: string }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   close(): Promise<void>;
 }
@@ -50,8 +55,13 @@ export async function makeCore(opts: Partial<CoreOptions> = {}): Promise<TestCor
         payload = typeof o.body === 'string' ? o.body : JSON.stringify(o.body);
         headers['content-type'] ??= 'application/json';
       }
-      const res = await core.app.inject({ method, url, headers, ...(payload !== undefined ? { payload } : {}) });
-      let body: unknown = null;
+      const res = await core.app.inject({
+        method,
+        url,
+        headers,
+        ...(payload !== undefined ? { payload } : {}),
+      });
+      let body: unknown;
       try {
         body = res.json();
       } catch {

@@ -58,8 +58,15 @@ function table(rows: Record<string, string>[]): string {
   if (rows.length === 0) return '(none)';
   const cols = Object.keys(rows[0]!);
   const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padEnd(width[i]!)).join('  ').trimEnd();
-  return [line(cols.map((c) => c.toUpperCase())), ...rows.map((r) => line(cols.map((c) => r[c]!)))].join('\n');
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(width[i]!))
+      .join('  ')
+      .trimEnd();
+  return [
+    line(cols.map((c) => c.toUpperCase())),
+    ...rows.map((r) => line(cols.map((c) => r[c]!))),
+  ].join('\n');
 }
 
 const need = (v: string | undefined, what: string): string => {
@@ -95,8 +102,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const open = () => (store ??= openStore({ dataDir }));
     try {
       const run = COMMANDS[`${command} ${sub ?? ''}`.trim()] ?? COMMANDS[command];
-      if (!run) throw new UsageError(`unknown command "${[command, sub].filter(Boolean).join(' ')}"`);
-      const positional = COMMANDS[`${command} ${sub ?? ''}`.trim()] ? rest : [sub, ...rest].filter((x): x is string => !!x);
+      if (!run)
+        throw new UsageError(`unknown command "${[command, sub].filter(Boolean).join(' ')}"`);
+      const positional = COMMANDS[`${command} ${sub ?? ''}`.trim()]
+        ? rest
+        : [sub, ...rest].filter((x): x is string => !!x);
       await run({ values, positional, open, print, io, json });
       return 0;
     } finally {
@@ -114,7 +124,9 @@ function fail(e: unknown, io: Io, json: boolean): number {
     return 2;
   }
   const known = e instanceof ApiError || e instanceof DatabaseOpenError || e instanceof ListenError;
-  const message = known ? (e as Error).message : `unexpected error: ${(e as Error)?.stack ?? String(e)}`;
+  const message = known
+    ? (e as Error).message
+    : `unexpected error: ${(e as Error)?.stack ?? String(e)}`;
   const code = e instanceof ApiError ? e.code : known ? 'failed' : 'internal_error';
   if (json) io.out(JSON.stringify({ error: { code, message } }));
   io.err(`parley: ${message}`);
@@ -154,7 +166,13 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | Promise<void>> = {
     print(
       `${k.key}\n\nCreated ${k.environment} key "${k.name}" (${k.id}) for workspace ${ws.name}.\n` +
         'Store it now: it is shown only this once.',
-      { id: k.id, key: k.key, prefix: k.prefix, environment: k.environment, workspaceId: k.workspaceId },
+      {
+        id: k.id,
+        key: k.key,
+        prefix: k.prefix,
+        environment: k.environment,
+        workspaceId: k.workspaceId,
+      },
     );
   },
   'keys list': ({ values, open, print }) => {
@@ -209,7 +227,8 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | Promise<void>> = {
   },
   'wallet topup': ({ values, open, print }) => {
     const amount = parseAmountToMicros(need(values.amount, '--amount (e.g. 25.00)'));
-    if (amount === null || amount <= 0) throw new UsageError('--amount must be a positive amount like 25.00');
+    if (amount === null || amount <= 0)
+      throw new UsageError('--amount must be a positive amount like 25.00');
     const { services } = open();
     const ws = services.workspaces.resolve(values.workspace);
     const r = services.wallet.topup(ws.id, amount, values.description);
@@ -225,7 +244,11 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | Promise<void>> = {
     if (!env.success) throw new UsageError('--env must be test or live');
     const { services, db } = open();
     const ws = services.workspaces.resolve(values.workspace);
-    const job = prepareImport(services.contacts, { workspaceId: ws.id, environment: env.data }, text);
+    const job = prepareImport(
+      services.contacts,
+      { workspaceId: ws.id, environment: env.data },
+      text,
+    );
     const bar = !json && io.isTTY;
     const result = await runImport(db, services.contacts, job, (done, total) => {
       if (bar) {
@@ -253,7 +276,8 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | Promise<void>> = {
 async function serve(values: Values, dataDir: string, io: Io, json: boolean): Promise<number> {
   const host = values.host ?? '127.0.0.1';
   const port = Number(values.port ?? process.env.PARLEY_PORT ?? 4780);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError('--port must be 0–65535');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new UsageError('--port must be 0–65535');
   const rendererDir = fileURLToPath(new URL('../renderer/', import.meta.url));
   const wildcard = host === '0.0.0.0' || host === '::';
   const core = await createCore({
@@ -288,10 +312,13 @@ async function serve(values: Values, dataDir: string, io: Io, json: boolean): Pr
 }
 
 /** `PARLEY_RATE_LIMIT=perSecond[:burst]` overrides the per-key limit (default 100/s, burst 200). */
-function rateLimitFromEnv(value: string | undefined): { rateLimit?: { perSecond: number; burst: number } } {
+function rateLimitFromEnv(value: string | undefined): {
+  rateLimit?: { perSecond: number; burst: number };
+} {
   if (!value) return {};
   const m = /^(\d+)(?::(\d+))?$/.exec(value.trim());
-  if (!m || Number(m[1]) <= 0) throw new UsageError('PARLEY_RATE_LIMIT must look like 100 or 100:200');
+  if (!m || Number(m[1]) <= 0)
+    throw new UsageError('PARLEY_RATE_LIMIT must look like 100 or 100:200');
   const perSecond = Number(m[1]);
   return { rateLimit: { perSecond, burst: m[2] ? Number(m[2]) : perSecond * 2 } };
 }

@@ -42,9 +42,15 @@ export function openStore(opts: StoreOptions): Store {
   const clock = opts.clock ?? systemClock;
   const random = opts.random ?? cryptoRandom;
   fs.mkdirSync(opts.dataDir, { recursive: true });
-  const db = openDatabase(databasePath(opts.dataDir), opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {});
+  const db = openDatabase(
+    databasePath(opts.dataDir),
+    opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {},
+  );
   try {
-    const migrations = migrate(db, { backupDir: path.join(opts.dataDir, 'backups'), now: () => clock.now() });
+    const migrations = migrate(db, {
+      backupDir: path.join(opts.dataDir, 'backups'),
+      now: () => clock.now(),
+    });
     const services = createServices(db, clock, random);
     services.workspaces.ensureDefault();
     return {
@@ -86,7 +92,8 @@ export interface Core extends Store {
 export async function createCore(opts: CoreOptions): Promise<Core> {
   const store = openStore(opts);
   const random = opts.random ?? cryptoRandom;
-  const sessionToken = opts.sessionToken === undefined ? randomBase62(random, 43) : opts.sessionToken;
+  const sessionToken =
+    opts.sessionToken === undefined ? randomBase62(random, 43) : opts.sessionToken;
   let port: number | null = null;
   const timers: NodeJS.Timeout[] = [];
   let app: FastifyInstance;

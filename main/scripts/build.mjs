@@ -7,7 +7,11 @@ import { fileURLToPath } from 'node:url';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const out = path.join(root, '.build/main');
-const only = process.argv.includes('--main') ? 'main' : process.argv.includes('--renderer') ? 'renderer' : 'all';
+const only = process.argv.includes('--main')
+  ? 'main'
+  : process.argv.includes('--renderer')
+    ? 'renderer'
+    : 'all';
 const started = Date.now();
 
 if (only !== 'renderer') {
@@ -21,8 +25,18 @@ if (only !== 'renderer') {
     absWorkingDir: root,
   };
   await Promise.all([
-    esbuild({ ...common, entryPoints: ['main/cli/run.ts'], outfile: path.join(out, 'cli.mjs'), format: 'esm' }),
-    esbuild({ ...common, entryPoints: ['main/shell/main.ts'], outfile: path.join(out, 'shell.mjs'), format: 'esm' }),
+    esbuild({
+      ...common,
+      entryPoints: ['main/cli/run.ts'],
+      outfile: path.join(out, 'cli.mjs'),
+      format: 'esm',
+    }),
+    esbuild({
+      ...common,
+      entryPoints: ['main/shell/main.ts'],
+      outfile: path.join(out, 'shell.mjs'),
+      format: 'esm',
+    }),
     esbuild({
       ...common,
       entryPoints: ['main/shell/preload.ts'],
@@ -40,4 +54,6 @@ if (only !== 'main') {
   await build({ configFile: path.join(root, 'renderer/vite.config.ts'), logLevel: 'warn' });
 }
 
-console.log(`parley: built ${only === 'all' ? 'main + renderer' : only} in ${Date.now() - started} ms`);
+console.log(
+  `parley: built ${only === 'all' ? 'main + renderer' : only} in ${Date.now() - started} ms`,
+);

@@ -10,8 +10,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const require = createRequire(import.meta.url);
 const args = process.argv.slice(2);
 
-if (!fs.existsSync(path.join(root, '.build/main/cli.mjs')) || !fs.existsSync(path.join(root, '.build/renderer/index.html'))) {
-  const r = spawnSync(process.execPath, [path.join(root, 'main/scripts/build.mjs')], { stdio: 'inherit' });
+if (
+  !fs.existsSync(path.join(root, '.build/main/cli.mjs')) ||
+  !fs.existsSync(path.join(root, '.build/renderer/index.html'))
+) {
+  const r = spawnSync(process.execPath, [path.join(root, 'main/scripts/build.mjs')], {
+    stdio: 'inherit',
+  });
   if (r.status !== 0) process.exit(r.status ?? 1);
 }
 
@@ -57,11 +62,15 @@ function ensureElectronSqlite(bin) {
   const outDir = path.join(root, '.build/electron-native');
   const target = path.join(outDir, 'better_sqlite3.node');
   if (fs.existsSync(target)) return {};
-  const version = spawnSync(bin, ['--version'], { encoding: 'utf8', env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } })
+  const version = spawnSync(bin, ['--version'], {
+    encoding: 'utf8',
+    env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' },
+  })
     .stdout?.trim()
     .replace(/^v/, '');
   const gyp = process.env.npm_config_node_gyp;
-  if (!version || !gyp) return { reason: 'cannot rebuild better-sqlite3 for Electron (run it through npm start)' };
+  if (!version || !gyp)
+    return { reason: 'cannot rebuild better-sqlite3 for Electron (run it through npm start)' };
   const work = path.join(outDir, 'better-sqlite3');
   fs.rmSync(work, { recursive: true, force: true });
   fs.cpSync(path.dirname(require.resolve('better-sqlite3/package.json')), work, {
@@ -71,7 +80,14 @@ function ensureElectronSqlite(bin) {
   console.error(`parley: building better-sqlite3 for Electron ${version} (first start only)…`);
   const r = spawnSync(
     process.execPath,
-    [gyp, 'rebuild', '--release', `--target=${version}`, '--runtime=electron', '--dist-url=https://electronjs.org/headers'],
+    [
+      gyp,
+      'rebuild',
+      '--release',
+      `--target=${version}`,
+      '--runtime=electron',
+      '--dist-url=https://electronjs.org/headers',
+    ],
     { cwd: work, stdio: ['ignore', 'ignore', 'pipe'], encoding: 'utf8' },
   );
   const built = path.join(work, 'build/Release/better_sqlite3.node');
@@ -85,8 +101,12 @@ function ensureElectronSqlite(bin) {
 const runtime = desktopRuntime();
 const child = runtime.bin
   ? spawn(runtime.bin, [root, ...args], { stdio: 'inherit' })
-  : (console.error(`parley: desktop window unavailable: ${runtime.reason}; serving headless — open the URL below`),
-    spawn(process.execPath, [path.join(root, 'main/cli/bin.mjs'), 'serve', ...args], { stdio: 'inherit' }));
+  : (console.error(
+      `parley: desktop window unavailable: ${runtime.reason}; serving headless — open the URL below`,
+    ),
+    spawn(process.execPath, [path.join(root, 'main/cli/bin.mjs'), 'serve', ...args], {
+      stdio: 'inherit',
+    }));
 
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

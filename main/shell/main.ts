@@ -6,7 +6,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Core } from '../core/core.ts';
 import { createCore } from '../core/core.ts';
-import { electronNativeBinding, isExternalHttpUrl, isInternalUrl, webPreferences } from './policy.ts';
+import {
+  electronNativeBinding,
+  isExternalHttpUrl,
+  isInternalUrl,
+  webPreferences,
+} from './policy.ts';
 
 const buildDir = path.dirname(path.dirname(fileURLToPath(import.meta.url))); // .build/
 let core: Core | null = null;

@@ -4,4 +4,7 @@ import { contextBridge, ipcRenderer } from 'electron';
 import type { ShellConfig } from './policy.ts';
 
 const config = ipcRenderer.sendSync('parley:config') as ShellConfig;
-contextBridge.exposeInMainWorld('parley', Object.freeze({ baseUrl: config.baseUrl, sessionToken: config.sessionToken }));
+contextBridge.exposeInMainWorld(
+  'parley',
+  Object.freeze({ baseUrl: config.baseUrl, sessionToken: config.sessionToken }),
+);

@@ -22,7 +22,9 @@ export const contactSchema = z.object({
   attributes: z.record(z.string(), attributeValue),
   createdAt: isoDate,
   updatedAt: isoDate,
-  lastInboundAt: isoDate.nullable().describe('last message from the contact; opens the 24 h window'),
+  lastInboundAt: isoDate
+    .nullable()
+    .describe('last message from the contact; opens the 24 h window'),
 });
 export type Contact = z.infer<typeof contactSchema>;
 
@@ -67,8 +69,7 @@ export type ImportResult = z.infer<typeof importResultSchema>;
 
 /** Lines of the NDJSON stream answered when the client sends `Accept: application/x-ndjson`. */
 export type ImportProgressLine =
-  | { type: 'progress'; processed: number; total: number }
-  | ({ type: 'result' } & ImportResult);
+  { type: 'progress'; processed: number; total: number } | ({ type: 'result' } & ImportResult);
 
 export const groupSchema = z.object({
   id: z.string(),

@@ -12,7 +12,11 @@ export const businessAccountSchema = z.object({
   id: z.string(),
   name: z.string(),
   active: z.boolean(),
-  messagingTier: z.number().int().nullable().describe('unique recipients per rolling 24 h; null = unlimited'),
+  messagingTier: z
+    .number()
+    .int()
+    .nullable()
+    .describe('unique recipients per rolling 24 h; null = unlimited'),
   throughputMps: z.number().int(),
 });
 export type BusinessAccount = z.infer<typeof businessAccountSchema>;

@@ -12,7 +12,13 @@ describe('API key auth', () => {
   });
 
   it('answers 401 invalid_api_key, exactly per spec §7, when the key is missing, malformed or unknown', async () => {
-    for (const key of [null, 'nope', 'svc_test_short', `svc_test_${'A'.repeat(40)}`, `svc_prod_${'A'.repeat(40)}`]) {
+    for (const key of [
+      null,
+      'nope',
+      'svc_test_short',
+      `svc_test_${'A'.repeat(40)}`,
+      `svc_prod_${'A'.repeat(40)}`,
+    ]) {
       const res = await t.request('GET', '/api/contacts', { key });
       expect(res.status).toBe(401);
       expect(Object.keys(res.body.error).sort()).toEqual(['code', 'docs', 'message']);
@@ -67,7 +73,10 @@ describe('session (desktop UI) auth', () => {
   });
 
   it('lets the session manage keys; API keys get 403 on dashboard-only routes', async () => {
-    const created = await t.request('POST', '/api/keys', { session: 'test', body: { name: 'CI', environment: 'live' } });
+    const created = await t.request('POST', '/api/keys', {
+      session: 'test',
+      body: { name: 'CI', environment: 'live' },
+    });
     expect(created.status).toBe(201);
     expect(created.body.key).toMatch(/^svc_live_[A-Za-z0-9]{40}$/);
     expect(created.body.prefix).toBe(created.body.key.slice(0, 17));
@@ -80,7 +89,10 @@ describe('session (desktop UI) auth', () => {
     const withKey = await t.request('GET', '/api/keys', { key: created.body.key });
     expect(withKey.status).toBe(403);
     expect(withKey.body.error.code).toBe('forbidden');
-    const topup = await t.request('POST', '/api/wallet/topup', { key: created.body.key, body: { amountMicros: 1 } });
+    const topup = await t.request('POST', '/api/wallet/topup', {
+      key: created.body.key,
+      body: { amountMicros: 1 },
+    });
     expect(topup.status).toBe(403);
 
     const revoked = await t.request('DELETE', `/api/keys/${created.body.id}`, { session: 'test' });
@@ -108,11 +120,17 @@ describe('session (desktop UI) auth', () => {
   });
 
   it('validates key creation with the field named', async () => {
-    const res = await t.request('POST', '/api/keys', { session: 'test', body: { name: '', environment: 'test' } });
+    const res = await t.request('POST', '/api/keys', {
+      session: 'test',
+      body: { name: '', environment: 'test' },
+    });
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe('validation_error');
     expect(res.body.error.param).toBe('name');
-    const env = await t.request('POST', '/api/keys', { session: 'test', body: { name: 'x', environment: 'prod' } });
+    const env = await t.request('POST', '/api/keys', {
+      session: 'test',
+      body: { name: 'x', environment: 'prod' },
+    });
     expect(env.body.error.param).toBe('environment');
   });
 });
@@ -128,7 +146,10 @@ describe('scope: workspace + environment', () => {
     const other = t.core.services.workspaces.create('Other');
     const otherKey = t.key('test', other.id);
 
-    const c = await t.request('POST', '/api/contacts', { key: test, body: { phone: '+14155552671' } });
+    const c = await t.request('POST', '/api/contacts', {
+      key: test,
+      body: { phone: '+14155552671' },
+    });
     expect(c.status).toBe(201);
     expect((await t.request('GET', '/api/contacts', { key: live })).body.data).toEqual([]);
     expect((await t.request('GET', '/api/contacts', { key: otherKey })).body.data).toEqual([]);
@@ -136,12 +157,18 @@ describe('scope: workspace + environment', () => {
       const res = await t.request('GET', `/api/contacts/${c.body.id}`, { key });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('not_found');
-      const patch = await t.request('PATCH', `/api/contacts/${c.body.id}`, { key, body: { name: 'x' } });
+      const patch = await t.request('PATCH', `/api/contacts/${c.body.id}`, {
+        key,
+        body: { name: 'x' },
+      });
       expect(patch.status).toBe(404);
     }
     expect((await t.request('GET', `/api/contacts/${c.body.id}`, { key: test })).status).toBe(200);
     // Same phone in another scope is another contact.
-    const liveCopy = await t.request('POST', '/api/contacts', { key: live, body: { phone: '+14155552671' } });
+    const liveCopy = await t.request('POST', '/api/contacts', {
+      key: live,
+      body: { phone: '+14155552671' },
+    });
     expect(liveCopy.status).toBe(201);
     expect(liveCopy.body.id).not.toBe(c.body.id);
   });
@@ -160,16 +187,29 @@ describe('guards and limits', () => {
   it('rejects a foreign Host (DNS rebinding) and cross-origin browser requests', async () => {
     t = await makeCore();
     const key = t.key();
-    const rebinding = await t.request('GET', '/api/contacts', { key, headers: { host: 'attacker.example:4780' } });
+    const rebinding = await t.request('GET', '/api/contacts', {
+      key,
+      headers: { host: 'attacker.example:4780' },
+    });
     expect(rebinding.status).toBe(403);
     expect(rebinding.body.error.code).toBe('forbidden');
-    const cors = await t.request('GET', '/api/contacts', { key, headers: { origin: 'http://evil.example' } });
+    const cors = await t.request('GET', '/api/contacts', {
+      key,
+      headers: { origin: 'http://evil.example' },
+    });
     expect(cors.status).toBe(403);
-    const site = await t.request('GET', '/api/contacts', { key, headers: { 'sec-fetch-site': 'cross-site' } });
+    const site = await t.request('GET', '/api/contacts', {
+      key,
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     expect(site.status).toBe(403);
     const same = await t.request('GET', '/api/contacts', {
       key,
-      headers: { host: '127.0.0.1:80', origin: 'http://127.0.0.1:80', 'sec-fetch-site': 'same-origin' },
+      headers: {
+        host: '127.0.0.1:80',
+        origin: 'http://127.0.0.1:80',
+        'sec-fetch-site': 'same-origin',
+      },
     });
     expect(same.status).toBe(200);
   });
@@ -183,7 +223,11 @@ describe('guards and limits', () => {
     });
     expect(big.status).toBe(413);
     expect(big.body.error.code).toBe('payload_too_large');
-    const text = await t.request('POST', '/api/contacts', { key, body: 'phone=1', headers: { 'content-type': 'text/plain' } });
+    const text = await t.request('POST', '/api/contacts', {
+      key,
+      body: 'phone=1',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(415);
     expect(text.body.error.code).toBe('unsupported_media_type');
     const form = await t.request('POST', '/api/contacts', {

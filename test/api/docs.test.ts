@@ -26,9 +26,9 @@ it('serves /openapi.json generated from the validating schemas, and /health', as
   expect(res.body.openapi).toBe('3.1.0');
   const create = res.body.paths['/api/contacts'].post;
   expect(create.requestBody.content['application/json'].schema.required).toContain('phone');
-  expect(res.body.paths['/api/contacts'].get.parameters.map((p: { name: string }) => p.name)).toEqual(
-    expect.arrayContaining(['phone', 'label', 'group', 'q', 'limit', 'cursor']),
-  );
+  expect(
+    res.body.paths['/api/contacts'].get.parameters.map((p: { name: string }) => p.name),
+  ).toEqual(expect.arrayContaining(['phone', 'label', 'group', 'q', 'limit', 'cursor']));
   expect(res.body.components.securitySchemes.apiKey.name).toBe('X-API-Key');
   expect((await t.request('GET', '/health')).body.status).toBe('ok');
 });

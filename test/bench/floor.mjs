@@ -19,7 +19,9 @@ const auth = db.prepare(
 const list = db.prepare(
   `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = @workspaceId AND c.environment = @environment AND (@cursor IS NULL OR c.id < @cursor) ORDER BY c.id DESC LIMIT @limit`,
 );
-const byPhone = db.prepare(`SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = ? AND c.environment = ? AND c.phone = ?`);
+const byPhone = db.prepare(
+  `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = ? AND c.environment = ? AND c.phone = ?`,
+);
 const insert = db.prepare(
   `INSERT INTO contacts (id, workspace_id, environment, phone, name, email, labels, attributes, created_at, updated_at)
    VALUES (@id, @workspace_id, @environment, @phone, @name, @email, @labels, @attributes, @created_at, @updated_at)`,
@@ -62,13 +64,24 @@ const server = http.createServer((req, res) => {
   const p = key && auth.get(createHash('sha256').update(key).digest('hex'));
   const send = (status, body) => {
     const s = JSON.stringify(body);
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(s) });
+    res.writeHead(status, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(s),
+    });
     res.end(s);
   };
   if (!p || p.revoked_at !== null) return send(401, { error: { code: 'invalid_api_key' } });
   if (req.method === 'GET') {
-    const rows = list.all({ workspaceId: p.workspace_id, environment: p.environment, cursor: null, limit: 51 });
-    return send(200, { data: rows.slice(0, 50).map(toJson), nextCursor: rows.length > 50 ? 'x' : null });
+    const rows = list.all({
+      workspaceId: p.workspace_id,
+      environment: p.environment,
+      cursor: null,
+      limit: 51,
+    });
+    return send(200, {
+      data: rows.slice(0, 50).map(toJson),
+      nextCursor: rows.length > 50 ? 'x' : null,
+    });
   }
   let body = '';
   req.on('data', (d) => (body += d));
@@ -78,5 +91,7 @@ const server = http.createServer((req, res) => {
     send(row ? 201 : 200, row ? toJson(row) : {});
   });
 });
-server.listen(0, '127.0.0.1', () => console.log(`listening on http://127.0.0.1:${server.address().port}`));
+server.listen(0, '127.0.0.1', () =>
+  console.log(`listening on http://127.0.0.1:${server.address().port}`),
+);
 process.on('SIGTERM', () => server.close(() => process.exit(0)));

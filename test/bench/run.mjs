@@ -20,9 +20,13 @@ function seed() {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
   cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
   const key = JSON.parse(
-    execFileSync(process.execPath, [BIN, 'keys', 'create', '--env', 'test', '--name', 'bench', '--json', '--data-dir', dir], {
-      encoding: 'utf8',
-    }),
+    execFileSync(
+      process.execPath,
+      [BIN, 'keys', 'create', '--env', 'test', '--name', 'bench', '--json', '--data-dir', dir],
+      {
+        encoding: 'utf8',
+      },
+    ),
   );
   const db = new Database(path.join(dir, 'parley.db'));
   const insert = db.prepare(
@@ -33,7 +37,14 @@ function seed() {
   db.transaction(() => {
     for (let i = 0; i < SEED_CONTACTS; i++) {
       const id = `ct_0SEED${String(i).padStart(21, '0')}`;
-      insert.run(id, key.workspaceId, `+4915112${String(i).padStart(6, '0')}`, `Seed ${i}`, now, now);
+      insert.run(
+        id,
+        key.workspaceId,
+        `+4915112${String(i).padStart(6, '0')}`,
+        `Seed ${i}`,
+        now,
+        now,
+      );
     }
   })();
   db.close();
@@ -42,7 +53,10 @@ function seed() {
 
 function startServer(args, env = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env } });
+    const child = spawn(process.execPath, args, {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, ...env },
+    });
     cleanup.push(() => child.kill('SIGKILL'));
     let out = '';
     child.stdout.on('data', (d) => {
@@ -69,13 +83,22 @@ async function load(url, key, scenario, duration) {
               headers,
               setupRequest: (req) => ({
                 ...req,
-                body: JSON.stringify({ phone: `+4917612${String(phoneCounter++ % 1_000_000).padStart(6, '0')}`, name: 'Bench' }),
+                body: JSON.stringify({
+                  phone: `+4917612${String(phoneCounter++ % 1_000_000).padStart(6, '0')}`,
+                  name: 'Bench',
+                }),
               }),
             },
           ],
         };
   const r = await autocannon({ ...opts, connections: CONNECTIONS, duration });
-  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors };
+  return {
+    rps: r.requests.average,
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    non2xx: r.non2xx,
+    errors: r.errors,
+  };
 }
 
 async function measure(label, args, scenario, env) {
@@ -94,10 +117,22 @@ try {
     ['post', 'POST /api/contacts (create)', null],
   ]) {
     const floor = await measure('floor', [path.join(root, 'test/bench/floor.mjs')], scenario);
-    const core = await measure('core', [BIN, 'serve', '--port', '0', '--data-dir'], scenario, { PARLEY_RATE_LIMIT: '100000000' });
+    const core = await measure('core', [BIN, 'serve', '--port', '0', '--data-dir'], scenario, {
+      PARLEY_RATE_LIMIT: '100000000',
+    });
     const ratio = core.rps / floor.rps;
-    const verdict = target ? (ratio >= target.ratio && core.p99 < target.p99 ? 'PASS' : 'MISS') : '';
-    rows.push({ name, server: 'floor (node:http + better-sqlite3)', ...floor, ratio: '', verdict: '' });
+    const verdict = target
+      ? ratio >= target.ratio && core.p99 < target.p99
+        ? 'PASS'
+        : 'MISS'
+      : '';
+    rows.push({
+      name,
+      server: 'floor (node:http + better-sqlite3)',
+      ...floor,
+      ratio: '',
+      verdict: '',
+    });
     rows.push({
       name,
       server: 'core (parley serve)',
@@ -111,10 +146,21 @@ try {
 }
 
 const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs floor', 'target'];
-const body = rows.map((r) => [r.name, r.server, r.rps.toFixed(0), String(r.p50), String(r.p99), String(r.non2xx + r.errors), r.ratio, r.verdict]);
+const body = rows.map((r) => [
+  r.name,
+  r.server,
+  r.rps.toFixed(0),
+  String(r.p50),
+  String(r.p99),
+  String(r.non2xx + r.errors),
+  r.ratio,
+  r.verdict,
+]);
 const widths = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
 const line = (cells) => '| ' + cells.map((c, i) => c.padEnd(widths[i])).join(' | ') + ' |';
-console.log(`\n${CONNECTIONS} connections, ${SECONDS} s per run, Node ${process.version}, ${os.cpus().length} cores\n`);
+console.log(
+  `\n${CONNECTIONS} connections, ${SECONDS} s per run, Node ${process.version}, ${os.cpus().length} cores\n`,
+);
 console.log(line(header));
 console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
 body.forEach((b) => console.log(line(b)));

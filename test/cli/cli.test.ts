@@ -41,11 +41,16 @@ const json = async (args: string[], dir: string) => {
 describe('parley CLI', () => {
   it('manages workspaces, keys and the wallet, with --json giving one object', async () => {
     const dir = dataDir();
-    expect(await json(['workspaces', 'list'], dir)).toEqual([{ id: expect.stringMatching(/^ws_/), name: 'Default' }]);
+    expect(await json(['workspaces', 'list'], dir)).toEqual([
+      { id: expect.stringMatching(/^ws_/), name: 'Default' },
+    ]);
     const ws = await json(['workspaces', 'create', 'Acme', 'Shoes'], dir);
     expect(ws).toEqual({ id: expect.stringMatching(/^ws_/), name: 'Acme Shoes' });
 
-    const key = await json(['keys', 'create', '--env', 'live', '--name', 'Shop', '--workspace', ws.id], dir);
+    const key = await json(
+      ['keys', 'create', '--env', 'live', '--name', 'Shop', '--workspace', ws.id],
+      dir,
+    );
     expect(Object.keys(key).sort()).toEqual(['environment', 'id', 'key', 'prefix', 'workspaceId']);
     expect(key.key).toMatch(/^svc_live_[A-Za-z0-9]{40}$/);
     expect(key.workspaceId).toBe(ws.id);
@@ -85,7 +90,9 @@ describe('parley CLI', () => {
       expect(r.stderr.trim()).toMatch(message);
     }
     const j = await parley(['keys', 'revoke', 'key_nope', '--json'], dir);
-    expect(JSON.parse(j.stdout)).toEqual({ error: { code: 'not_found', message: 'no API key key_nope' } });
+    expect(JSON.parse(j.stdout)).toEqual({
+      error: { code: 'not_found', message: 'no API key key_nope' },
+    });
   });
 
   it('refuses a corrupt data dir with a clear message instead of crashing', async () => {
@@ -119,8 +126,11 @@ describe('parley CLI', () => {
 
   it('serves, and a key revoked from the CLI is refused on the server’s very next request', async () => {
     const dir = dataDir();
-    const key = (await json(['keys', 'create', '--env', 'test', '--name', 'dev'], dir)).key as string;
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const key = (await json(['keys', 'create', '--env', 'test', '--name', 'dev'], dir))
+      .key as string;
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     const url = await new Promise<string>((resolve, reject) => {
       let out = '';
@@ -146,7 +156,9 @@ describe('parley CLI', () => {
 
   it('says so when the port is taken', async () => {
     const dir = dataDir();
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     children.push(child);
     const port = await new Promise<string>((resolve) => {
       child.stdout!.on('data', (d: Buffer) => {
@@ -156,6 +168,8 @@ describe('parley CLI', () => {
     });
     const r = await parley(['serve', '--port', port], dataDir());
     expect(r.code).toBe(1);
-    expect(r.stderr.trim()).toBe(`parley: port ${port} on 127.0.0.1 is already in use; pass --port to pick another`);
+    expect(r.stderr.trim()).toBe(
+      `parley: port ${port} on 127.0.0.1 is already in use; pass --port to pick another`,
+    );
   });
 });

@@ -20,7 +20,9 @@ it('creates an empty data dir with WAL, the Default workspace and one active bus
   const store = openStore({ dataDir: d });
   expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
   expect(store.services.workspaces.list().map((w) => w.name)).toEqual(['Default']);
-  expect(store.services.workspaces.activeAccount(store.services.workspaces.resolve().id).active).toBe(true);
+  expect(
+    store.services.workspaces.activeAccount(store.services.workspaces.resolve().id).active,
+  ).toBe(true);
   expect(store.migrations.applied).toEqual(loadMigrations().map((m) => m.name));
   store.close();
   // Opening again applies nothing and creates no second workspace.
@@ -35,7 +37,9 @@ it('refuses to start when an applied migration was edited', () => {
   openStore({ dataDir: d }).close();
   const db = openDatabase(path.join(d, 'parley.db'));
   const edited = loadMigrations().map((m, i) => (i === 0 ? { ...m, checksum: 'edited' } : m));
-  expect(() => migrate(db, { migrations: edited })).toThrow(/0001_init was edited after it was applied/);
+  expect(() => migrate(db, { migrations: edited })).toThrow(
+    /0001_init was edited after it was applied/,
+  );
   db.close();
 });
 
@@ -55,14 +59,21 @@ it('copies an existing database to backups/ before applying a new migration', ()
   expect(result.backupFile).toMatch(/parley-before-9999_test-.*\.db$/);
   const backup = new Database(result.backupFile!, { readonly: true });
   expect(backup.prepare('SELECT balance_micros FROM wallets').pluck().get()).toBe(5_000_000);
-  expect(backup.prepare("SELECT count(*) FROM sqlite_master WHERE name = 't'").pluck().get()).toBe(0);
+  expect(backup.prepare("SELECT count(*) FROM sqlite_master WHERE name = 't'").pluck().get()).toBe(
+    0,
+  );
   backup.close();
 });
 
 it('refuses a database migrated by a newer version', () => {
   const d = dir();
   const db = openDatabase(path.join(d, 'parley.db'));
-  migrate(db, { migrations: [...loadMigrations(), { id: 9998, name: '9998_future', sql: 'SELECT 1;', checksum: 'f' }] });
+  migrate(db, {
+    migrations: [
+      ...loadMigrations(),
+      { id: 9998, name: '9998_future', sql: 'SELECT 1;', checksum: 'f' },
+    ],
+  });
   expect(() => migrate(db)).toThrow(/newer Parley/);
   db.close();
 });

@@ -12,7 +12,8 @@ describe('money', () => {
     expect(parseAmountToMicros('25.50')).toBe(25_500_000);
     expect(parseAmountToMicros('0.000001')).toBe(1);
     expect(parseAmountToMicros('0.1')).toBe(100_000);
-    for (const bad of ['', '-1', '1.0000001', '1e3', 'abc', '1,5']) expect(parseAmountToMicros(bad)).toBeNull();
+    for (const bad of ['', '-1', '1.0000001', '1e3', 'abc', '1,5'])
+      expect(parseAmountToMicros(bad)).toBeNull();
   });
   it('formats micros for people', () => {
     expect(formatMicros(25_500_000)).toBe('$25.50');
@@ -50,14 +51,21 @@ describe('ids and keys', () => {
     expect([c, b, a].sort()).toEqual([a, b, c]);
   });
   it('draws base62 secrets uniformly from the alphabet', () => {
-    const s = randomBase62({ bytes: (n) => Buffer.from(Array.from({ length: n }, (_, i) => i % 256)) }, 40);
+    const s = randomBase62(
+      { bytes: (n) => Buffer.from(Array.from({ length: n }, (_, i) => i % 256)) },
+      40,
+    );
     expect(s).toMatch(/^[A-Za-z0-9]{40}$/);
   });
 });
 
 describe('desktop shell policy', () => {
   it('locks the window down', () => {
-    expect(webPreferences('/p.cjs')).toMatchObject({ contextIsolation: true, nodeIntegration: false, sandbox: true });
+    expect(webPreferences('/p.cjs')).toMatchObject({
+      contextIsolation: true,
+      nodeIntegration: false,
+      sandbox: true,
+    });
   });
   it('keeps navigation on the core’s origin', () => {
     expect(isInternalUrl('http://127.0.0.1:5000/#/wallet', 'http://127.0.0.1:5000')).toBe(true);
@@ -66,7 +74,9 @@ describe('desktop shell policy', () => {
   });
   it('uses the Electron-ABI sqlite build only when unpackaged', () => {
     expect(electronNativeBinding('/app/.build', true)).toBeUndefined();
-    expect(electronNativeBinding('/app/.build', false)).toBe('/app/.build/electron-native/better_sqlite3.node');
+    expect(electronNativeBinding('/app/.build', false)).toBe(
+      '/app/.build/electron-native/better_sqlite3.node',
+    );
   });
   it('shares the desktop app’s data folder by default', () => {
     expect(defaultDataDir({ HOME: '/h', XDG_CONFIG_HOME: '/x' }, 'linux')).toBe('/x/Parley');

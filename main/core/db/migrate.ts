@@ -52,10 +52,9 @@ export function migrate(
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     id INTEGER PRIMARY KEY, name TEXT NOT NULL, checksum TEXT NOT NULL, applied_at INTEGER NOT NULL)`);
   const applied = new Map(
-    (db.prepare('SELECT id, name, checksum FROM schema_migrations').all() as Migration[]).map((m) => [
-      m.id,
-      m,
-    ]),
+    (db.prepare('SELECT id, name, checksum FROM schema_migrations').all() as Migration[]).map(
+      (m) => [m.id, m],
+    ),
   );
   for (const [id, row] of applied) {
     const file = migrations.find((m) => m.id === id);

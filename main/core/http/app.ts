@@ -117,7 +117,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       req.principal = authenticate(req);
       const config = req.routeOptions.config;
       if (config.dashboardOnly && req.principal.kind !== 'session') {
-        throw new ApiError('forbidden', 'This action is only available in the Parley app (Settings), not with an API key.');
+        throw new ApiError(
+          'forbidden',
+          'This action is only available in the Parley app (Settings), not with an API key.',
+        );
       }
       if (config.testOnly && req.principal.environment !== 'test') {
         throw new ApiError('forbidden', 'This route works with test keys only.');
@@ -128,10 +131,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     for (const register of FEATURES) register(zapp, services);
   });
 
-  app.get('/health', { schema: { tags: ['System'], summary: 'Liveness', hide: true } }, async () => ({
-    status: 'ok',
-    version: opts.version,
-  }));
+  app.get(
+    '/health',
+    { schema: { tags: ['System'], summary: 'Liveness', hide: true } },
+    async () => ({
+      status: 'ok',
+      version: opts.version,
+    }),
+  );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
   let docsHtml: string | null = null;
   app.get('/docs', { schema: { hide: true } }, async (_req, reply) => {
@@ -155,7 +162,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (!isApi && req.method === 'GET' && String(req.headers.accept ?? '').includes('text/html')) {
       return sendIndex(reply);
     }
-    sendError(reply, baseUrl(req), new ApiError('not_found', `No route ${req.method} ${req.url.split('?')[0]}`));
+    sendError(
+      reply,
+      baseUrl(req),
+      new ApiError('not_found', `No route ${req.method} ${req.url.split('?')[0]}`),
+    );
   });
 
   return app;
@@ -170,7 +181,10 @@ function loadIndex(opts: AppOptions): string | null {
   if (!fs.existsSync(file)) return null;
   let html = fs.readFileSync(file, 'utf8');
   if (opts.exposeSessionInPage && opts.sessionToken) {
-    html = html.replace('</head>', `<meta name="parley-session" content="${opts.sessionToken}"></head>`);
+    html = html.replace(
+      '</head>',
+      `<meta name="parley-session" content="${opts.sessionToken}"></head>`,
+    );
   }
   return html;
 }

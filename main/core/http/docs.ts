@@ -18,7 +18,13 @@ interface Operation {
   summary?: string;
   description?: string;
   tags?: string[];
-  parameters?: { name: string; in: string; required?: boolean; schema?: JsonSchema; description?: string }[];
+  parameters?: {
+    name: string;
+    in: string;
+    required?: boolean;
+    schema?: JsonSchema;
+    description?: string;
+  }[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
   responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
 }

@@ -45,13 +45,20 @@ export function toApiError(error: unknown): ApiError {
   const fe = error as FastifyError;
   if (fe && typeof fe.code === 'string' && FRAMEWORK_CODES[fe.code]) {
     const code = FRAMEWORK_CODES[fe.code]!;
-    return new ApiError(code, code === 'invalid_json' ? `The request body is not valid JSON: ${fe.message}` : undefined);
+    return new ApiError(
+      code,
+      code === 'invalid_json' ? `The request body is not valid JSON: ${fe.message}` : undefined,
+    );
   }
   if (fe instanceof SyntaxError && fe.statusCode === 400) return new ApiError('invalid_json');
   return new ApiError('internal_error');
 }
 
-export function registerErrorHandling(app: FastifyInstance, docs: DocsLocator, log: (e: unknown) => void) {
+export function registerErrorHandling(
+  app: FastifyInstance,
+  docs: DocsLocator,
+  log: (e: unknown) => void,
+) {
   app.setErrorHandler((error, request, reply) => {
     const err = toApiError(error);
     if (err.code === 'internal_error') log(error);

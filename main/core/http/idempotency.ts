@@ -38,38 +38,61 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock) 
     const key = Array.isArray(raw) ? raw[0] : raw;
     if (key === undefined) return;
     if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
-      throw new ApiError('validation_error', 'Idempotency-Key must be 1–255 visible ASCII characters', {
-        param: 'Idempotency-Key',
-      });
+      throw new ApiError(
+        'validation_error',
+        'Idempotency-Key must be 1–255 visible ASCII characters',
+        {
+          param: 'Idempotency-Key',
+        },
+      );
     }
     const p = req.principal;
     const scope = p.keyId ?? `session:${p.workspaceId}:${p.environment}`;
     const hash = createHash('sha256')
-      .update(`${req.method} ${req.url}\n${typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? null)}`)
+      .update(
+        `${req.method} ${req.url}\n${typeof req.body === 'string' ? req.body : JSON.stringify(req.body ?? null)}`,
+      )
       .digest('hex');
     const now = clock.now();
-    const replay = db.transaction(() => {
-      const prior = find.get(scope, key) as
-        | { request_hash: string; status: number; headers: string; body: string; created_at: number }
-        | undefined;
-      if (prior && prior.created_at < now - WINDOW_MS) {
-        release.run(scope, key);
-      } else if (prior) {
-        if (prior.request_hash !== hash) {
-          throw new ApiError('idempotency_conflict', 'this Idempotency-Key was used with a different request');
+    const replay = db
+      .transaction(() => {
+        const prior = find.get(scope, key) as
+          | {
+              request_hash: string;
+              status: number;
+              headers: string;
+              body: string;
+              created_at: number;
+            }
+          | undefined;
+        if (prior && prior.created_at < now - WINDOW_MS) {
+          release.run(scope, key);
+        } else if (prior) {
+          if (prior.request_hash !== hash) {
+            throw new ApiError(
+              'idempotency_conflict',
+              'this Idempotency-Key was used with a different request',
+            );
+          }
+          if (prior.status === 0) {
+            throw new ApiError(
+              'idempotency_conflict',
+              'a request with this Idempotency-Key is still in progress',
+            );
+          }
+          return prior;
         }
-        if (prior.status === 0) {
-          throw new ApiError('idempotency_conflict', 'a request with this Idempotency-Key is still in progress');
-        }
-        return prior;
-      }
-      reserve.run(scope, key, hash, now);
-      return null;
-    }).immediate();
+        reserve.run(scope, key, hash, now);
+        return null;
+      })
+      .immediate();
     if (replay) {
       reply
         .code(replay.status)
-        .headers({ ...(JSON.parse(replay.headers) as Record<string, string>), 'idempotent-replayed': 'true' })
+        .headers({
+          ...(JSON.parse(replay.headers) as Record<string, string>),
+          'idempotent-replayed': 'true',
+        })
         .send(replay.body);
       return reply;
     }
@@ -99,5 +122,4 @@ export function registerIdempotency(app: FastifyInstance, db: Db, clock: Clock) 
   app.addHook('onResponse', async (req) => {
     if (req.idempotency) release.run(req.idempotency.scope, req.idempotency.key);
   });
-
 }

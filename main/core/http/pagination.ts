@@ -28,7 +28,12 @@ const badCursor = () =>
   new ApiError('validation_error', 'cursor is not a cursor this API returned', { param: 'cursor' });
 
 /** Takes `limit + 1` rows, returns a page and the cursor after its last item. */
-export function toPage<R, T>(rows: R[], limit: number, map: (r: R) => T, key: (r: R) => string | number) {
+export function toPage<R, T>(
+  rows: R[],
+  limit: number,
+  map: (r: R) => T,
+  key: (r: R) => string | number,
+) {
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
   return {

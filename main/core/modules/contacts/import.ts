@@ -19,7 +19,11 @@ interface ValidRow {
 }
 
 /** Reads a CSV into valid rows and per-line errors; writes nothing. Header row required. */
-export function readContactsCsv(text: string): { rows: ValidRow[]; errors: ImportRowError[]; total: number } {
+export function readContactsCsv(text: string): {
+  rows: ValidRow[];
+  errors: ImportRowError[];
+  total: number;
+} {
   let records: { record: string[]; info: { lines: number } }[];
   try {
     records = parse(text, {
@@ -100,7 +104,9 @@ export function readContactsCsv(text: string): { rows: ValidRow[]; errors: Impor
       changes.email = record[emailAt]!;
     }
     if (labelsAt >= 0 && record[labelsAt]) {
-      const labels = record[labelsAt]!.split(/[;|]/).map((l) => l.trim()).filter(Boolean);
+      const labels = record[labelsAt]!.split(/[;|]/)
+        .map((l) => l.trim())
+        .filter(Boolean);
       if (labels.some((l) => l.length > 64) || labels.length > 50) {
         fail('labels: at most 50, each at most 64 characters', 'labels');
         continue;

@@ -49,7 +49,9 @@ export function contactsRepo(db: Db) {
       if (f.groupId)
         where.push('c.id IN (SELECT contact_id FROM group_members WHERE group_id = @groupId)');
       if (f.q)
-        where.push(`(c.name LIKE @q ESCAPE '\\' OR c.phone LIKE @q ESCAPE '\\' OR c.email LIKE @q ESCAPE '\\')`);
+        where.push(
+          `(c.name LIKE @q ESCAPE '\\' OR c.phone LIKE @q ESCAPE '\\' OR c.email LIKE @q ESCAPE '\\')`,
+        );
       where.push('(@cursor IS NULL OR c.id < @cursor)');
       stmt = db.prepare(
         `SELECT ${COLUMNS} FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.id DESC LIMIT @limit`,
@@ -130,7 +132,12 @@ export function contactsRepo(db: Db) {
     getGroup: (scope: Scope, id: string) =>
       getGroup.get(scope.workspaceId, scope.environment, id) as GroupRow | undefined,
     listGroups: (scope: Scope, cursor: string | null, limit: number) =>
-      listGroups.all({ workspaceId: scope.workspaceId, environment: scope.environment, cursor, limit }) as GroupRow[],
+      listGroups.all({
+        workspaceId: scope.workspaceId,
+        environment: scope.environment,
+        cursor,
+        limit,
+      }) as GroupRow[],
     addMember: (groupId: string, contactId: string, at: number) =>
       addMember.run(groupId, contactId, at).changes,
     contactInScope: (scope: Scope, id: string) =>

@@ -57,7 +57,12 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts, db }) => {
   app.get(
     '/api/contacts/groups',
     {
-      schema: { tags, summary: 'List contact groups', querystring: pageQuery, response: { 200: page(groupSchema) } },
+      schema: {
+        tags,
+        summary: 'List contact groups',
+        querystring: pageQuery,
+        response: { 200: page(groupSchema) },
+      },
     },
     async (req) => contacts.listGroups(req.principal, req.query.limit, req.query.cursor),
   );
@@ -65,7 +70,12 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts, db }) => {
   app.post(
     '/api/contacts/groups',
     {
-      schema: { tags, summary: 'Create a group', body: createGroupBody, response: { 201: groupSchema } },
+      schema: {
+        tags,
+        summary: 'Create a group',
+        body: createGroupBody,
+        response: { 201: groupSchema },
+      },
     },
     async (req, reply) => {
       reply.code(201);
@@ -115,11 +125,14 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts, db }) => {
         return runImport(db, contacts, job);
       }
       const out = new PassThrough();
-      const line = (l: ImportProgressLine | { type: 'error'; error: { code: string; message: string } }) =>
-        out.write(JSON.stringify(l) + '\n');
+      const line = (
+        l: ImportProgressLine | { type: 'error'; error: { code: string; message: string } },
+      ) => out.write(JSON.stringify(l) + '\n');
       reply.type('application/x-ndjson').header('cache-control', 'no-store');
       line({ type: 'progress', processed: 0, total: job.total });
-      runImport(db, contacts, job, (processed, total) => line({ type: 'progress', processed, total }))
+      runImport(db, contacts, job, (processed, total) =>
+        line({ type: 'progress', processed, total }),
+      )
         .then((result) => line({ type: 'result', ...result }))
         .catch((e: unknown) => {
           const err = toApiError(e);
@@ -133,7 +146,14 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts, db }) => {
 
   app.get(
     '/api/contacts/:id',
-    { schema: { tags, summary: 'Get a contact', params: idParams, response: { 200: contactSchema } } },
+    {
+      schema: {
+        tags,
+        summary: 'Get a contact',
+        params: idParams,
+        response: { 200: contactSchema },
+      },
+    },
     async (req) => contacts.get(req.principal, req.params.id),
   );
 

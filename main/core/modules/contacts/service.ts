@@ -46,7 +46,9 @@ export function phoneOrThrow(input: string, param = 'phone'): string {
   return phone;
 }
 
-const uniqueLabels = (labels: string[]) => [...new Set(labels.map((l) => l.trim()).filter(Boolean))];
+const uniqueLabels = (labels: string[]) => [
+  ...new Set(labels.map((l) => l.trim()).filter(Boolean)),
+];
 
 /** Merges attribute changes: a key set to null is removed. */
 function mergeAttributes(current: Attributes, changes: Attributes | undefined): Attributes {
@@ -84,7 +86,11 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
   }
 
   /** Writes one contact (insert or update by phone). Call inside a transaction. */
-  function write(scope: Scope, phone: string, changes: ContactChanges): { row: ContactRow; created: boolean } {
+  function write(
+    scope: Scope,
+    phone: string,
+    changes: ContactChanges,
+  ): { row: ContactRow; created: boolean } {
     const now = clock.now();
     const existing = repo.byPhone(scope, phone);
     if (!existing) {
@@ -114,9 +120,13 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
     const labels =
       changes.labels === undefined
         ? currentLabels
-        : uniqueLabels(changes.mergeLabels ? [...currentLabels, ...changes.labels] : changes.labels);
+        : uniqueLabels(
+            changes.mergeLabels ? [...currentLabels, ...changes.labels] : changes.labels,
+          );
     if (labels.length > 50) {
-      throw new ApiError('validation_error', 'a contact has at most 50 labels', { param: 'labels' });
+      throw new ApiError('validation_error', 'a contact has at most 50 labels', {
+        param: 'labels',
+      });
     }
     const row: ContactRow = {
       ...existing,
@@ -146,7 +156,12 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
       if (query.group) filter.groupId = requireGroup(scope, query.group).id;
       if (query.q?.trim()) filter.q = query.q.trim();
       const after = query.cursor ? decodeCursor(query.cursor) : null;
-      return toPage(repo.list(scope, filter, after, query.limit + 1), query.limit, toContact, (r) => r.id);
+      return toPage(
+        repo.list(scope, filter, after, query.limit + 1),
+        query.limit,
+        toContact,
+        (r) => r.id,
+      );
     },
 
     get(scope: Scope, id: string): Contact {
@@ -157,66 +172,78 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
 
     upsert(scope: Scope, body: UpsertContactBody): { contact: Contact; created: boolean } {
       const phone = phoneOrThrow(body.phone);
-      return db.transaction(() => {
-        const changes: ContactChanges = {};
-        if (body.name !== undefined) changes.name = body.name || null;
-        if (body.email !== undefined) changes.email = body.email;
-        if (body.labels !== undefined) changes.labels = body.labels;
-        if (body.attributes !== undefined) changes.attributes = body.attributes;
-        const { row, created } = write(scope, phone, changes);
-        return { contact: toContact(row), created };
-      }).immediate();
+      return db
+        .transaction(() => {
+          const changes: ContactChanges = {};
+          if (body.name !== undefined) changes.name = body.name || null;
+          if (body.email !== undefined) changes.email = body.email;
+          if (body.labels !== undefined) changes.labels = body.labels;
+          if (body.attributes !== undefined) changes.attributes = body.attributes;
+          const { row, created } = write(scope, phone, changes);
+          return { contact: toContact(row), created };
+        })
+        .immediate();
     },
 
     patch(scope: Scope, id: string, body: PatchContactBody): Contact {
-      return db.transaction(() => {
-        const existing = repo.get(scope, id);
-        if (!existing) throw new ApiError('not_found', `no contact ${id}`);
-        const changes: ContactChanges = {};
-        if (body.phone !== undefined) {
-          const phone = phoneOrThrow(body.phone);
-          const other = repo.byPhone(scope, phone);
-          if (other && other.id !== id) {
-            throw new ApiError('validation_error', `another contact (${other.id}) has phone ${phone}`, {
-              param: 'phone',
-            });
+      return db
+        .transaction(() => {
+          const existing = repo.get(scope, id);
+          if (!existing) throw new ApiError('not_found', `no contact ${id}`);
+          const changes: ContactChanges = {};
+          if (body.phone !== undefined) {
+            const phone = phoneOrThrow(body.phone);
+            const other = repo.byPhone(scope, phone);
+            if (other && other.id !== id) {
+              throw new ApiError(
+                'validation_error',
+                `another contact (${other.id}) has phone ${phone}`,
+                {
+                  param: 'phone',
+                },
+              );
+            }
+            changes.phone = phone;
           }
-          changes.phone = phone;
-        }
-        if (body.name !== undefined) changes.name = body.name || null;
-        if (body.email !== undefined) changes.email = body.email;
-        if (body.labels !== undefined) changes.labels = body.labels;
-        if (body.attributes !== undefined) changes.attributes = body.attributes;
-        return toContact(applyChanges(existing, changes, clock.now()));
-      }).immediate();
+          if (body.name !== undefined) changes.name = body.name || null;
+          if (body.email !== undefined) changes.email = body.email;
+          if (body.labels !== undefined) changes.labels = body.labels;
+          if (body.attributes !== undefined) changes.attributes = body.attributes;
+          return toContact(applyChanges(existing, changes, clock.now()));
+        })
+        .immediate();
     },
 
     createGroup(scope: Scope, name: string, contactIds: string[] = []): Group {
-      return db.transaction(() => {
-        if (repo.groupByName(scope, name)) {
-          throw new ApiError('validation_error', `a group named "${name}" exists already`, {
-            param: 'name',
-          });
-        }
-        const id = ids('grp');
-        repo.insertGroup(scope, id, name, clock.now());
-        service.addMembers(scope, id, contactIds);
-        return toGroup(requireGroup(scope, id));
-      }).immediate();
+      return db
+        .transaction(() => {
+          if (repo.groupByName(scope, name)) {
+            throw new ApiError('validation_error', `a group named "${name}" exists already`, {
+              param: 'name',
+            });
+          }
+          const id = ids('grp');
+          repo.insertGroup(scope, id, name, clock.now());
+          service.addMembers(scope, id, contactIds);
+          return toGroup(requireGroup(scope, id));
+        })
+        .immediate();
     },
 
     addMembers(scope: Scope, groupId: string, contactIds: string[]): Group {
-      return db.transaction(() => {
-        requireGroup(scope, groupId);
-        const at = clock.now();
-        contactIds.forEach((cid, i) => {
-          if (!repo.contactInScope(scope, cid)) {
-            throw new ApiError('not_found', `no contact ${cid}`, { param: `contactIds.${i}` });
-          }
-          repo.addMember(groupId, cid, at);
-        });
-        return toGroup(requireGroup(scope, groupId));
-      }).immediate();
+      return db
+        .transaction(() => {
+          requireGroup(scope, groupId);
+          const at = clock.now();
+          contactIds.forEach((cid, i) => {
+            if (!repo.contactInScope(scope, cid)) {
+              throw new ApiError('not_found', `no contact ${cid}`, { param: `contactIds.${i}` });
+            }
+            repo.addMember(groupId, cid, at);
+          });
+          return toGroup(requireGroup(scope, groupId));
+        })
+        .immediate();
     },
 
     listGroups(scope: Scope, limit: number, cursor?: string) {

@@ -43,7 +43,8 @@ export function keysRepo(db: Db) {
     list: (workspaceId: string, cursor: string | null, limit: number) =>
       list.all({ workspace_id: workspaceId, cursor, limit }) as ApiKeyRow[],
     get: (workspaceId: string, id: string) => get.get(workspaceId, id) as ApiKeyRow | undefined,
-    revoke: (at: number, workspaceId: string, id: string) => revoke.run(at, workspaceId, id).changes,
+    revoke: (at: number, workspaceId: string, id: string) =>
+      revoke.run(at, workspaceId, id).changes,
     touch: (at: number, id: string) => touch.run(at, id),
     workspaceOf: (id: string) => workspaceOf.get(id) as string | undefined,
   };

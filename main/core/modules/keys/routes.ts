@@ -50,4 +50,3 @@ export const keysRoutes: RegisterRoutes = (app, { keys }) => {
     async (req) => keys.revoke(req.principal.workspaceId, req.params.id),
   );
 };
-

@@ -58,7 +58,8 @@ export function keysService(db: Db, clock: Clock, random: Random, ids: IdGenerat
     revoke(workspaceId: string, id: string): ApiKey {
       const row = repo.get(workspaceId, id);
       if (!row) throw new ApiError('not_found', `no API key ${id}`);
-      if (row.revoked_at !== null) throw new ApiError('invalid_state', 'this key is already revoked');
+      if (row.revoked_at !== null)
+        throw new ApiError('invalid_state', 'this key is already revoked');
       const at = clock.now();
       repo.revoke(at, workspaceId, id);
       return toApiKey({ ...row, revoked_at: at });

@@ -45,7 +45,8 @@ export function walletRepo(db: Db) {
   return {
     get: (workspaceId: string) => get.get(workspaceId) as WalletRow | undefined,
     apply: (workspaceId: string, amount: number, at: number) =>
-      apply.get({ workspace_id: workspaceId, amount, at }) as { balance_micros: number } | undefined,
+      apply.get({ workspace_id: workspaceId, amount, at }) as
+        { balance_micros: number } | undefined,
     insertEntry: (row: Omit<LedgerRow, 'seq'>) => insertEntry.get(row) as LedgerRow,
     list: (workspaceId: string, cursor: number | null, limit: number) =>
       list.all({ workspace_id: workspaceId, cursor, limit }) as LedgerRow[],

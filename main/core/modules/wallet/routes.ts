@@ -28,7 +28,8 @@ export const walletRoutes: RegisterRoutes = (app, { wallet }) => {
         response: { 200: page(ledgerEntrySchema) },
       },
     },
-    async (req) => wallet.transactions(req.principal.workspaceId, req.query.limit, req.query.cursor),
+    async (req) =>
+      wallet.transactions(req.principal.workspaceId, req.query.limit, req.query.cursor),
   );
 
   app.post(
@@ -42,6 +43,7 @@ export const walletRoutes: RegisterRoutes = (app, { wallet }) => {
         response: { 200: z.object({ wallet: walletSchema, entry: ledgerEntrySchema }) },
       },
     },
-    async (req) => wallet.topup(req.principal.workspaceId, req.body.amountMicros, req.body.description),
+    async (req) =>
+      wallet.topup(req.principal.workspaceId, req.body.amountMicros, req.body.description),
   );
 };

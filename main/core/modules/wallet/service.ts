@@ -71,19 +71,25 @@ export function walletService(db: Db, clock: Clock, ids: IdGenerator) {
     },
 
     topup(workspaceId: string, amountMicros: number, description?: string) {
-      if (!Number.isSafeInteger(amountMicros) || amountMicros <= 0 || amountMicros > MAX_TOPUP_MICROS) {
+      if (
+        !Number.isSafeInteger(amountMicros) ||
+        amountMicros <= 0 ||
+        amountMicros > MAX_TOPUP_MICROS
+      ) {
         throw new ApiError('validation_error', 'amount must be positive and at most 1,000,000.00', {
           param: 'amountMicros',
         });
       }
-      return db.transaction(() => {
-        const entry = applyEntry(workspaceId, {
-          type: 'topup',
-          amountMicros,
-          description: description?.trim() || 'Top-up',
-        })!;
-        return { wallet: service.get(workspaceId), entry };
-      }).immediate();
+      return db
+        .transaction(() => {
+          const entry = applyEntry(workspaceId, {
+            type: 'topup',
+            amountMicros,
+            description: description?.trim() || 'Top-up',
+          })!;
+          return { wallet: service.get(workspaceId), entry };
+        })
+        .immediate();
     },
 
     /** For runners that charge sends: call inside the transaction that stores the message. */

@@ -24,12 +24,12 @@ export function workspacesRepo(db: Db) {
     `INSERT INTO business_accounts (id, workspace_id, name, active, created_at)
      VALUES (@id, @workspace_id, @name, 1, @created_at)`,
   );
-  const insertWallet = db.prepare(
-    'INSERT INTO wallets (workspace_id, updated_at) VALUES (?, ?)',
-  );
+  const insertWallet = db.prepare('INSERT INTO wallets (workspace_id, updated_at) VALUES (?, ?)');
   const list = db.prepare('SELECT id, name, created_at FROM workspaces ORDER BY created_at, id');
   const get = db.prepare('SELECT id, name, created_at FROM workspaces WHERE id = ?');
-  const first = db.prepare('SELECT id, name, created_at FROM workspaces ORDER BY created_at, id LIMIT 1');
+  const first = db.prepare(
+    'SELECT id, name, created_at FROM workspaces ORDER BY created_at, id LIMIT 1',
+  );
   const activeAccount = db.prepare(
     'SELECT * FROM business_accounts WHERE workspace_id = ? AND active = 1',
   );

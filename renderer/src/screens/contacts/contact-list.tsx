@@ -20,6 +20,8 @@ export function ContactList({ onOpen }: { onOpen: (contact: Contact) => void }) 
   const scrollRef = useRef<HTMLDivElement>(null);
 
   const rowCount = contacts.length + (nextCursor ? 1 : 0);
+  // TanStack Virtual returns fresh functions each render by design; nothing here is memoised on them.
+  // eslint-disable-next-line react-hooks/incompatible-library
   const virtualizer = useVirtualizer({
     count: rowCount,
     getScrollElement: () => scrollRef.current,
