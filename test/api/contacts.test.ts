@@ -255,3 +255,25 @@ describe('CSV import', () => {
     expect(lines.at(-1)).toMatchObject({ type: 'result', total: 1200, created: 1200, failed: 0 });
   });
 });
+
+describe('list JSON', () => {
+  it('lists each contact exactly as GET by id shows it', async () => {
+    const c = await t.request('POST', '/api/contacts', {
+      key,
+      body: {
+        phone: phoneN(7),
+        name: 'Zoë "Z" \\ Ünal',
+        email: 'z@example.com',
+        labels: ['a', 'b'],
+        attributes: { n: 1.5, ok: true, s: 'x' },
+      },
+    });
+    t.core.db
+      .prepare('UPDATE contacts SET last_inbound_at = ? WHERE id = ?')
+      .run(Date.parse('2026-01-05T09:59:59.999Z'), c.body.id);
+    const one = await t.request('GET', `/api/contacts/${c.body.id}`, { key });
+    const list = await t.request('GET', '/api/contacts', { key });
+    expect(list.body.data[0]).toEqual(one.body);
+    expect(one.body.lastInboundAt).toBe('2026-01-05T09:59:59.999Z');
+  });
+});

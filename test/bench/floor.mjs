@@ -16,9 +16,16 @@ const COLUMNS =
 const auth = db.prepare(
   'SELECT id, workspace_id, environment, prefix, last_used_at, revoked_at FROM api_keys WHERE key_hash = ?',
 );
-const list = db.prepare(
-  `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = @workspaceId AND c.environment = @environment AND (@cursor IS NULL OR c.id < @cursor) ORDER BY c.id DESC LIMIT @limit`,
-);
+const iso = (col) => `strftime('%Y-%m-%dT%H:%M:%fZ', ${col} / 1000.0, 'unixepoch')`;
+const CONTACT_JSON = `json_object('id', c.id, 'phone', c.phone, 'name', c.name, 'email', c.email,
+  'labels', json(c.labels), 'attributes', json(c.attributes), 'createdAt', ${iso('c.created_at')},
+  'updatedAt', ${iso('c.updated_at')}, 'lastInboundAt', ${iso('c.last_inbound_at')})`;
+// The core's list SQL, verbatim: SQLite builds each item's JSON.
+const list = db
+  .prepare(
+    `SELECT c.id, ${CONTACT_JSON} FROM contacts c WHERE c.workspace_id = @workspaceId AND c.environment = @environment AND (@cursor IS NULL OR c.id < @cursor) ORDER BY c.id DESC LIMIT @limit`,
+  )
+  .raw();
 const byPhone = db.prepare(
   `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = ? AND c.environment = ? AND c.phone = ?`,
 );
@@ -63,7 +70,7 @@ const server = http.createServer((req, res) => {
   const key = req.headers['x-api-key'];
   const p = key && auth.get(createHash('sha256').update(key).digest('hex'));
   const send = (status, body) => {
-    const s = JSON.stringify(body);
+    const s = typeof body === 'string' ? body : JSON.stringify(body);
     res.writeHead(status, {
       'content-type': 'application/json; charset=utf-8',
       'content-length': Buffer.byteLength(s),
@@ -78,10 +85,17 @@ const server = http.createServer((req, res) => {
       cursor: null,
       limit: 51,
     });
-    return send(200, {
-      data: rows.slice(0, 50).map(toJson),
-      nextCursor: rows.length > 50 ? 'x' : null,
-    });
+    const last = rows.length > 50 ? rows[49][0] : null;
+    const next = last
+      ? JSON.stringify(Buffer.from(JSON.stringify(last)).toString('base64url'))
+      : 'null';
+    return send(
+      200,
+      `{"data":[${rows
+        .slice(0, 50)
+        .map((r) => r[1])
+        .join(',')}],"nextCursor":${next}}`,
+    );
   }
   let body = '';
   req.on('data', (d) => (body += d));

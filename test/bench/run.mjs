@@ -107,6 +107,11 @@ async function measure(label, args, scenario, env) {
   await load(server.url, key, scenario, 1);
   const result = await load(server.url, key, scenario, SECONDS);
   server.stop();
+  if (result.non2xx + result.errors > 0 || result.rps === 0) {
+    throw new Error(
+      `${label} answered ${result.non2xx} non-2xx responses and ${result.errors} errors: the run is invalid`,
+    );
+  }
   return { label, ...result };
 }
 

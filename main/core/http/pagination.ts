@@ -41,3 +41,14 @@ export function toPage<R, T>(
     nextCursor: more ? encodeCursor(key(kept[kept.length - 1]!)) : null,
   };
 }
+
+/**
+ * The same page as `toPage`, from rows of `[sort key, item JSON]` whose JSON the database built:
+ * the body is assembled as a string, with no per-item parse or stringify.
+ */
+export function toRawPage(rows: [string | number, string][], limit: number): string {
+  const more = rows.length > limit;
+  const kept = more ? rows.slice(0, limit) : rows;
+  const next = more ? JSON.stringify(encodeCursor(kept[kept.length - 1]![0])) : 'null';
+  return `{"data":[${kept.map((r) => r[1]).join(',')}],"nextCursor":${next}}`;
+}

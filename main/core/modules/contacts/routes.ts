@@ -15,6 +15,7 @@ import {
 import type { ImportProgressLine } from '../../../../shared/schemas/contacts.ts';
 import { toApiError } from '../../http/errors.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
+import { sendJson } from '../../http/types.ts';
 import { prepareImport, runImport } from './import.ts';
 
 const tags = ['Contacts'];
@@ -33,7 +34,7 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts, db }) => {
         response: { 200: page(contactSchema) },
       },
     },
-    async (req) => contacts.list(req.principal, req.query),
+    async (req, reply) => sendJson(reply, contacts.list(req.principal, req.query)),
   );
 
   app.post(

@@ -7,7 +7,7 @@ import type {
   PatchContactBody,
   UpsertContactBody,
 } from '../../../../shared/schemas/contacts.ts';
-import { decodeCursor, toPage } from '../../http/pagination.ts';
+import { decodeCursor, toPage, toRawPage } from '../../http/pagination.ts';
 import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
 import { iso, isoOrNull } from '../../runtime.ts';
 import type { ContactFilter, ContactRow, GroupRow } from './repo.ts';
@@ -149,19 +149,18 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
     write,
     requireGroup,
 
-    list(scope: Scope, query: ContactFilter & { limit: number; cursor?: string; group?: string }) {
+    /** A page of contacts as a ready JSON body (`{data, nextCursor}`). */
+    list(
+      scope: Scope,
+      query: ContactFilter & { limit: number; cursor?: string; group?: string },
+    ): string {
       const filter: ContactFilter = {};
       if (query.phone) filter.phone = phoneOrThrow(query.phone);
       if (query.label) filter.label = query.label.trim();
       if (query.group) filter.groupId = requireGroup(scope, query.group).id;
       if (query.q?.trim()) filter.q = query.q.trim();
       const after = query.cursor ? decodeCursor(query.cursor) : null;
-      return toPage(
-        repo.list(scope, filter, after, query.limit + 1),
-        query.limit,
-        toContact,
-        (r) => r.id,
-      );
+      return toRawPage(repo.list(scope, filter, after, query.limit + 1), query.limit);
     },
 
     get(scope: Scope, id: string): Contact {
