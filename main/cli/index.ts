@@ -297,9 +297,11 @@ async function serve(values: Values, dataDir: string, io: Io, json: boolean): Pr
   io.out(json ? JSON.stringify({ url, dataDir }) : `listening on ${url}`);
   if (!json) io.err(`parley: data in ${dataDir}; API reference at ${url}/docs; Ctrl+C stops`);
   await new Promise<void>((resolve) => {
+    let stopping = false;
+    // Repeated signals (a process group kill plus a forwarded one) must not cut the clean stop short.
     const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
+      if (stopping) return;
+      stopping = true;
       core.stop().then(resolve, (e) => {
         io.err(`parley: error while stopping: ${(e as Error).message}`);
         resolve();
