@@ -10,6 +10,7 @@ import { listen } from './http/server.ts';
 import type { MigrateResult } from './db/migrate.ts';
 import { migrate } from './db/migrate.ts';
 import { databasePath, openDatabase } from './db/open.ts';
+import type { Channel } from './channel/types.ts';
 import type { Clock, Random } from './runtime.ts';
 import { cryptoRandom, randomBase62, systemClock } from './runtime.ts';
 import type { Services } from './services.ts';
@@ -24,6 +25,9 @@ export interface StoreOptions {
   random?: Random;
   /** Electron-ABI build of better-sqlite3's addon, when running inside Electron unpackaged. */
   nativeBinding?: string;
+  /** The chat channel; the simulated one by default. */
+  channel?: Channel;
+  log?: (message: string, error?: unknown) => void;
 }
 
 export interface Store {
@@ -51,7 +55,10 @@ export function openStore(opts: StoreOptions): Store {
       backupDir: path.join(opts.dataDir, 'backups'),
       now: () => clock.now(),
     });
-    const services = createServices(db, clock, random);
+    const services = createServices(db, clock, random, {
+      ...(opts.channel ? { channel: opts.channel } : {}),
+      ...(opts.log ? { log: opts.log } : {}),
+    });
     services.workspaces.ensureDefault();
     return {
       db,
@@ -77,15 +84,18 @@ export interface CoreOptions extends StoreOptions {
   bodyLimit?: number;
   /** Host names accepted besides loopback ones (e.g. the bind address). */
   extraHosts?: string[];
-  log?: (message: string, error?: unknown) => void;
+  /** SSE heartbeat interval (default 15 s). */
+  heartbeatMs?: number;
 }
 
 export interface Core extends Store {
   app: FastifyInstance;
   sessionToken: string | null;
-  /** Listens on host:port (0 = a free port). */
+  /** Listens on host:port (0 = a free port) and starts the job runners. */
   start(opts?: { host?: string; port?: number }): Promise<{ url: string; port: number }>;
-  /** Stops accepting, lets in-flight requests finish, then closes the database. */
+  /** Starts the job runners without listening (tests drive HTTP through inject()). */
+  startRunners(): void;
+  /** Stops accepting, lets in-flight requests and jobs finish, then closes the database. */
   stop(): Promise<void>;
 }
 
@@ -106,6 +116,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
       bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
       extraHosts: opts.extraHosts ?? [],
+      heartbeatMs: opts.heartbeatMs ?? 15_000,
       port: () => port,
       version: VERSION,
       log: opts.log ?? ((m, e) => console.error(`parley: ${m}`, e ?? '')),
@@ -123,6 +134,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     async start({ host = '127.0.0.1', port: wanted = 0 } = {}) {
       const bound = await listen(app, host, wanted);
       port = bound.port;
+      store.services.scheduler.start();
       const sweep = () => expireIdempotency.run(store.services.clock.now() - 24 * 3600_000);
       sweep();
       const t = setInterval(sweep, 3600_000);
@@ -130,10 +142,15 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       timers.push(t);
       return bound;
     },
+    startRunners() {
+      store.services.scheduler.start();
+    },
     stop() {
       stopping ??= (async () => {
         timers.forEach(clearInterval);
+        store.services.hub.closeAll();
         await app.close();
+        await store.services.scheduler.stop();
         store.close();
       })();
       return stopping;

@@ -1,22 +1,72 @@
 import type { Database as Db } from 'better-sqlite3';
+import { createSimulatedChannel } from './channel/simulated.ts';
+import type { Channel } from './channel/types.ts';
+import { createHub } from './events/hub.ts';
+import { createOutbox } from './events/outbox.ts';
+import { createScheduler } from './jobs/scheduler.ts';
 import { contactsService } from './modules/contacts/service.ts';
 import { keysService } from './modules/keys/service.ts';
+import { messagesService } from './modules/messages/service.ts';
+import { simulatorSettings } from './modules/simulator/settings.ts';
+import { templatesService } from './modules/templates/service.ts';
+import { pricesRepo } from './modules/wallet/prices.ts';
 import { walletService } from './modules/wallet/service.ts';
+import { webhooksService } from './modules/webhooks/service.ts';
 import { workspacesService } from './modules/workspaces/service.ts';
 import type { Clock, Random } from './runtime.ts';
 import { createIds } from './runtime.ts';
 
-/** Every feature's service, in one place: the HTTP routes and the CLI call these. */
-export function createServices(db: Db, clock: Clock, random: Random) {
+export interface ServiceOptions {
+  /** The chat channel; the simulated one by default. */
+  channel?: Channel;
+  log?: (message: string, error?: unknown) => void;
+}
+
+/** Every feature's service, in one place: the HTTP routes, the CLI and the runners call these. */
+export function createServices(db: Db, clock: Clock, random: Random, opts: ServiceOptions = {}) {
+  const log = opts.log ?? ((m: string, e?: unknown) => console.error(`parley: ${m}`, e ?? ''));
   const ids = createIds(clock, random);
+  const scheduler = createScheduler(db, clock, random, log);
+  const outbox = createOutbox(db, clock, ids, scheduler);
+  const hub = createHub(db);
+  outbox.onCommit(hub.flush);
+  const simulator = simulatorSettings(db);
+  const channel = opts.channel ?? createSimulatedChannel(simulator, random);
+  const workspaces = workspacesService(db, clock, ids);
+  const contacts = contactsService(db, clock, ids);
+  const wallet = walletService(db, clock, ids);
+  const prices = pricesRepo(db);
+  const templates = templatesService(db, clock, ids, scheduler, outbox, simulator);
+  const messages = messagesService({
+    db,
+    clock,
+    ids,
+    scheduler,
+    outbox,
+    channel,
+    contacts,
+    templates,
+    wallet,
+    prices,
+    workspaces,
+  });
   return {
     db,
     clock,
     ids,
-    workspaces: workspacesService(db, clock, ids),
+    scheduler,
+    outbox,
+    hub,
+    simulator,
+    channel,
+    workspaces,
     keys: keysService(db, clock, random, ids),
-    contacts: contactsService(db, clock, ids),
-    wallet: walletService(db, clock, ids),
+    contacts,
+    wallet,
+    prices,
+    templates,
+    messages,
+    webhooks: webhooksService(db, clock, random, ids, scheduler),
   };
 }
 export type Services = ReturnType<typeof createServices>;

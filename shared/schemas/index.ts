@@ -3,3 +3,8 @@ export * from './workspaces.ts';
 export * from './keys.ts';
 export * from './contacts.ts';
 export * from './wallet.ts';
+export * from './templates.ts';
+export * from './messages.ts';
+export * from './events.ts';
+export * from './webhooks.ts';
+export * from './simulator.ts';

@@ -7,9 +7,14 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../shared/errors.ts';
 import { contactsRoutes, IMPORT_BODY_LIMIT } from '../modules/contacts/routes.ts';
+import { eventsRoutes } from '../modules/events/routes.ts';
 import { keysRoutes } from '../modules/keys/routes.ts';
-import { systemRoutes } from '../modules/system/routes.ts';
-import { walletRoutes } from '../modules/wallet/routes.ts';
+import { messagesRoutes } from '../modules/messages/routes.ts';
+import { simulatorRoutes } from '../modules/simulator/routes.ts';
+import { settingsRoutes, systemRoutes } from '../modules/system/routes.ts';
+import { templatesRoutes } from '../modules/templates/routes.ts';
+import { pricesRoutes, walletRoutes } from '../modules/wallet/routes.ts';
+import { webhooksRoutes } from '../modules/webhooks/routes.ts';
 import type { Services } from '../services.ts';
 import { createAuthenticator } from './auth.ts';
 import { renderDocs } from './docs.ts';
@@ -20,9 +25,6 @@ import type { RateLimitConfig } from './rate-limit.ts';
 import { createRateLimiter } from './rate-limit.ts';
 import type { RegisterRoutes } from './types.ts';
 import { withZod } from './types.ts';
-
-/** Every feature registers its routes here, in one place. */
-const FEATURES: RegisterRoutes[] = [systemRoutes, keysRoutes, walletRoutes, contactsRoutes];
 
 /** Paths the API owns: unknown paths under them answer a JSON 404, never the UI. */
 const API_PREFIXES = [
@@ -50,6 +52,7 @@ export interface AppOptions {
   bodyLimit: number;
   extraHosts: string[];
   port: () => number | null;
+  heartbeatMs: number;
   version: string;
   log: (message: string, error?: unknown) => void;
 }
@@ -128,7 +131,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     });
     registerIdempotency(api, services.db, services.clock);
     const zapp = withZod(api);
-    for (const register of FEATURES) register(zapp, services);
+    // Every feature registers its routes here, in one place.
+    const features: RegisterRoutes[] = [
+      systemRoutes,
+      settingsRoutes,
+      keysRoutes,
+      walletRoutes,
+      pricesRoutes,
+      contactsRoutes,
+      templatesRoutes,
+      messagesRoutes,
+      simulatorRoutes,
+      webhooksRoutes,
+      eventsRoutes(opts.heartbeatMs),
+    ];
+    for (const register of features) register(zapp, services);
   });
 
   app.get(

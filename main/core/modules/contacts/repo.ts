@@ -89,6 +89,9 @@ export function contactsRepo(db: Db) {
     `UPDATE contacts SET phone = @phone, name = @name, email = @email, labels = @labels,
        attributes = @attributes, updated_at = @updated_at WHERE id = @id`,
   );
+  const setLastInbound = db.prepare(
+    'UPDATE contacts SET last_inbound_at = max(coalesce(last_inbound_at, 0), ?), updated_at = ? WHERE id = ?',
+  );
   const deleteLabels = db.prepare('DELETE FROM contact_labels WHERE contact_id = ?');
   const insertLabel = db.prepare(
     'INSERT OR IGNORE INTO contact_labels (contact_id, workspace_id, environment, label) VALUES (?, ?, ?, ?)',
@@ -135,6 +138,7 @@ export function contactsRepo(db: Db) {
       byPhone.get(scope.workspaceId, scope.environment, phone) as ContactRow | undefined,
     insert: (row: ContactRow) => insert.run(row),
     update: (row: ContactRow) => update.run(row),
+    setLastInbound: (id: string, at: number, now: number) => setLastInbound.run(at, now, id),
     setLabels(row: ContactRow, labels: string[]) {
       deleteLabels.run(row.id);
       for (const l of labels) insertLabel.run(row.id, row.workspace_id, row.environment, l);

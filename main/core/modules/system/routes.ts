@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import { page } from '../../../../shared/schemas/common.ts';
 import { meSchema, workspaceSchema } from '../../../../shared/schemas/workspaces.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
@@ -42,5 +43,35 @@ export const systemRoutes: RegisterRoutes = (app, { workspaces }) => {
           : [workspaces.get(req.principal.workspaceId)],
       nextCursor: null,
     }),
+  );
+};
+
+const settingsSchema = z.object({
+  allowPrivateWebhooks: z.boolean().describe('allow webhook URLs on loopback/private networks'),
+  lowBalanceThresholdMicros: z
+    .number()
+    .int()
+    .min(0)
+    .describe('wallet.low_balance fires when a charge crosses it'),
+});
+
+export const settingsRoutes: RegisterRoutes = (app, { workspaces }) => {
+  app.get(
+    '/api/workspace/settings',
+    { schema: { tags, summary: 'Workspace settings', response: { 200: settingsSchema } } },
+    async (req) => workspaces.settings(req.principal.workspaceId),
+  );
+  app.patch(
+    '/api/workspace/settings',
+    {
+      config: { dashboardOnly: true },
+      schema: {
+        tags,
+        summary: 'Change workspace settings (dashboard only)',
+        body: settingsSchema.partial(),
+        response: { 200: settingsSchema },
+      },
+    },
+    async (req) => workspaces.updateSettings(req.principal.workspaceId, req.body),
   );
 };

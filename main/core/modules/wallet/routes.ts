@@ -47,3 +47,37 @@ export const walletRoutes: RegisterRoutes = (app, { wallet }) => {
       wallet.topup(req.principal.workspaceId, req.body.amountMicros, req.body.description),
   );
 };
+
+const pricesSchema = z.object({
+  MARKETING: z.number().int().min(0),
+  UTILITY: z.number().int().min(0),
+  AUTHENTICATION: z.number().int().min(0),
+  SERVICE: z.number().int().min(0).describe('free text inside the service window'),
+});
+
+export const pricesRoutes: RegisterRoutes = (app, { prices }) => {
+  app.get(
+    '/api/wallet/prices',
+    {
+      schema: {
+        tags,
+        summary: 'Price per live message by category, in micros',
+        response: { 200: pricesSchema },
+      },
+    },
+    async (req) => prices.table(req.principal.workspaceId),
+  );
+  app.put(
+    '/api/wallet/prices',
+    {
+      config: { dashboardOnly: true },
+      schema: {
+        tags,
+        summary: 'Change prices (dashboard only)',
+        body: pricesSchema.partial(),
+        response: { 200: pricesSchema },
+      },
+    },
+    async (req) => prices.set(req.principal.workspaceId, req.body),
+  );
+};

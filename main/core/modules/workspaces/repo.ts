@@ -1,4 +1,5 @@
 import type { Database as Db } from 'better-sqlite3';
+import { pricesRepo } from '../wallet/prices.ts';
 
 export interface WorkspaceRow {
   id: string;
@@ -25,6 +26,7 @@ export function workspacesRepo(db: Db) {
      VALUES (@id, @workspace_id, @name, 1, @created_at)`,
   );
   const insertWallet = db.prepare('INSERT INTO wallets (workspace_id, updated_at) VALUES (?, ?)');
+  const prices = pricesRepo(db);
   const list = db.prepare('SELECT id, name, created_at FROM workspaces ORDER BY created_at, id');
   const get = db.prepare('SELECT id, name, created_at FROM workspaces WHERE id = ?');
   const first = db.prepare(
@@ -43,6 +45,7 @@ export function workspacesRepo(db: Db) {
         created_at: ws.created_at,
       });
       insertWallet.run(ws.id, ws.created_at);
+      prices.seed(ws.id);
     }),
     list: () => list.all() as WorkspaceRow[],
     get: (id: string) => get.get(id) as WorkspaceRow | undefined,

@@ -6,6 +6,11 @@ import { iso } from '../../runtime.ts';
 import type { BusinessAccountRow, WorkspaceRow } from './repo.ts';
 import { workspacesRepo } from './repo.ts';
 
+export interface WorkspaceSettings {
+  allowPrivateWebhooks: boolean;
+  lowBalanceThresholdMicros: number;
+}
+
 export const toWorkspace = (r: WorkspaceRow): Workspace => ({
   id: r.id,
   name: r.name,
@@ -22,6 +27,14 @@ export const toBusinessAccount = (r: BusinessAccountRow): BusinessAccount => ({
 
 export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
   const repo = workspacesRepo(db);
+  const readSettings = db.prepare(
+    `SELECT w.allow_private_webhooks, wa.low_balance_threshold_micros FROM workspaces w
+     JOIN wallets wa ON wa.workspace_id = w.id WHERE w.id = ?`,
+  );
+  const setPrivate = db.prepare('UPDATE workspaces SET allow_private_webhooks = ? WHERE id = ?');
+  const setThreshold = db.prepare(
+    'UPDATE wallets SET low_balance_threshold_micros = ? WHERE workspace_id = ?',
+  );
   const service = {
     create(name: string): Workspace {
       const trimmed = name.trim();
@@ -52,6 +65,24 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
       db.transaction(() => {
         if (!repo.first()) service.create('Default');
       }).immediate();
+    },
+    settings(workspaceId: string): WorkspaceSettings {
+      const r = readSettings.get(workspaceId) as
+        { allow_private_webhooks: number; low_balance_threshold_micros: number } | undefined;
+      if (!r) throw new ApiError('not_found', `no workspace ${workspaceId}`);
+      return {
+        allowPrivateWebhooks: r.allow_private_webhooks === 1,
+        lowBalanceThresholdMicros: r.low_balance_threshold_micros,
+      };
+    },
+    updateSettings(workspaceId: string, patch: Partial<WorkspaceSettings>): WorkspaceSettings {
+      db.transaction(() => {
+        if (patch.allowPrivateWebhooks !== undefined)
+          setPrivate.run(patch.allowPrivateWebhooks ? 1 : 0, workspaceId);
+        if (patch.lowBalanceThresholdMicros !== undefined)
+          setThreshold.run(patch.lowBalanceThresholdMicros, workspaceId);
+      })();
+      return service.settings(workspaceId);
     },
     activeAccount(workspaceId: string): BusinessAccount {
       const row = repo.activeAccount(workspaceId);

@@ -1,0 +1,143 @@
+-- Messaging: templates, conversations, messages, prices, simulator settings, the durable job
+-- scheduler, the event outbox and webhooks.
+
+ALTER TABLE workspaces ADD COLUMN allow_private_webhooks INTEGER NOT NULL DEFAULT 0;
+
+CREATE TABLE templates (
+  id                TEXT PRIMARY KEY,
+  workspace_id      TEXT NOT NULL REFERENCES workspaces(id),
+  environment       TEXT NOT NULL CHECK (environment IN ('test', 'live')),
+  name              TEXT NOT NULL,
+  category          TEXT NOT NULL CHECK (category IN ('MARKETING', 'UTILITY', 'AUTHENTICATION')),
+  language          TEXT NOT NULL,
+  components        TEXT NOT NULL,            -- JSON array as submitted
+  variable_count    INTEGER NOT NULL,
+  status            TEXT NOT NULL CHECK (status IN ('PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED')),
+  rejection_reason  TEXT,
+  approved_at       INTEGER,
+  usable_at         INTEGER,
+  created_at        INTEGER NOT NULL,
+  updated_at        INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX templates_scope_name ON templates(workspace_id, environment, name);
+CREATE INDEX templates_scope_id ON templates(workspace_id, environment, id);
+
+CREATE TABLE conversations (
+  id                   TEXT PRIMARY KEY,
+  workspace_id         TEXT NOT NULL REFERENCES workspaces(id),
+  environment          TEXT NOT NULL CHECK (environment IN ('test', 'live')),
+  contact_id           TEXT NOT NULL REFERENCES contacts(id),
+  business_account_id  TEXT NOT NULL REFERENCES business_accounts(id),
+  status               TEXT NOT NULL DEFAULT 'open' CHECK (status IN ('open', 'pending', 'snoozed', 'resolved')),
+  assignee_id          TEXT,
+  labels               TEXT NOT NULL DEFAULT '[]',
+  snoozed_until        INTEGER,
+  last_message_at      INTEGER NOT NULL,
+  last_inbound_at      INTEGER,
+  unread_count         INTEGER NOT NULL DEFAULT 0,
+  created_at           INTEGER NOT NULL,
+  updated_at           INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX conversations_contact ON conversations(contact_id, business_account_id);
+CREATE INDEX conversations_scope_activity ON conversations(workspace_id, environment, last_message_at DESC, id DESC);
+
+CREATE TABLE messages (
+  id                  TEXT PRIMARY KEY,
+  workspace_id        TEXT NOT NULL,
+  environment         TEXT NOT NULL CHECK (environment IN ('test', 'live')),
+  conversation_id     TEXT NOT NULL REFERENCES conversations(id),
+  contact_id          TEXT NOT NULL REFERENCES contacts(id),
+  phone               TEXT NOT NULL,
+  direction           TEXT NOT NULL CHECK (direction IN ('outbound', 'inbound')),
+  type                TEXT NOT NULL CHECK (type IN ('template', 'text', 'list')),
+  template_name       TEXT,
+  text                TEXT NOT NULL,
+  variables           TEXT,                    -- JSON object or NULL
+  status              TEXT NOT NULL CHECK (status IN ('accepted', 'sent', 'delivered', 'read', 'failed', 'received')),
+  category            TEXT,
+  cost_micros         INTEGER NOT NULL DEFAULT 0,
+  channel_message_id  TEXT,
+  error_code          TEXT,
+  error_message       TEXT,
+  created_at          INTEGER NOT NULL,
+  sent_at             INTEGER,
+  delivered_at        INTEGER,
+  read_at             INTEGER,
+  failed_at           INTEGER
+);
+CREATE INDEX messages_conversation ON messages(conversation_id, id);
+CREATE INDEX messages_contact ON messages(contact_id, id);
+CREATE UNIQUE INDEX messages_channel_id ON messages(channel_message_id) WHERE channel_message_id IS NOT NULL;
+
+CREATE TABLE prices (
+  workspace_id  TEXT NOT NULL REFERENCES workspaces(id),
+  category      TEXT NOT NULL CHECK (category IN ('MARKETING', 'UTILITY', 'AUTHENTICATION', 'SERVICE')),
+  price_micros  INTEGER NOT NULL CHECK (price_micros >= 0),
+  PRIMARY KEY (workspace_id, category)
+) WITHOUT ROWID;
+
+CREATE TABLE simulator_settings (
+  workspace_id  TEXT PRIMARY KEY REFERENCES workspaces(id),
+  settings      TEXT NOT NULL               -- JSON: only the values changed from the defaults
+);
+
+-- One durable scheduler for every runner: template reviews, status simulation, webhook
+-- deliveries now; campaigns, workflows and email next.
+CREATE TABLE jobs (
+  id            INTEGER PRIMARY KEY AUTOINCREMENT,
+  kind          TEXT NOT NULL,
+  payload       TEXT NOT NULL,
+  run_at        INTEGER NOT NULL,
+  attempts      INTEGER NOT NULL DEFAULT 0,
+  max_attempts  INTEGER NOT NULL DEFAULT 10,
+  lease_until   INTEGER,
+  status        TEXT NOT NULL DEFAULT 'queued' CHECK (status IN ('queued', 'dead')),
+  last_error    TEXT,
+  dedupe_key    TEXT UNIQUE,
+  created_at    INTEGER NOT NULL
+);
+CREATE INDEX jobs_due ON jobs(status, run_at);
+
+-- The outbox: one row per state change, written in the same transaction as the change.
+CREATE TABLE events (
+  seq           INTEGER PRIMARY KEY AUTOINCREMENT,
+  id            TEXT NOT NULL UNIQUE,
+  workspace_id  TEXT NOT NULL,
+  environment   TEXT NOT NULL,
+  type          TEXT NOT NULL,
+  data          TEXT NOT NULL,
+  created_at    INTEGER NOT NULL
+);
+CREATE INDEX events_scope ON events(workspace_id, environment, seq);
+
+CREATE TABLE webhooks (
+  id            TEXT PRIMARY KEY,
+  workspace_id  TEXT NOT NULL REFERENCES workspaces(id),
+  environment   TEXT NOT NULL CHECK (environment IN ('test', 'live')),
+  url           TEXT NOT NULL,
+  secret        TEXT NOT NULL,
+  events        TEXT,                       -- JSON array of types, NULL = all
+  description   TEXT,
+  created_at    INTEGER NOT NULL,
+  deleted_at    INTEGER
+);
+CREATE INDEX webhooks_scope ON webhooks(workspace_id, environment) WHERE deleted_at IS NULL;
+
+CREATE TABLE webhook_deliveries (
+  id                TEXT PRIMARY KEY,
+  webhook_id        TEXT NOT NULL REFERENCES webhooks(id),
+  event_seq         INTEGER NOT NULL REFERENCES events(seq),
+  status            TEXT NOT NULL DEFAULT 'pending' CHECK (status IN ('pending', 'succeeded', 'failed')),
+  attempts          INTEGER NOT NULL DEFAULT 0,
+  last_status_code  INTEGER,
+  last_error        TEXT,
+  next_attempt_at   INTEGER,
+  created_at        INTEGER NOT NULL,
+  delivered_at      INTEGER
+);
+CREATE INDEX webhook_deliveries_webhook ON webhook_deliveries(webhook_id, id);
+
+INSERT INTO prices (workspace_id, category, price_micros)
+  SELECT id, c.category, c.price FROM workspaces,
+    (SELECT 'MARKETING' AS category, 25000 AS price UNION ALL SELECT 'UTILITY', 5000
+     UNION ALL SELECT 'AUTHENTICATION', 4000 UNION ALL SELECT 'SERVICE', 0) c;

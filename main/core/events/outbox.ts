@@ -1,0 +1,81 @@
+import type { Database as Db } from 'better-sqlite3';
+import type { EventType } from '../../../shared/schemas/events.ts';
+import type { Scheduler } from '../jobs/scheduler.ts';
+import type { Clock, IdGenerator, Scope } from '../runtime.ts';
+import { iso } from '../runtime.ts';
+
+export interface EventRow {
+  seq: number;
+  id: string;
+  workspace_id: string;
+  environment: string;
+  type: string;
+  data: string;
+  created_at: number;
+}
+
+/** The event envelope as JSON, built around the stored data without re-parsing it. */
+export function envelopeJson(r: EventRow): string {
+  return (
+    `{"id":${JSON.stringify(r.id)},"type":${JSON.stringify(r.type)},"createdAt":"${iso(r.created_at)}",` +
+    `"workspaceId":${JSON.stringify(r.workspace_id)},"environment":"${r.environment}","data":${r.data}}`
+  );
+}
+
+/**
+ * The outbox: `emit` writes one event row in the caller's transaction (so it commits or rolls
+ * back with the state change), plus a delivery and a job per matching webhook. After the commit
+ * the stream hub is told to fan out.
+ */
+export function createOutbox(db: Db, clock: Clock, ids: IdGenerator, scheduler: Scheduler) {
+  const insert = db.prepare(
+    `INSERT INTO events (id, workspace_id, environment, type, data, created_at)
+     VALUES (?, ?, ?, ?, ?, ?)`,
+  );
+  const hooks = db.prepare(
+    'SELECT id, events FROM webhooks WHERE workspace_id = ? AND environment = ? AND deleted_at IS NULL',
+  );
+  const insertDelivery = db.prepare(
+    `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, next_attempt_at, created_at)
+     VALUES (?, ?, ?, ?, ?)`,
+  );
+  const listeners = new Set<() => void>();
+  let flushQueued = false;
+
+  function afterCommit() {
+    if (flushQueued) return;
+    flushQueued = true;
+    // better-sqlite3 transactions are synchronous: by the next turn the write has committed
+    // (or rolled back, in which case the listeners find nothing new).
+    setImmediate(() => {
+      flushQueued = false;
+      for (const l of listeners) l();
+    });
+  }
+
+  return {
+    emit(scope: Scope, type: EventType, data: Record<string, unknown>): void {
+      const now = clock.now();
+      const id = ids('evt');
+      const seq = Number(
+        insert.run(id, scope.workspaceId, scope.environment, type, JSON.stringify(data), now)
+          .lastInsertRowid,
+      );
+      for (const h of hooks.all(scope.workspaceId, scope.environment) as {
+        id: string;
+        events: string | null;
+      }[]) {
+        if (h.events && !(JSON.parse(h.events) as string[]).includes(type)) continue;
+        const deliveryId = ids('whd');
+        insertDelivery.run(deliveryId, h.id, seq, now, now);
+        scheduler.enqueue('webhook.deliver', { deliveryId });
+      }
+      afterCommit();
+    },
+    onCommit(listener: () => void) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
+  };
+}
+export type Outbox = ReturnType<typeof createOutbox>;

@@ -1,0 +1,510 @@
+import type { Database as Db } from 'better-sqlite3';
+import { ApiError } from '../../../../shared/errors.ts';
+import type { Message, SendTemplateBody } from '../../../../shared/schemas/messages.ts';
+import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
+import type { Channel, ChannelMessage } from '../../channel/types.ts';
+import type { Outbox } from '../../events/outbox.ts';
+import { decodeCursor, toRawPage } from '../../http/pagination.ts';
+import type { Scheduler } from '../../jobs/scheduler.ts';
+import { RetryLater } from '../../jobs/scheduler.ts';
+import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
+import { iso, isoOrNull } from '../../runtime.ts';
+import type { ContactRow } from '../contacts/repo.ts';
+import type { ContactsService } from '../contacts/service.ts';
+import { phoneOrThrow, toContact } from '../contacts/service.ts';
+import type { ConversationRow } from '../conversations/repo.ts';
+import { conversationsRepo } from '../conversations/repo.ts';
+import { toTemplate } from '../templates/service.ts';
+import type { TemplatesService } from '../templates/service.ts';
+import { renderTemplate } from '../templates/rules.ts';
+import type { PriceCategory, PricesRepo } from '../wallet/prices.ts';
+import type { WalletService } from '../wallet/service.ts';
+import type { WorkspacesService } from '../workspaces/service.ts';
+import type { MessageRow } from './repo.ts';
+import { messagesRepo } from './repo.ts';
+
+export const SERVICE_WINDOW_MS = 24 * 3600_000;
+const MAX_DISPATCH_ATTEMPTS = 5;
+const RANK = { accepted: 0, sent: 1, delivered: 2, read: 3 } as const;
+
+export const toMessage = (r: MessageRow): Message => ({
+  id: r.id,
+  conversationId: r.conversation_id,
+  contactId: r.contact_id,
+  phone: r.phone,
+  direction: r.direction,
+  type: r.type,
+  templateName: r.template_name,
+  text: r.text,
+  variables: r.variables ? (JSON.parse(r.variables) as Record<string, string>) : null,
+  status: r.status,
+  environment: r.environment,
+  category: r.category,
+  costMicros: r.cost_micros,
+  channelMessageId: r.channel_message_id,
+  error: r.error_code ? { code: r.error_code, message: r.error_message ?? '' } : null,
+  createdAt: iso(r.created_at),
+  sentAt: isoOrNull(r.sent_at),
+  deliveredAt: isoOrNull(r.delivered_at),
+  readAt: isoOrNull(r.read_at),
+  failedAt: isoOrNull(r.failed_at),
+});
+
+const scopeOf = (r: { workspace_id: string; environment: string }): Scope => ({
+  workspaceId: r.workspace_id,
+  environment: r.environment as Scope['environment'],
+});
+
+export interface MessagingDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  scheduler: Scheduler;
+  outbox: Outbox;
+  channel: Channel;
+  contacts: ContactsService;
+  templates: TemplatesService;
+  wallet: WalletService;
+  prices: PricesRepo;
+  workspaces: WorkspacesService;
+}
+
+/**
+ * Sends and their lifecycle (design.md §4 Sending, Wallet): a live send is charged in the
+ * transaction that stores it and refunded if the channel later fails it; statuses only move
+ * forward; every change writes its event in the same transaction.
+ */
+export function messagesService(d: MessagingDeps) {
+  const { db, clock, ids, scheduler, outbox } = d;
+  const repo = messagesRepo(db);
+  const conversations = conversationsRepo(db);
+
+  function ensureContact(scope: Scope, phone: string): ContactRow {
+    return d.contacts.repo.byPhone(scope, phone) ?? d.contacts.write(scope, phone, {}).row;
+  }
+
+  function ensureConversation(
+    scope: Scope,
+    contact: ContactRow,
+    accountId: string,
+    at: number,
+  ): ConversationRow {
+    const existing = conversations.byContact(contact.id, accountId);
+    if (existing) return existing;
+    const row = {
+      id: ids('conv'),
+      workspace_id: scope.workspaceId,
+      environment: scope.environment,
+      contact_id: contact.id,
+      business_account_id: accountId,
+      last_message_at: at,
+      created_at: at,
+      updated_at: at,
+    };
+    conversations.insert(row);
+    const created = conversations.byContact(contact.id, accountId)!;
+    outbox.emit(scope, 'conversation.created', {
+      conversation: conversationJson(created, contact),
+    });
+    return created;
+  }
+
+  /** Charges a live send; a test send never touches the wallet. Inside the send's transaction. */
+  function charge(scope: Scope, category: PriceCategory, messageId: string): number {
+    if (scope.environment !== 'live') return 0;
+    const price = d.prices.price(scope.workspaceId, category);
+    if (price === 0) return 0;
+    const entry = d.wallet.applyEntry(scope.workspaceId, {
+      type: 'charge',
+      amountMicros: -price,
+      description: `${category.toLowerCase()} message`,
+      reference: messageId,
+    });
+    if (!entry) {
+      const w = d.wallet.get(scope.workspaceId);
+      throw new ApiError('insufficient_balance', undefined, {
+        details: { balanceMicros: w.balanceMicros, priceMicros: price },
+      });
+    }
+    const { lowBalanceThresholdMicros: threshold } = d.wallet.get(scope.workspaceId);
+    if (entry.balanceAfterMicros < threshold && entry.balanceAfterMicros + price >= threshold) {
+      outbox.emit(scope, 'wallet.low_balance', {
+        balanceMicros: entry.balanceAfterMicros,
+        thresholdMicros: threshold,
+      });
+    }
+    return price;
+  }
+
+  function store(
+    scope: Scope,
+    contact: ContactRow,
+    fields: Pick<MessageRow, 'type' | 'template_name' | 'text' | 'variables' | 'category'>,
+    category: PriceCategory,
+  ) {
+    const now = clock.now();
+    const account = d.workspaces.activeAccount(scope.workspaceId);
+    const conversation = ensureConversation(scope, contact, account.id, now);
+    const id = ids('msg');
+    const cost = charge(scope, category, id);
+    const row: MessageRow = {
+      id,
+      workspace_id: scope.workspaceId,
+      environment: scope.environment,
+      conversation_id: conversation.id,
+      contact_id: contact.id,
+      phone: contact.phone,
+      direction: 'outbound',
+      ...fields,
+      status: 'accepted',
+      cost_micros: cost,
+      channel_message_id: d.channel.newMessageId(),
+      error_code: null,
+      error_message: null,
+      created_at: now,
+      sent_at: null,
+      delivered_at: null,
+      read_at: null,
+      failed_at: null,
+    };
+    repo.insert(row);
+    conversations.touchOutbound(conversation.id, now, now);
+    scheduler.enqueue('message.dispatch', { messageId: id });
+    return { row, account, conversation };
+  }
+
+  /** Moves a message's status forward (never back); refunds a charged send that failed. */
+  function applyStatus(
+    row: MessageRow,
+    status: 'sent' | 'delivered' | 'read' | 'failed',
+    error?: { code: string; message: string },
+  ) {
+    if (row.status === 'failed' || row.status === 'received') return;
+    if (status !== 'failed' && RANK[status] <= RANK[row.status]) return;
+    if (status === 'failed' && RANK[row.status] >= RANK.delivered) return;
+    const now = clock.now();
+    const next: MessageRow = { ...row, status };
+    if (status === 'sent') next.sent_at = now;
+    if (status === 'delivered') {
+      next.delivered_at = now;
+      next.sent_at ??= now;
+    }
+    if (status === 'read') {
+      next.read_at = now;
+      next.delivered_at ??= now;
+      next.sent_at ??= now;
+    }
+    if (status === 'failed') {
+      next.failed_at = now;
+      next.error_code = error?.code ?? 'unknown';
+      next.error_message = error?.message ?? 'The channel failed the message';
+      if (row.cost_micros > 0) {
+        d.wallet.applyEntry(row.workspace_id, {
+          type: 'refund',
+          amountMicros: row.cost_micros,
+          description: `refund: message failed (${next.error_code})`,
+          reference: row.id,
+        });
+      }
+    }
+    repo.setStatus(next);
+    outbox.emit(scopeOf(next), `message.${status}`, { message: toMessage(next) });
+  }
+
+  scheduler.register(
+    'message.dispatch',
+    async (payload, ctx) => {
+      const { messageId } = payload as { messageId: string };
+      const row = repo.byId(messageId);
+      if (!row || row.status !== 'accepted') return;
+      const outcome = await d.channel.deliver(toChannelMessage(row), ctx.attempt);
+      db.transaction(() => {
+        const current = repo.byId(messageId);
+        if (!current || current.status !== 'accepted') return;
+        if (outcome.ok) {
+          applyStatus(current, 'sent');
+          for (const f of outcome.followUps) {
+            scheduler.enqueue(
+              'message.status',
+              { messageId, status: f.status, errorCode: f.errorCode, errorMessage: f.errorMessage },
+              { delayMs: f.delayMs },
+            );
+          }
+        } else if (!outcome.retryable || ctx.attempt >= MAX_DISPATCH_ATTEMPTS) {
+          applyStatus(current, 'failed', { code: outcome.code, message: outcome.message });
+        }
+      }).immediate();
+      if (!outcome.ok && outcome.retryable && ctx.attempt < MAX_DISPATCH_ATTEMPTS) {
+        throw new RetryLater(`${outcome.code}: ${outcome.message}`, 1000 * 2 ** (ctx.attempt - 1));
+      }
+    },
+    { sync: false, maxAttempts: MAX_DISPATCH_ATTEMPTS + 1 },
+  );
+
+  scheduler.register('message.status', (payload) => {
+    const p = payload as {
+      messageId: string;
+      status: 'delivered' | 'read' | 'failed';
+      errorCode?: string;
+      errorMessage?: string;
+    };
+    const row = repo.byId(p.messageId);
+    if (!row) return;
+    applyStatus(
+      row,
+      p.status,
+      p.errorCode ? { code: p.errorCode, message: p.errorMessage ?? '' } : undefined,
+    );
+  });
+
+  return {
+    repo,
+    applyStatus,
+
+    sendTemplate(scope: Scope, body: SendTemplateBody) {
+      const phone = phoneOrThrow(body.phone);
+      return db
+        .transaction(() => {
+          const tpl = d.templates.repo.byName(scope, body.templateName);
+          if (!tpl) {
+            throw new ApiError(
+              'template_not_found',
+              `no template named "${body.templateName}" (names are case-sensitive)`,
+              {
+                param: 'templateName',
+              },
+            );
+          }
+          if (tpl.status === 'PAUSED')
+            throw new ApiError('template_paused', undefined, { param: 'templateName' });
+          if (tpl.status !== 'APPROVED') {
+            throw new ApiError(
+              'template_not_approved',
+              `template "${tpl.name}" is ${tpl.status}, not APPROVED`,
+              {
+                param: 'templateName',
+                details: { status: tpl.status },
+              },
+            );
+          }
+          if (tpl.usable_at !== null && clock.now() < tpl.usable_at) {
+            throw new ApiError(
+              'template_not_ready',
+              `template "${tpl.name}" can be sent from ${iso(tpl.usable_at)}`,
+              {
+                param: 'templateName',
+                details: { usableAt: iso(tpl.usable_at) },
+              },
+            );
+          }
+          const variables = body.variables ?? {};
+          const keys = Object.keys(variables).sort((a, b) => Number(a) - Number(b));
+          const expected = Array.from({ length: tpl.variable_count }, (_, i) => String(i + 1));
+          if (keys.join(',') !== expected.join(',')) {
+            throw new ApiError(
+              'template_variables_mismatch',
+              `template "${tpl.name}" takes ${tpl.variable_count} variable${tpl.variable_count === 1 ? '' : 's'} (${expected.map((k) => `"${k}"`).join(', ') || 'none'}); got ${keys.length ? keys.map((k) => `"${k}"`).join(', ') : 'none'}`,
+              { param: 'variables', details: { expected, received: keys } },
+            );
+          }
+          const contact = ensureContact(scope, phone);
+          const components = toTemplate(tpl).components as TemplateComponent[];
+          const { row, account } = store(
+            scope,
+            contact,
+            {
+              type: 'template',
+              template_name: tpl.name,
+              text: renderTemplate(components, variables),
+              variables: JSON.stringify(variables),
+              category: tpl.category,
+            },
+            tpl.category,
+          );
+          return {
+            success: true as const,
+            message: `Template message accepted for ${phone}`,
+            data: {
+              channelMessageId: row.channel_message_id!,
+              phone,
+              templateName: tpl.name,
+              contactId: contact.id,
+              wabaId: account.id,
+            },
+          };
+        })
+        .immediate();
+    },
+
+    sendText(scope: Scope, body: { phone: string; message: string }) {
+      const phone = phoneOrThrow(body.phone);
+      return db
+        .transaction(() => {
+          const contact = d.contacts.repo.byPhone(scope, phone);
+          const last = contact?.last_inbound_at ?? null;
+          if (!contact || last === null || clock.now() - last >= SERVICE_WINDOW_MS) {
+            throw new ApiError(
+              'outside_service_window',
+              last === null
+                ? `${phone} has not written to you yet: start the conversation with a template (POST /api/send)`
+                : `${phone} last wrote at ${iso(last)}; the 24-hour window is closed: send a template instead`,
+              { details: { channelCode: 131047, lastInboundAt: isoOrNull(last) } },
+            );
+          }
+          const { row, account, conversation } = store(
+            scope,
+            contact,
+            {
+              type: 'text',
+              template_name: null,
+              text: body.message,
+              variables: null,
+              category: 'SERVICE',
+            },
+            'SERVICE',
+          );
+          return {
+            success: true as const,
+            message: `Text message accepted for ${phone}`,
+            data: {
+              messageId: row.id,
+              channelMessageId: row.channel_message_id!,
+              phone,
+              contactId: contact.id,
+              conversationId: conversation.id,
+              wabaId: account.id,
+            },
+          };
+        })
+        .immediate();
+    },
+
+    /** An end-user message arrives (the simulator now; a channel webhook later). */
+    receive(
+      scope: Scope,
+      input: { phone: string; text: string; type: 'text' | 'list'; receivedAt: number },
+    ) {
+      return db
+        .transaction(() => {
+          const contact = ensureContact(scope, input.phone);
+          const now = clock.now();
+          const account = d.workspaces.activeAccount(scope.workspaceId);
+          const conversation = ensureConversation(scope, contact, account.id, input.receivedAt);
+          const row: MessageRow = {
+            id: ids('msg'),
+            workspace_id: scope.workspaceId,
+            environment: scope.environment,
+            conversation_id: conversation.id,
+            contact_id: contact.id,
+            phone: contact.phone,
+            direction: 'inbound',
+            type: input.type,
+            template_name: null,
+            text: input.text,
+            variables: null,
+            status: 'received',
+            category: null,
+            cost_micros: 0,
+            channel_message_id: null,
+            error_code: null,
+            error_message: null,
+            created_at: input.receivedAt,
+            sent_at: null,
+            delivered_at: null,
+            read_at: null,
+            failed_at: null,
+          };
+          repo.insert(row);
+          d.contacts.repo.setLastInbound(contact.id, input.receivedAt, now);
+          // An inbound message reopens a snoozed or resolved conversation.
+          const reopen = conversation.status === 'snoozed' || conversation.status === 'resolved';
+          conversations.touchInbound({
+            id: conversation.id,
+            at: input.receivedAt,
+            now,
+            status: reopen ? 'open' : conversation.status,
+            snoozed_until: reopen ? null : conversation.snoozed_until,
+          });
+          outbox.emit(scope, 'message.received', { message: toMessage(row) });
+          if (reopen) {
+            const updated = conversations.byContact(contact.id, account.id)!;
+            outbox.emit(scope, 'conversation.updated', {
+              conversation: conversationJson(updated, contact),
+              changes: { status: { from: conversation.status, to: 'open' } },
+            });
+          }
+          return toMessage(row);
+        })
+        .immediate();
+    },
+
+    list(
+      scope: Scope,
+      q: {
+        conversationId?: string;
+        contactId?: string;
+        phone?: string;
+        limit: number;
+        cursor?: string;
+      },
+    ) {
+      const given = (['conversationId', 'contactId', 'phone'] as const).filter((k) => q[k]);
+      if (given.length !== 1) {
+        throw new ApiError(
+          'validation_error',
+          'give exactly one of conversationId, contactId or phone',
+          {
+            param: given[1] ?? 'conversationId',
+          },
+        );
+      }
+      const after = q.cursor ? decodeCursor(q.cursor) : null;
+      const base = {
+        workspaceId: scope.workspaceId,
+        environment: scope.environment,
+        cursor: after,
+        limit: q.limit + 1,
+      };
+      let rows: [string, string][];
+      if (q.conversationId) {
+        rows = repo.page('conversation', { ...base, key: q.conversationId });
+      } else {
+        const contactId = q.contactId ?? d.contacts.repo.byPhone(scope, phoneOrThrow(q.phone!))?.id;
+        rows = contactId ? repo.page('contact', { ...base, key: contactId }) : [];
+      }
+      return toRawPage(rows, q.limit);
+    },
+  };
+}
+export type MessagesService = ReturnType<typeof messagesService>;
+
+function toChannelMessage(r: MessageRow): ChannelMessage {
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    environment: r.environment,
+    phone: r.phone,
+    type: r.type,
+    text: r.text,
+    templateName: r.template_name,
+    variables: r.variables ? (JSON.parse(r.variables) as Record<string, string>) : null,
+    channelMessageId: r.channel_message_id!,
+  };
+}
+
+/** The conversation as events carry it (the inbox API in the next issue shares this shape). */
+export function conversationJson(c: ConversationRow, contact: ContactRow) {
+  return {
+    id: c.id,
+    status: c.status,
+    assignee: c.assignee_id,
+    labels: JSON.parse(c.labels) as string[],
+    snoozedUntil: isoOrNull(c.snoozed_until),
+    contact: toContact(contact),
+    lastMessageAt: iso(c.last_message_at),
+    lastInboundAt: isoOrNull(c.last_inbound_at),
+    unreadCount: c.unread_count,
+    createdAt: iso(c.created_at),
+    updatedAt: iso(c.updated_at),
+  };
+}

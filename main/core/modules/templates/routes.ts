@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import { idParams, page } from '../../../../shared/schemas/common.ts';
+import {
+  createTemplateBody,
+  createTemplateResponse,
+  editTemplateBody,
+  listTemplatesQuery,
+  syncResponse,
+  templateSchema,
+} from '../../../../shared/schemas/templates.ts';
+import type { RegisterRoutes } from '../../http/types.ts';
+
+const tags = ['Templates'];
+
+export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
+  app.post(
+    '/api/templates',
+    {
+      schema: {
+        tags,
+        summary: 'Create a template and submit it for approval (status PENDING)',
+        description:
+          'Rules: name `^[a-z0-9_]{1,512}$`; HEADER (TEXT, ≤ 60 chars, ≤ 1 variable); BODY required (≤ 1024); FOOTER (≤ 60, no variables); BUTTONS (≤ 10: QUICK_REPLY ≤ 10, URL ≤ 2, PHONE_NUMBER ≤ 1, COPY_CODE ≤ 1 and MARKETING only; text ≤ 25). Variables `{{1}}…{{n}}` without gaps.',
+        body: createTemplateBody,
+        response: { 200: createTemplateResponse },
+      },
+    },
+    async (req) => ({
+      success: true as const,
+      template: templates.create(req.principal, req.body),
+    }),
+  );
+
+  app.get(
+    '/api/templates',
+    {
+      schema: {
+        tags,
+        summary: 'Get all templates, newest first',
+        querystring: listTemplatesQuery,
+        response: { 200: page(templateSchema) },
+      },
+    },
+    async (req) => templates.list(req.principal, req.query),
+  );
+
+  app.post(
+    '/api/templates/sync',
+    {
+      schema: {
+        tags,
+        summary: 'Sync templates with the channel provider (completes due reviews)',
+        response: { 200: syncResponse },
+      },
+    },
+    async (req) => templates.sync(req.principal),
+  );
+
+  app.get(
+    '/api/templates/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Get one template',
+        params: idParams,
+        response: { 200: templateSchema },
+      },
+    },
+    async (req) => templates.get(req.principal, req.params.id),
+  );
+
+  app.put(
+    '/api/templates/:id/edit',
+    {
+      schema: {
+        tags,
+        summary: 'Edit an APPROVED, REJECTED or PAUSED template; it returns to PENDING',
+        params: idParams,
+        body: editTemplateBody,
+        response: { 200: templateSchema },
+      },
+    },
+    async (req) => templates.edit(req.principal, req.params.id, req.body),
+  );
+
+  app.delete(
+    '/api/templates/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a template',
+        params: idParams,
+        response: { 200: z.object({ success: z.literal(true), id: z.string() }) },
+      },
+    },
+    async (req) => templates.remove(req.principal, req.params.id),
+  );
+};

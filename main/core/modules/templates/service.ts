@@ -1,0 +1,252 @@
+import type { Database as Db } from 'better-sqlite3';
+import { ApiError } from '../../../../shared/errors.ts';
+import type {
+  CreateTemplateBody,
+  EditTemplateBody,
+  Template,
+  TemplateComponent,
+  TemplateStatus,
+} from '../../../../shared/schemas/templates.ts';
+import type { Outbox } from '../../events/outbox.ts';
+import { decodeCursor, toPage } from '../../http/pagination.ts';
+import type { Scheduler } from '../../jobs/scheduler.ts';
+import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
+import { iso, isoOrNull } from '../../runtime.ts';
+import type { SimulatorSettingsService } from '../simulator/settings.ts';
+import type { TemplateRow } from './repo.ts';
+import { templatesRepo } from './repo.ts';
+import { checkTemplate, policyViolation } from './rules.ts';
+
+export const toTemplate = (r: TemplateRow): Template => ({
+  id: r.id,
+  name: r.name,
+  category: r.category,
+  language: r.language,
+  status: r.status,
+  components: JSON.parse(r.components) as TemplateComponent[],
+  variableCount: r.variable_count,
+  rejectionReason: r.rejection_reason,
+  approvedAt: isoOrNull(r.approved_at),
+  usableAt: isoOrNull(r.usable_at),
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
+});
+
+const scopeOf = (r: TemplateRow): Scope => ({
+  workspaceId: r.workspace_id,
+  environment: r.environment as Scope['environment'],
+});
+
+export type ReviewDecision = 'approve' | 'reject' | 'pause' | 'disable';
+
+const TRANSITIONS: Record<ReviewDecision, { from: TemplateStatus[]; to: TemplateStatus }> = {
+  approve: { from: ['PENDING', 'PAUSED'], to: 'APPROVED' },
+  reject: { from: ['PENDING'], to: 'REJECTED' },
+  pause: { from: ['APPROVED'], to: 'PAUSED' },
+  disable: { from: ['APPROVED', 'PAUSED'], to: 'DISABLED' },
+};
+
+/**
+ * Templates and their lifecycle (design.md §4): PENDING → APPROVED | REJECTED; APPROVED →
+ * PAUSED → APPROVED, or DISABLED; an edit returns it to PENDING. The simulated provider reviews
+ * pending templates through a durable job, so a restart does not lose a review.
+ */
+export function templatesService(
+  db: Db,
+  clock: Clock,
+  ids: IdGenerator,
+  scheduler: Scheduler,
+  outbox: Outbox,
+  simulator: SimulatorSettingsService,
+) {
+  const repo = templatesRepo(db);
+
+  function require(scope: Scope, id: string): TemplateRow {
+    const row = repo.get(scope, id);
+    if (!row) throw new ApiError('not_found', `no template ${id}`);
+    return row;
+  }
+
+  function scheduleReview(row: TemplateRow) {
+    const delay = simulator.get(row.workspace_id).reviewDelayMs;
+    scheduler.enqueue(
+      'template.review',
+      { templateId: row.id, stamp: row.updated_at },
+      { delayMs: delay, dedupeKey: `template.review:${row.id}:${row.updated_at}` },
+    );
+  }
+
+  /** Moves a template to a new status and writes its event; inside a transaction. */
+  function transition(row: TemplateRow, to: TemplateStatus, reason: string | null): TemplateRow {
+    const now = clock.now();
+    const previous = row.status;
+    const next: TemplateRow = { ...row, status: to, updated_at: Math.max(now, row.updated_at + 1) };
+    if (to === 'APPROVED') {
+      next.rejection_reason = null;
+      if (previous === 'PENDING') {
+        next.approved_at = now;
+        next.usable_at = now + simulator.approvalWait(row.workspace_id, scopeOf(row).environment);
+      }
+    }
+    if (to === 'REJECTED') next.rejection_reason = reason ?? 'Rejected by the channel provider';
+    repo.update(next);
+    outbox.emit(scopeOf(next), 'template.status_updated', {
+      template: toTemplate(next),
+      previousStatus: previous,
+      ...(next.rejection_reason && to === 'REJECTED' ? { reason: next.rejection_reason } : {}),
+    });
+    return next;
+  }
+
+  /** The simulated provider's review of one pending template version. */
+  function review(row: TemplateRow): TemplateRow {
+    const violation = policyViolation(JSON.parse(row.components) as TemplateComponent[]);
+    return violation ? transition(row, 'REJECTED', violation) : transition(row, 'APPROVED', null);
+  }
+
+  scheduler.register('template.review', (payload) => {
+    const { templateId, stamp } = payload as { templateId: string; stamp: number };
+    const row = repo.byId(templateId);
+    // Edited, reviewed by sync, or deleted since: this review is void.
+    if (!row || row.status !== 'PENDING' || row.updated_at !== stamp) return;
+    review(row);
+  });
+
+  return {
+    repo,
+    require,
+    create(scope: Scope, body: CreateTemplateBody): Template {
+      const variableCount = checkTemplate(body.name, body.category, body.components);
+      return db
+        .transaction(() => {
+          if (repo.byName(scope, body.name)) {
+            throw new ApiError(
+              'validation_error',
+              `a template named "${body.name}" exists already`,
+              { param: 'name' },
+            );
+          }
+          const now = clock.now();
+          const row: TemplateRow = {
+            id: ids('tpl'),
+            workspace_id: scope.workspaceId,
+            environment: scope.environment,
+            name: body.name,
+            category: body.category,
+            language: body.language,
+            components: JSON.stringify(body.components),
+            variable_count: variableCount,
+            status: 'PENDING',
+            rejection_reason: null,
+            approved_at: null,
+            usable_at: null,
+            created_at: now,
+            updated_at: now,
+          };
+          repo.insert(row);
+          outbox.emit(scope, 'template.status_updated', {
+            template: toTemplate(row),
+            previousStatus: null,
+          });
+          scheduleReview(row);
+          return toTemplate(row);
+        })
+        .immediate();
+    },
+
+    list(scope: Scope, q: { limit: number; cursor?: string; status?: string; name?: string }) {
+      const after = q.cursor ? decodeCursor(q.cursor) : null;
+      const rows = repo.list(
+        scope,
+        { status: q.status ?? null, name: q.name ?? null },
+        after,
+        q.limit + 1,
+      );
+      return toPage(rows, q.limit, toTemplate, (r) => r.id);
+    },
+
+    get: (scope: Scope, id: string): Template => toTemplate(require(scope, id)),
+
+    edit(scope: Scope, id: string, body: EditTemplateBody): Template {
+      return db
+        .transaction(() => {
+          const row = require(scope, id);
+          if (!['APPROVED', 'REJECTED', 'PAUSED'].includes(row.status)) {
+            throw new ApiError(
+              'invalid_state',
+              `a ${row.status} template cannot be edited (only APPROVED, REJECTED or PAUSED ones)`,
+            );
+          }
+          const category = body.category ?? row.category;
+          const components = body.components ?? (JSON.parse(row.components) as TemplateComponent[]);
+          const variableCount = checkTemplate(null, category, components);
+          const now = clock.now();
+          const next: TemplateRow = {
+            ...row,
+            category,
+            language: body.language ?? row.language,
+            components: JSON.stringify(components),
+            variable_count: variableCount,
+            status: 'PENDING',
+            rejection_reason: null,
+            approved_at: null,
+            usable_at: null,
+            updated_at: Math.max(now, row.updated_at + 1),
+          };
+          repo.update(next);
+          outbox.emit(scope, 'template.status_updated', {
+            template: toTemplate(next),
+            previousStatus: row.status,
+          });
+          scheduleReview(next);
+          return toTemplate(next);
+        })
+        .immediate();
+    },
+
+    remove(scope: Scope, id: string) {
+      return db
+        .transaction(() => {
+          require(scope, id);
+          repo.remove(id);
+          return { success: true as const, id };
+        })
+        .immediate();
+    },
+
+    /** A decision forced through the simulator (test keys only). */
+    decide(scope: Scope, id: string, decision: ReviewDecision, reason?: string): Template {
+      return db
+        .transaction(() => {
+          const row = require(scope, id);
+          const t = TRANSITIONS[decision];
+          if (!t.from.includes(row.status)) {
+            throw new ApiError('invalid_state', `cannot ${decision} a ${row.status} template`);
+          }
+          return toTemplate(transition(row, t.to, reason ?? null));
+        })
+        .immediate();
+    },
+
+    /** Reconciles with the provider: pending reviews that are due complete now. */
+    sync(scope: Scope) {
+      return db
+        .transaction(() => {
+          const delay = simulator.get(scope.workspaceId).reviewDelayMs;
+          let reviewed = 0;
+          for (const row of repo.pending(scope)) {
+            if (row.updated_at + delay <= clock.now()) {
+              review(row);
+              reviewed++;
+            }
+          }
+          const templates = repo
+            .list(scope, { status: null, name: null }, null, 1000)
+            .map(toTemplate);
+          return { success: true as const, reviewed, templates };
+        })
+        .immediate();
+    },
+  };
+}
+export type TemplatesService = ReturnType<typeof templatesService>;

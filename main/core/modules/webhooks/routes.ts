@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import { idParams, page, pageQuery } from '../../../../shared/schemas/common.ts';
+import {
+  createdWebhookSchema,
+  createWebhookBody,
+  deliverySchema,
+  webhookSchema,
+} from '../../../../shared/schemas/webhooks.ts';
+import type { RegisterRoutes } from '../../http/types.ts';
+
+const tags = ['Webhooks'];
+
+export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
+  app.post(
+    '/webhooks',
+    {
+      schema: {
+        tags,
+        summary: 'Register a webhook; the signing secret is shown once',
+        description:
+          'Each delivery is a POST of the event envelope with `X-Parley-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>` and `X-Parley-Event-Id`. Non-2xx answers are retried with exponential backoff and jitter for up to 3 days; dedupe by event id. Private-network URLs are refused unless the workspace allows them.',
+        body: createWebhookBody,
+        response: { 201: createdWebhookSchema },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return webhooks.create(req.principal, req.body);
+    },
+  );
+
+  app.get(
+    '/webhooks',
+    {
+      schema: {
+        tags,
+        summary: 'List webhooks',
+        querystring: pageQuery,
+        response: { 200: page(webhookSchema) },
+      },
+    },
+    async (req) => webhooks.list(req.principal, req.query.limit, req.query.cursor),
+  );
+
+  app.delete(
+    '/webhooks/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Delete a webhook (pending deliveries stop)',
+        params: idParams,
+        response: { 200: z.object({ success: z.literal(true), id: z.string() }) },
+      },
+    },
+    async (req) => webhooks.remove(req.principal, req.params.id),
+  );
+
+  app.get(
+    '/webhooks/:id/deliveries',
+    {
+      schema: {
+        tags,
+        summary: 'The delivery log of a webhook, newest first',
+        params: idParams,
+        querystring: pageQuery,
+        response: { 200: page(deliverySchema) },
+      },
+    },
+    async (req) =>
+      webhooks.deliveries(req.principal, req.params.id, req.query.limit, req.query.cursor),
+  );
+};

@@ -1,0 +1,243 @@
+import type { Database as Db } from 'better-sqlite3';
+import { createHmac } from 'node:crypto';
+import { ApiError } from '../../../../shared/errors.ts';
+import type { Webhook, WebhookDelivery } from '../../../../shared/schemas/webhooks.ts';
+import type { EventRow } from '../../events/outbox.ts';
+import { envelopeJson } from '../../events/outbox.ts';
+import { decodeCursor, toPage } from '../../http/pagination.ts';
+import type { Scheduler } from '../../jobs/scheduler.ts';
+import { RetryLater } from '../../jobs/scheduler.ts';
+import type { Clock, IdGenerator, Random, Scope } from '../../runtime.ts';
+import { iso, isoOrNull, randomBase62 } from '../../runtime.ts';
+import { targetsPrivateNetwork } from './network.ts';
+
+/** Retries back off exponentially with jitter, for up to 3 days after the event. */
+export const RETRY_WINDOW_MS = 3 * 24 * 3600_000;
+const FIRST_RETRY_MS = 10_000;
+const MAX_RETRY_MS = 6 * 3600_000;
+const TIMEOUT_MS = 10_000;
+
+interface WebhookRow {
+  id: string;
+  workspace_id: string;
+  environment: string;
+  url: string;
+  secret: string;
+  events: string | null;
+  description: string | null;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+interface DeliveryRow {
+  id: string;
+  webhook_id: string;
+  event_seq: number;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  next_attempt_at: number | null;
+  created_at: number;
+  delivered_at: number | null;
+  event_id: string;
+  event_type: string;
+}
+
+const toWebhook = (r: WebhookRow): Webhook => ({
+  id: r.id,
+  url: r.url,
+  events: r.events ? (JSON.parse(r.events) as string[]) : null,
+  description: r.description,
+  createdAt: iso(r.created_at),
+});
+
+const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
+  id: r.id,
+  eventId: r.event_id,
+  eventType: r.event_type,
+  status: r.status,
+  attempts: r.attempts,
+  lastStatusCode: r.last_status_code,
+  lastError: r.last_error,
+  nextAttemptAt: r.status === 'pending' ? isoOrNull(r.next_attempt_at) : null,
+  createdAt: iso(r.created_at),
+  deliveredAt: isoOrNull(r.delivered_at),
+});
+
+/** `X-Parley-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>` */
+export function sign(secret: string, timestamp: number, body: string): string {
+  return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
+}
+
+export function webhooksService(
+  db: Db,
+  clock: Clock,
+  random: Random,
+  ids: IdGenerator,
+  scheduler: Scheduler,
+) {
+  const insert = db.prepare(
+    `INSERT INTO webhooks (id, workspace_id, environment, url, secret, events, description, created_at)
+     VALUES (@id, @workspace_id, @environment, @url, @secret, @events, @description, @created_at)`,
+  );
+  const get = db.prepare(
+    'SELECT * FROM webhooks WHERE workspace_id = ? AND environment = ? AND id = ? AND deleted_at IS NULL',
+  );
+  const byId = db.prepare('SELECT * FROM webhooks WHERE id = ?');
+  const list = db.prepare(
+    `SELECT * FROM webhooks WHERE workspace_id = @workspaceId AND environment = @environment AND deleted_at IS NULL
+       AND (@cursor IS NULL OR id < @cursor) ORDER BY id DESC LIMIT @limit`,
+  );
+  const remove = db.prepare('UPDATE webhooks SET deleted_at = ? WHERE id = ?');
+  const allowsPrivate = db
+    .prepare('SELECT allow_private_webhooks FROM workspaces WHERE id = ?')
+    .pluck();
+  const deliveries = db.prepare(
+    `SELECT d.*, e.id AS event_id, e.type AS event_type FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq
+     WHERE d.webhook_id = @webhookId AND (@cursor IS NULL OR d.id < @cursor) ORDER BY d.id DESC LIMIT @limit`,
+  );
+  const delivery = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
+  const event = db.prepare('SELECT * FROM events WHERE seq = ?');
+  const record = db.prepare(
+    `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, last_status_code = @code,
+       last_error = @error, next_attempt_at = @next, delivered_at = @delivered WHERE id = @id`,
+  );
+
+  const privateAllowed = (workspaceId: string) => allowsPrivate.get(workspaceId) === 1;
+
+  async function deliver(payload: unknown, attempt: number) {
+    const { deliveryId } = payload as { deliveryId: string };
+    const d = delivery.get(deliveryId) as DeliveryRow | undefined;
+    if (!d || d.status !== 'pending') return;
+    const hook = byId.get(d.webhook_id) as WebhookRow;
+    const finish = (
+      status: DeliveryRow['status'],
+      code: number | null,
+      error: string | null,
+      next: number | null,
+    ) =>
+      record.run({
+        id: d.id,
+        status,
+        code,
+        error,
+        next,
+        delivered: status === 'succeeded' ? clock.now() : null,
+      });
+    if (hook.deleted_at !== null) {
+      finish('failed', null, 'the webhook was deleted', null);
+      return;
+    }
+    const ev = event.get(d.event_seq) as EventRow;
+    const body = envelopeJson(ev);
+    let code: number | null = null;
+    let error: string | null = null;
+    if (!privateAllowed(hook.workspace_id) && (await targetsPrivateNetwork(hook.url))) {
+      error = 'the URL resolves to a private network address, which this workspace does not allow';
+    } else {
+      try {
+        const res = await fetch(hook.url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'user-agent': 'Parley-Webhooks/1.0',
+            'x-parley-signature': sign(hook.secret, Math.floor(clock.now() / 1000), body),
+            'x-parley-event-id': ev.id,
+            'x-parley-event-type': ev.type,
+            'x-parley-delivery-id': d.id,
+          },
+          body,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(TIMEOUT_MS),
+        });
+        code = res.status;
+        await res.body?.cancel();
+        if (res.ok) {
+          finish('succeeded', code, null, null);
+          return;
+        }
+        error = `the receiver answered HTTP ${code}`;
+      } catch (e) {
+        const err = e as Error & { cause?: { code?: string } };
+        error =
+          err.name === 'TimeoutError'
+            ? `no answer within ${TIMEOUT_MS / 1000} s`
+            : (err.cause?.code ?? err.message);
+      }
+    }
+    const base = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 3 ** (attempt - 1));
+    const delay = Math.round(base * (0.5 + (random.bytes(1)[0]! / 255) * 0.5));
+    const next = clock.now() + delay;
+    if (next - d.created_at > RETRY_WINDOW_MS) {
+      finish('failed', code, `${error}; gave up after 3 days`, null);
+      return;
+    }
+    finish('pending', code, error, next);
+    throw new RetryLater(error, delay);
+  }
+
+  scheduler.register('webhook.deliver', (payload, ctx) => deliver(payload, ctx.attempt), {
+    sync: false,
+    maxAttempts: 1000,
+  });
+
+  return {
+    sign,
+    async create(scope: Scope, body: { url: string; events?: string[]; description?: string }) {
+      const url = new URL(body.url);
+      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+        throw new ApiError('validation_error', 'url must be http or https', { param: 'url' });
+      }
+      if (!privateAllowed(scope.workspaceId) && (await targetsPrivateNetwork(body.url))) {
+        throw new ApiError(
+          'validation_error',
+          'url points into a private network (localhost, 10.x, 192.168.x, …); allow private webhook targets in the workspace settings to use it',
+          { param: 'url' },
+        );
+      }
+      const row: WebhookRow = {
+        id: ids('wh'),
+        workspace_id: scope.workspaceId,
+        environment: scope.environment,
+        url: body.url,
+        secret: `whsec_${randomBase62(random, 40)}`,
+        events: body.events ? JSON.stringify([...new Set(body.events)]) : null,
+        description: body.description ?? null,
+        created_at: clock.now(),
+        deleted_at: null,
+      };
+      insert.run(row);
+      return { ...toWebhook(row), secret: row.secret };
+    },
+    list(scope: Scope, limit: number, cursor?: string) {
+      const after = cursor ? decodeCursor(cursor) : null;
+      const rows = list.all({
+        ...scopeParams(scope),
+        cursor: after,
+        limit: limit + 1,
+      }) as WebhookRow[];
+      return toPage(rows, limit, toWebhook, (r) => r.id);
+    },
+    remove(scope: Scope, id: string) {
+      const row = get.get(scope.workspaceId, scope.environment, id) as WebhookRow | undefined;
+      if (!row) throw new ApiError('not_found', `no webhook ${id}`);
+      remove.run(clock.now(), id);
+      return { success: true as const, id };
+    },
+    deliveries(scope: Scope, id: string, limit: number, cursor?: string) {
+      if (!get.get(scope.workspaceId, scope.environment, id))
+        throw new ApiError('not_found', `no webhook ${id}`);
+      const after = cursor ? decodeCursor(cursor) : null;
+      const rows = deliveries.all({
+        webhookId: id,
+        cursor: after,
+        limit: limit + 1,
+      }) as DeliveryRow[];
+      return toPage(rows, limit, toDelivery, (r) => r.id);
+    },
+  };
+}
+export type WebhooksService = ReturnType<typeof webhooksService>;
+
+const scopeParams = (s: Scope) => ({ workspaceId: s.workspaceId, environment: s.environment });

@@ -1,0 +1,89 @@
+import { z } from 'zod';
+import { environmentSchema, isoDate, pageQuery } from './common.ts';
+
+export const MESSAGE_STATUSES = [
+  'accepted',
+  'sent',
+  'delivered',
+  'read',
+  'failed',
+  'received',
+] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export const sendTemplateBody = z.object({
+  phone: z.string().min(1, 'phone is required').max(32),
+  templateName: z.string().min(1, 'templateName is required').max(512),
+  variables: z
+    .record(z.string().regex(/^[1-9]\d*$/, 'variable keys are "1", "2", …'), z.string().max(1024))
+    .optional(),
+});
+export type SendTemplateBody = z.infer<typeof sendTemplateBody>;
+
+/** Response exactly per spec §2.2. */
+export const sendTemplateResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({
+    channelMessageId: z.string(),
+    phone: z.string(),
+    templateName: z.string(),
+    contactId: z.string(),
+    wabaId: z.string(),
+  }),
+});
+
+export const TEXT_MAX = 4096;
+export const sendTextBody = z.object({
+  phone: z.string().min(1, 'phone is required').max(32),
+  message: z
+    .string()
+    .min(1, 'message is required')
+    .max(TEXT_MAX, `message is at most ${TEXT_MAX} characters`),
+});
+
+export const sendTextResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  data: z.object({
+    messageId: z.string(),
+    channelMessageId: z.string(),
+    phone: z.string(),
+    contactId: z.string(),
+    conversationId: z.string(),
+    wabaId: z.string(),
+  }),
+});
+
+export const messageSchema = z.object({
+  id: z.string(),
+  conversationId: z.string(),
+  contactId: z.string(),
+  phone: z.string(),
+  direction: z.enum(['outbound', 'inbound']),
+  type: z.enum(['template', 'text', 'list']),
+  templateName: z.string().nullable(),
+  text: z.string().describe('the rendered text as the recipient sees it'),
+  variables: z.record(z.string(), z.string()).nullable(),
+  status: z.enum(MESSAGE_STATUSES),
+  environment: environmentSchema,
+  category: z
+    .string()
+    .nullable()
+    .describe('pricing category: MARKETING, UTILITY, AUTHENTICATION or SERVICE'),
+  costMicros: z.number().int(),
+  channelMessageId: z.string().nullable(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  createdAt: isoDate,
+  sentAt: isoDate.nullable(),
+  deliveredAt: isoDate.nullable(),
+  readAt: isoDate.nullable(),
+  failedAt: isoDate.nullable(),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+export const listMessagesQuery = pageQuery.extend({
+  conversationId: z.string().max(100).optional(),
+  contactId: z.string().max(100).optional(),
+  phone: z.string().max(32).optional(),
+});
