@@ -36,6 +36,7 @@ export function createHub(db: Db, opts: { pollMs?: number } = {}) {
     (!s.types || s.types.has(r.type));
 
   function flush() {
+    if (!db.open) return; // a flush queued just before the store closed
     for (;;) {
       const rows = after.all(lastSeq, BATCH) as EventRow[];
       if (rows.length === 0) return;
