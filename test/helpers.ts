@@ -45,6 +45,9 @@ export async function makeCore(opts: Partial<CoreOptions> = {}): Promise<TestCor
     key: (env = 'test', ws = workspaceId) => core.services.keys.create(ws, env, `${env} key`).key,
     async request(method, url, o = {}) {
       const headers: Record<string, string> = { ...(o.headers ?? {}) };
+      // Once the core listens, the Host guard wants its real port.
+      const addr = core.app.server.address();
+      if (addr && typeof addr === 'object') headers.host ??= `127.0.0.1:${addr.port}`;
       if (o.key) headers['x-api-key'] = o.key;
       if (o.session) {
         headers['x-parley-session'] = 'test-session-token';
