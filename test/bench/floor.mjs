@@ -1,5 +1,6 @@
 // The floor: raw node:http + better-sqlite3 running the same SQL as the core for the benched
-// routes (key lookup by hash, contacts page, contact upsert), with no framework at all.
+// routes (key lookup by hash, contacts page, contact upsert, template send), with no framework,
+// no validation, no events and no background work.
 import Database from 'better-sqlite3';
 import { createHash, randomBytes } from 'node:crypto';
 import http from 'node:http';
@@ -66,6 +67,111 @@ const create = db.transaction((p, phone, name) => {
   return row;
 });
 
+// POST /api/send: the same reads and inserts as the core, in one transaction.
+const templateByName = db.prepare(
+  'SELECT * FROM templates WHERE workspace_id = ? AND environment = ? AND name = ?',
+);
+const account = db.prepare('SELECT * FROM business_accounts WHERE workspace_id = ? AND active = 1');
+const conversationByContact = db.prepare(
+  'SELECT * FROM conversations WHERE contact_id = ? AND business_account_id = ?',
+);
+const insertConversation = db.prepare(
+  `INSERT INTO conversations (id, workspace_id, environment, contact_id, business_account_id, status, last_message_at, created_at, updated_at)
+   VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?)`,
+);
+const insertEvent = db.prepare(
+  'INSERT INTO events (id, workspace_id, environment, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+);
+const insertMessage = db.prepare(
+  `INSERT INTO messages (id, workspace_id, environment, conversation_id, contact_id, phone, direction, type, template_name,
+     text, variables, status, category, cost_micros, channel_message_id, created_at)
+   VALUES (?, ?, ?, ?, ?, ?, 'outbound', 'template', ?, ?, ?, 'accepted', ?, 0, ?, ?)`,
+);
+const touchConversation = db.prepare(
+  'UPDATE conversations SET last_message_at = max(last_message_at, ?), updated_at = ? WHERE id = ?',
+);
+const insertJob = db.prepare(
+  `INSERT INTO jobs (kind, payload, run_at, max_attempts, dedupe_key, created_at) VALUES ('message.dispatch', ?, ?, 6, NULL, ?)`,
+);
+const rid = (p) => p + '_' + randomBytes(13).toString('hex');
+const sendTemplate = db.transaction((p, b) => {
+  const tpl = templateByName.get(p.workspace_id, p.environment, b.templateName);
+  const now = Date.now();
+  let contact = byPhone.get(p.workspace_id, p.environment, b.phone);
+  if (!contact) {
+    contact = {
+      id: rid('ct'),
+      workspace_id: p.workspace_id,
+      environment: p.environment,
+      phone: b.phone,
+      name: null,
+      email: null,
+      labels: '[]',
+      attributes: '{}',
+      created_at: now,
+      updated_at: now,
+      last_inbound_at: null,
+    };
+    insert.run(contact);
+    deleteLabels.run(contact.id);
+  }
+  const acct = account.get(p.workspace_id);
+  let conv = conversationByContact.get(contact.id, acct.id);
+  if (!conv) {
+    conv = { id: rid('conv') };
+    insertConversation.run(
+      conv.id,
+      p.workspace_id,
+      p.environment,
+      contact.id,
+      acct.id,
+      now,
+      now,
+      now,
+    );
+    insertEvent.run(
+      rid('evt'),
+      p.workspace_id,
+      p.environment,
+      'conversation.created',
+      JSON.stringify({ conversation: conv }),
+      now,
+    );
+  }
+  const text = JSON.parse(tpl.components)
+    .find((c) => c.type === 'BODY')
+    .text.replace(/\{\{(\d+)\}\}/g, (_, k) => b.variables[k]);
+  const id = rid('msg');
+  const wamid = 'wamid.' + randomBytes(24).toString('base64url');
+  insertMessage.run(
+    id,
+    p.workspace_id,
+    p.environment,
+    conv.id,
+    contact.id,
+    b.phone,
+    tpl.name,
+    text,
+    JSON.stringify(b.variables),
+    tpl.category,
+    wamid,
+    now,
+  );
+  touchConversation.run(now, now, conv.id);
+  insertJob.run(JSON.stringify({ messageId: id }), now, now);
+  return {
+    success: true,
+    message: `Template message accepted for ${b.phone}`,
+    data: {
+      channelMessageId: wamid,
+      phone: b.phone,
+      templateName: tpl.name,
+      contactId: contact.id,
+      wabaId: acct.id,
+    },
+  };
+});
+
 const server = http.createServer((req, res) => {
   const key = req.headers['x-api-key'];
   const p = key && auth.get(createHash('sha256').update(key).digest('hex'));
@@ -101,6 +207,7 @@ const server = http.createServer((req, res) => {
   req.on('data', (d) => (body += d));
   req.on('end', () => {
     const b = JSON.parse(body);
+    if (req.url === '/api/send') return send(200, sendTemplate(p, b));
     const row = create(p, b.phone, b.name ?? null);
     send(row ? 201 : 200, row ? toJson(row) : {});
   });

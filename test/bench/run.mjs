@@ -34,6 +34,18 @@ function seed() {
      VALUES (?, ?, 'test', ?, ?, '["seed"]', '{"city":"Berlin"}', ?, ?)`,
   );
   const now = Date.now();
+  db.prepare(
+    `INSERT INTO templates (id, workspace_id, environment, name, category, language, components, variable_count, status,
+       approved_at, usable_at, created_at, updated_at)
+     VALUES ('tpl_bench', ?, 'test', 'bench_notice', 'UTILITY', 'en', ?, 1, 'APPROVED', ?, ?, ?, ?)`,
+  ).run(
+    key.workspaceId,
+    JSON.stringify([{ type: 'BODY', text: 'Your code is {{1}}' }]),
+    now,
+    now,
+    now,
+    now,
+  );
   db.transaction(() => {
     for (let i = 0; i < SEED_CONTACTS; i++) {
       const id = `ct_0SEED${String(i).padStart(21, '0')}`;
@@ -120,6 +132,7 @@ try {
   for (const [scenario, name, target] of [
     ['get', 'GET /api/contacts (50 of 10k)', { ratio: 0.7, p99: 20 }],
     ['post', 'POST /api/contacts (create)', null],
+    ['send', 'POST /api/send (test key)', { ratio: 0.5, p99: 25 }],
   ]) {
     const floor = await measure('floor', [path.join(root, 'test/bench/floor.mjs')], scenario);
     const core = await measure('core', [BIN, 'serve', '--port', '0', '--data-dir'], scenario, {
@@ -146,6 +159,7 @@ try {
       verdict: target ? `${verdict} (≥${target.ratio * 100}%, p99<${target.p99}ms)` : '',
     });
   }
+  rows.sse = await sseLatency();
 } finally {
   cleanup.reverse().forEach((f) => f());
 }
@@ -169,3 +183,81 @@ console.log(
 console.log(line(header));
 console.log('|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|');
 body.forEach((b) => console.log(line(b)));
+const sse = rows.sse;
+console.log(
+  `\nSSE delivery, commit → subscriber: ${sse.subscribers} subscribers × ${sse.events} events, ${sse.received}/${sse.expected} received, ` +
+    `p50 ${sse.p50} ms, p99 ${sse.p99} ms, max ${sse.max} ms — ${sse.received === sse.expected && sse.p99 < 50 ? 'PASS' : 'MISS'} (p99 < 50 ms)`,
+);
+
+/**
+ * SSE delivery latency: 100 subscribers on GET /events; 50 inbound messages posted 20 ms
+ * apart; latency = arrival at each subscriber − the event's createdAt (set at commit).
+ */
+async function sseLatency() {
+  const SUBSCRIBERS = 100;
+  const EVENTS = 50;
+  const { dir, key } = seed();
+  const server = await startServer([BIN, 'serve', '--port', '0', '--data-dir', dir], {
+    PARLEY_RATE_LIMIT: '100000000',
+  });
+  const samples = [];
+  const controllers = [];
+  let received = 0;
+  const streams = Array.from({ length: SUBSCRIBERS }, async () => {
+    const controller = new AbortController();
+    controllers.push(controller);
+    const res = await fetch(`${server.url}/events?types=message.received`, {
+      headers: { 'x-api-key': key },
+      signal: controller.signal,
+    });
+    const reader = res.body.getReader();
+    const decoder = new TextDecoder();
+    let buffer = '';
+    try {
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) return;
+        const now = Date.now();
+        buffer += decoder.decode(value, { stream: true });
+        let i;
+        while ((i = buffer.indexOf('\n\n')) >= 0) {
+          const block = buffer.slice(0, i);
+          buffer = buffer.slice(i + 2);
+          const data = block.split('\n').find((l) => l.startsWith('data: '));
+          if (data) {
+            samples.push(now - Date.parse(JSON.parse(data.slice(6)).createdAt));
+            received++;
+          }
+        }
+      }
+    } catch {
+      /* aborted */
+    }
+  });
+  await new Promise((r) => setTimeout(r, 500)); // all connected
+  for (let n = 0; n < EVENTS; n++) {
+    await fetch(`${server.url}/api/simulator/inbound`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      body: JSON.stringify({ phone: `+4915112${String(n).padStart(6, '0')}`, message: 'ping' }),
+    });
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const deadline = Date.now() + 5000;
+  while (received < SUBSCRIBERS * EVENTS && Date.now() < deadline)
+    await new Promise((r) => setTimeout(r, 20));
+  controllers.forEach((c) => c.abort());
+  await Promise.allSettled(streams);
+  server.stop();
+  samples.sort((a, b) => a - b);
+  const pct = (p) => samples[Math.min(samples.length - 1, Math.floor((p / 100) * samples.length))];
+  return {
+    subscribers: SUBSCRIBERS,
+    events: EVENTS,
+    received,
+    expected: SUBSCRIBERS * EVENTS,
+    p50: pct(50),
+    p99: pct(99),
+    max: samples.at(-1),
+  };
+}
