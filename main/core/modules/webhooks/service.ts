@@ -132,7 +132,7 @@ export function webhooksService(
     const ev = event.get(d.event_seq) as EventRow;
     const body = envelopeJson(ev);
     let code: number | null = null;
-    let error: string | null = null;
+    let error: string;
     if (!privateAllowed(hook.workspace_id) && (await targetsPrivateNetwork(hook.url))) {
       error = 'the URL resolves to a private network address, which this workspace does not allow';
     } else {
