@@ -7,6 +7,7 @@ export const EVENT_TYPES = [
   'message.delivered',
   'message.read',
   'message.failed',
+  'message.note',
   'conversation.created',
   'conversation.updated',
   'template.status_updated',

@@ -8,3 +8,4 @@ export * from './messages.ts';
 export * from './events.ts';
 export * from './webhooks.ts';
 export * from './simulator.ts';
+export * from './conversations.ts';

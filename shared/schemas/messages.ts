@@ -8,6 +8,7 @@ export const MESSAGE_STATUSES = [
   'read',
   'failed',
   'received',
+  'note',
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
@@ -61,11 +62,13 @@ export const messageSchema = z.object({
   contactId: z.string(),
   phone: z.string(),
   direction: z.enum(['outbound', 'inbound']),
-  type: z.enum(['template', 'text', 'list']),
+  type: z.enum(['template', 'text', 'list', 'note']).describe('note: a private note, never sent'),
   templateName: z.string().nullable(),
   text: z.string().describe('the rendered text as the recipient sees it'),
   variables: z.record(z.string(), z.string()).nullable(),
   status: z.enum(MESSAGE_STATUSES),
+  sentBy: z.enum(['api', 'agent', 'bot', 'contact']),
+  agentId: z.string().nullable(),
   environment: environmentSchema,
   category: z
     .string()

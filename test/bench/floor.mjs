@@ -84,8 +84,8 @@ const insertEvent = db.prepare(
 );
 const insertMessage = db.prepare(
   `INSERT INTO messages (id, workspace_id, environment, conversation_id, contact_id, phone, direction, type, template_name,
-     text, variables, status, category, cost_micros, channel_message_id, created_at)
-   VALUES (?, ?, ?, ?, ?, ?, 'outbound', 'template', ?, ?, ?, 'accepted', ?, 0, ?, ?)`,
+     text, variables, status, sent_by, category, cost_micros, channel_message_id, created_at)
+   VALUES (?, ?, ?, ?, ?, ?, 'outbound', 'template', ?, ?, ?, 'accepted', 'api', ?, 0, ?, ?)`,
 );
 const touchConversation = db.prepare(
   'UPDATE conversations SET last_message_at = max(last_message_at, ?), updated_at = ? WHERE id = ?',

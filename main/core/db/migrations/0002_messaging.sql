@@ -1,5 +1,5 @@
--- Messaging: templates, conversations, messages, prices, simulator settings, the durable job
--- scheduler, the event outbox and webhooks.
+-- Messaging and the inbox: templates, agents, conversations, messages (with full-text search),
+-- prices, simulator settings, the durable job scheduler, the event outbox and webhooks.
 
 ALTER TABLE workspaces ADD COLUMN allow_private_webhooks INTEGER NOT NULL DEFAULT 0;
 
@@ -22,6 +22,15 @@ CREATE TABLE templates (
 CREATE UNIQUE INDEX templates_scope_name ON templates(workspace_id, environment, name);
 CREATE INDEX templates_scope_id ON templates(workspace_id, environment, id);
 
+CREATE TABLE agents (
+  id            TEXT PRIMARY KEY,
+  workspace_id  TEXT NOT NULL REFERENCES workspaces(id),
+  name          TEXT NOT NULL,
+  email         TEXT NOT NULL,
+  created_at    INTEGER NOT NULL
+);
+CREATE UNIQUE INDEX agents_email ON agents(workspace_id, email);
+
 CREATE TABLE conversations (
   id                   TEXT PRIMARY KEY,
   workspace_id         TEXT NOT NULL REFERENCES workspaces(id),
@@ -40,6 +49,17 @@ CREATE TABLE conversations (
 );
 CREATE UNIQUE INDEX conversations_contact ON conversations(contact_id, business_account_id);
 CREATE INDEX conversations_scope_activity ON conversations(workspace_id, environment, last_message_at DESC, id DESC);
+CREATE INDEX conversations_scope_status ON conversations(workspace_id, environment, status, last_message_at DESC, id DESC);
+CREATE INDEX conversations_scope_assignee ON conversations(workspace_id, environment, assignee_id, last_message_at DESC, id DESC);
+
+CREATE TABLE conversation_labels (
+  conversation_id  TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  workspace_id     TEXT NOT NULL,
+  environment      TEXT NOT NULL,
+  label            TEXT NOT NULL,
+  PRIMARY KEY (conversation_id, label)
+) WITHOUT ROWID;
+CREATE INDEX conversation_labels_scope ON conversation_labels(workspace_id, environment, label, conversation_id);
 
 CREATE TABLE messages (
   id                  TEXT PRIMARY KEY,
@@ -49,11 +69,13 @@ CREATE TABLE messages (
   contact_id          TEXT NOT NULL REFERENCES contacts(id),
   phone               TEXT NOT NULL,
   direction           TEXT NOT NULL CHECK (direction IN ('outbound', 'inbound')),
-  type                TEXT NOT NULL CHECK (type IN ('template', 'text', 'list')),
+  type                TEXT NOT NULL CHECK (type IN ('template', 'text', 'list', 'note')),
   template_name       TEXT,
   text                TEXT NOT NULL,
   variables           TEXT,                    -- JSON object or NULL
-  status              TEXT NOT NULL CHECK (status IN ('accepted', 'sent', 'delivered', 'read', 'failed', 'received')),
+  status              TEXT NOT NULL CHECK (status IN ('accepted', 'sent', 'delivered', 'read', 'failed', 'received', 'note')),
+  sent_by             TEXT NOT NULL CHECK (sent_by IN ('api', 'agent', 'bot', 'contact')),
+  agent_id            TEXT,
   category            TEXT,
   cost_micros         INTEGER NOT NULL DEFAULT 0,
   channel_message_id  TEXT,
@@ -68,6 +90,15 @@ CREATE TABLE messages (
 CREATE INDEX messages_conversation ON messages(conversation_id, id);
 CREATE INDEX messages_contact ON messages(contact_id, id);
 CREATE UNIQUE INDEX messages_channel_id ON messages(channel_message_id) WHERE channel_message_id IS NOT NULL;
+
+-- Full-text search over message text for the inbox (?q=), kept in step by triggers.
+CREATE VIRTUAL TABLE messages_fts USING fts5(text, content = 'messages', content_rowid = 'rowid');
+CREATE TRIGGER messages_fts_insert AFTER INSERT ON messages BEGIN
+  INSERT INTO messages_fts (rowid, text) VALUES (new.rowid, new.text);
+END;
+CREATE TRIGGER messages_fts_delete AFTER DELETE ON messages BEGIN
+  INSERT INTO messages_fts (messages_fts, rowid, text) VALUES ('delete', old.rowid, old.text);
+END;
 
 CREATE TABLE prices (
   workspace_id  TEXT NOT NULL REFERENCES workspaces(id),

@@ -9,11 +9,13 @@ export interface MessageRow {
   contact_id: string;
   phone: string;
   direction: 'outbound' | 'inbound';
-  type: 'template' | 'text' | 'list';
+  type: 'template' | 'text' | 'list' | 'note';
   template_name: string | null;
   text: string;
   variables: string | null;
-  status: 'accepted' | 'sent' | 'delivered' | 'read' | 'failed' | 'received';
+  status: 'accepted' | 'sent' | 'delivered' | 'read' | 'failed' | 'received' | 'note';
+  sent_by: 'api' | 'agent' | 'bot' | 'contact';
+  agent_id: string | null;
   category: string | null;
   cost_micros: number;
   channel_message_id: string | null;
@@ -29,7 +31,7 @@ export interface MessageRow {
 /** A message as its API JSON, built by SQLite for list pages; equal to `toMessage` (tested). */
 export const MESSAGE_JSON = `json_object('id', m.id, 'conversationId', m.conversation_id, 'contactId', m.contact_id,
   'phone', m.phone, 'direction', m.direction, 'type', m.type, 'templateName', m.template_name, 'text', m.text,
-  'variables', json(m.variables), 'status', m.status, 'environment', m.environment, 'category', m.category,
+  'variables', json(m.variables), 'status', m.status, 'sentBy', m.sent_by, 'agentId', m.agent_id, 'environment', m.environment, 'category', m.category,
   'costMicros', m.cost_micros, 'channelMessageId', m.channel_message_id,
   'error', CASE WHEN m.error_code IS NULL THEN NULL ELSE json_object('code', m.error_code, 'message', m.error_message) END,
   'createdAt', ${sqlIso('m.created_at')}, 'sentAt', ${sqlIso('m.sent_at')}, 'deliveredAt', ${sqlIso('m.delivered_at')},
@@ -38,10 +40,10 @@ export const MESSAGE_JSON = `json_object('id', m.id, 'conversationId', m.convers
 export function messagesRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO messages (id, workspace_id, environment, conversation_id, contact_id, phone, direction, type,
-       template_name, text, variables, status, category, cost_micros, channel_message_id, error_code, error_message,
+       template_name, text, variables, status, sent_by, agent_id, category, cost_micros, channel_message_id, error_code, error_message,
        created_at, sent_at, delivered_at, read_at, failed_at)
      VALUES (@id, @workspace_id, @environment, @conversation_id, @contact_id, @phone, @direction, @type,
-       @template_name, @text, @variables, @status, @category, @cost_micros, @channel_message_id, @error_code,
+       @template_name, @text, @variables, @status, @sent_by, @agent_id, @category, @cost_micros, @channel_message_id, @error_code,
        @error_message, @created_at, @sent_at, @delivered_at, @read_at, @failed_at)`,
   );
   const byId = db.prepare('SELECT * FROM messages WHERE id = ?');

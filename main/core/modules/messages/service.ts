@@ -24,6 +24,13 @@ import type { MessageRow } from './repo.ts';
 import { messagesRepo } from './repo.ts';
 
 export const SERVICE_WINDOW_MS = 24 * 3600_000;
+
+/** Who sends: the API (a script), an agent from the inbox, or the bot. */
+export interface Sender {
+  sentBy: 'api' | 'agent' | 'bot';
+  agentId: string | null;
+}
+const API_SENDER: Sender = { sentBy: 'api', agentId: null };
 const MAX_DISPATCH_ATTEMPTS = 5;
 const RANK = { accepted: 0, sent: 1, delivered: 2, read: 3 } as const;
 
@@ -38,6 +45,8 @@ export const toMessage = (r: MessageRow): Message => ({
   text: r.text,
   variables: r.variables ? (JSON.parse(r.variables) as Record<string, string>) : null,
   status: r.status,
+  sentBy: r.sent_by,
+  agentId: r.agent_id,
   environment: r.environment,
   category: r.category,
   costMicros: r.cost_micros,
@@ -141,6 +150,7 @@ export function messagesService(d: MessagingDeps) {
     contact: ContactRow,
     fields: Pick<MessageRow, 'type' | 'template_name' | 'text' | 'variables' | 'category'>,
     category: PriceCategory,
+    sender: Sender,
   ) {
     const now = clock.now();
     const account = d.workspaces.activeAccount(scope.workspaceId);
@@ -157,6 +167,8 @@ export function messagesService(d: MessagingDeps) {
       direction: 'outbound',
       ...fields,
       status: 'accepted',
+      sent_by: sender.sentBy,
+      agent_id: sender.agentId,
       cost_micros: cost,
       channel_message_id: d.channel.newMessageId(),
       error_code: null,
@@ -180,6 +192,7 @@ export function messagesService(d: MessagingDeps) {
     error?: { code: string; message: string },
   ) {
     if (row.status === 'failed' || row.status === 'received') return;
+    if (row.status === 'note') return;
     if (status !== 'failed' && RANK[status] <= RANK[row.status]) return;
     if (status === 'failed' && RANK[row.status] >= RANK.delivered) return;
     const now = clock.now();
@@ -261,7 +274,7 @@ export function messagesService(d: MessagingDeps) {
     repo,
     applyStatus,
 
-    sendTemplate(scope: Scope, body: SendTemplateBody) {
+    sendTemplate(scope: Scope, body: SendTemplateBody, sender: Sender = API_SENDER) {
       const phone = phoneOrThrow(body.phone);
       return db
         .transaction(() => {
@@ -320,23 +333,27 @@ export function messagesService(d: MessagingDeps) {
               category: tpl.category,
             },
             tpl.category,
+            sender,
           );
           return {
-            success: true as const,
-            message: `Template message accepted for ${phone}`,
-            data: {
-              channelMessageId: row.channel_message_id!,
-              phone,
-              templateName: tpl.name,
-              contactId: contact.id,
-              wabaId: account.id,
+            message: toMessage(row),
+            response: {
+              success: true as const,
+              message: `Template message accepted for ${phone}`,
+              data: {
+                channelMessageId: row.channel_message_id!,
+                phone,
+                templateName: tpl.name,
+                contactId: contact.id,
+                wabaId: account.id,
+              },
             },
           };
         })
         .immediate();
     },
 
-    sendText(scope: Scope, body: { phone: string; message: string }) {
+    sendText(scope: Scope, body: { phone: string; message: string }, sender: Sender = API_SENDER) {
       const phone = phoneOrThrow(body.phone);
       return db
         .transaction(() => {
@@ -362,17 +379,21 @@ export function messagesService(d: MessagingDeps) {
               category: 'SERVICE',
             },
             'SERVICE',
+            sender,
           );
           return {
-            success: true as const,
-            message: `Text message accepted for ${phone}`,
-            data: {
-              messageId: row.id,
-              channelMessageId: row.channel_message_id!,
-              phone,
-              contactId: contact.id,
-              conversationId: conversation.id,
-              wabaId: account.id,
+            message: toMessage(row),
+            response: {
+              success: true as const,
+              message: `Text message accepted for ${phone}`,
+              data: {
+                messageId: row.id,
+                channelMessageId: row.channel_message_id!,
+                phone,
+                contactId: contact.id,
+                conversationId: conversation.id,
+                wabaId: account.id,
+              },
             },
           };
         })
@@ -403,6 +424,8 @@ export function messagesService(d: MessagingDeps) {
             text: input.text,
             variables: null,
             status: 'received',
+            sent_by: 'contact',
+            agent_id: null,
             category: null,
             cost_micros: 0,
             channel_message_id: null,
@@ -434,6 +457,50 @@ export function messagesService(d: MessagingDeps) {
             });
           }
           return toMessage(row);
+        })
+        .immediate();
+    },
+
+    /** A private note in a conversation: stored and shown to agents, never sent or charged. */
+    note(
+      scope: Scope,
+      conversation: ConversationRow,
+      text: string,
+      agentId: string | null,
+    ): Message {
+      return db
+        .transaction(() => {
+          const contact = d.contacts.repo.get(scope, conversation.contact_id)!;
+          const row: MessageRow = {
+            id: ids('msg'),
+            workspace_id: scope.workspaceId,
+            environment: scope.environment,
+            conversation_id: conversation.id,
+            contact_id: contact.id,
+            phone: contact.phone,
+            direction: 'outbound',
+            type: 'note',
+            template_name: null,
+            text,
+            variables: null,
+            status: 'note',
+            sent_by: 'agent',
+            agent_id: agentId,
+            category: null,
+            cost_micros: 0,
+            channel_message_id: null,
+            error_code: null,
+            error_message: null,
+            created_at: clock.now(),
+            sent_at: null,
+            delivered_at: null,
+            read_at: null,
+            failed_at: null,
+          };
+          repo.insert(row);
+          const message = toMessage(row);
+          outbox.emit(scope, 'message.note', { message });
+          return message;
         })
         .immediate();
     },
@@ -479,6 +546,7 @@ export function messagesService(d: MessagingDeps) {
 export type MessagesService = ReturnType<typeof messagesService>;
 
 function toChannelMessage(r: MessageRow): ChannelMessage {
+  if (r.type === 'note') throw new Error('notes never reach the channel');
   return {
     id: r.id,
     workspaceId: r.workspace_id,

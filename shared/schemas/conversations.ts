@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { contactSchema } from './contacts.ts';
+import { isoDate, pageQuery } from './common.ts';
+import { messageSchema } from './messages.ts';
+
+export const CONVERSATION_STATUSES = ['open', 'pending', 'snoozed', 'resolved'] as const;
+export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
+
+export const agentSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  createdAt: isoDate,
+});
+export type Agent = z.infer<typeof agentSchema>;
+
+export const createAgentBody = z.object({
+  name: z.string().trim().min(1, 'name is required').max(100),
+  email: z.email('email is not a valid address').max(320),
+});
+
+export const conversationSchema = z.object({
+  id: z.string(),
+  status: z.enum(CONVERSATION_STATUSES),
+  assignee: z.string().nullable().describe('agent id'),
+  labels: z.array(z.string()),
+  snoozedUntil: isoDate.nullable(),
+  contact: contactSchema,
+  lastMessage: messageSchema.nullable(),
+  lastMessageAt: isoDate,
+  lastInboundAt: isoDate.nullable(),
+  windowOpen: z.boolean().describe('the 24-hour service window is open: free text allowed'),
+  unreadCount: z.number().int(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type Conversation = z.infer<typeof conversationSchema>;
+
+export const conversationDetailSchema = conversationSchema.extend({
+  messages: z.array(messageSchema).describe('the last 20 messages, newest first'),
+});
+
+export const listConversationsQuery = pageQuery.extend({
+  status: z.enum(CONVERSATION_STATUSES).optional(),
+  assignee: z.string().max(100).optional().describe('an agent id, `me` (X-Parley-Agent) or `unassigned`'),
+  label: z.string().max(64).optional(),
+  q: z.string().max(200).optional().describe('contact name or phone, or message text'),
+});
+
+export const conversationPageSchema = z.object({
+  data: z.array(conversationSchema),
+  nextCursor: z.string().nullable(),
+  counts: z.object({ open: z.number().int(), pending: z.number().int(), snoozed: z.number().int(), resolved: z.number().int() }),
+});
+
+export const patchConversationBody = z.object({
+  status: z.enum(CONVERSATION_STATUSES).optional(),
+  snoozedUntil: z.iso.datetime({ offset: true }).nullable().optional(),
+  assignee: z.string().max(100).nullable().optional().describe('agent id, `me`, or null to unassign'),
+  labels: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
+  read: z.literal(true).optional().describe('mark every message read (unreadCount → 0)'),
+});
+
+export const replyBody = z
+  .object({
+    text: z.string().min(1).max(4096).optional(),
+    templateName: z.string().min(1).max(512).optional(),
+    variables: z.record(z.string(), z.string().max(1024)).optional(),
+    listId: z.string().max(100).optional(),
+    as: z.enum(['agent', 'bot']).default('agent'),
+    private: z.boolean().default(false).describe('an internal note: never reaches the channel'),
+  })
+  .describe('one of { text } | { templateName, variables } | { listId }');
