@@ -5,6 +5,7 @@ import { createHub } from './events/hub.ts';
 import { createOutbox } from './events/outbox.ts';
 import { createScheduler } from './jobs/scheduler.ts';
 import { contactsService } from './modules/contacts/service.ts';
+import { conversationsService } from './modules/conversations/service.ts';
 import { keysService } from './modules/keys/service.ts';
 import { messagesService } from './modules/messages/service.ts';
 import { simulatorSettings } from './modules/simulator/settings.ts';
@@ -50,6 +51,15 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     prices,
     workspaces,
   });
+  const conversations = conversationsService({
+    db,
+    clock,
+    ids,
+    scheduler,
+    outbox,
+    contacts,
+    messages,
+  });
   return {
     db,
     clock,
@@ -66,6 +76,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     prices,
     templates,
     messages,
+    conversations,
     webhooks: webhooksService(db, clock, random, ids, scheduler),
   };
 }

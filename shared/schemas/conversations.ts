@@ -42,7 +42,11 @@ export const conversationDetailSchema = conversationSchema.extend({
 
 export const listConversationsQuery = pageQuery.extend({
   status: z.enum(CONVERSATION_STATUSES).optional(),
-  assignee: z.string().max(100).optional().describe('an agent id, `me` (X-Parley-Agent) or `unassigned`'),
+  assignee: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('an agent id, `me` (X-Parley-Agent) or `unassigned`'),
   label: z.string().max(64).optional(),
   q: z.string().max(200).optional().describe('contact name or phone, or message text'),
 });
@@ -50,13 +54,23 @@ export const listConversationsQuery = pageQuery.extend({
 export const conversationPageSchema = z.object({
   data: z.array(conversationSchema),
   nextCursor: z.string().nullable(),
-  counts: z.object({ open: z.number().int(), pending: z.number().int(), snoozed: z.number().int(), resolved: z.number().int() }),
+  counts: z.object({
+    open: z.number().int(),
+    pending: z.number().int(),
+    snoozed: z.number().int(),
+    resolved: z.number().int(),
+  }),
 });
 
 export const patchConversationBody = z.object({
   status: z.enum(CONVERSATION_STATUSES).optional(),
   snoozedUntil: z.iso.datetime({ offset: true }).nullable().optional(),
-  assignee: z.string().max(100).nullable().optional().describe('agent id, `me`, or null to unassign'),
+  assignee: z
+    .string()
+    .max(100)
+    .nullable()
+    .optional()
+    .describe('agent id, `me`, or null to unassign'),
   labels: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
   read: z.literal(true).optional().describe('mark every message read (unreadCount → 0)'),
 });

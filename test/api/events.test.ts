@@ -50,7 +50,8 @@ async function readEvents(
         const m = /^(\w+): ?(.*)$/.exec(line);
         if (m) fields[m[1]!] = m[2]!;
       }
-      if (fields.event) events.push({ id: fields.id!, event: fields.event, data: JSON.parse(fields.data!) });
+      if (fields.event)
+        events.push({ id: fields.id!, event: fields.event, data: JSON.parse(fields.data!) });
     }
   }
   await opened;
@@ -69,15 +70,49 @@ describe('GET /events (SSE)', () => {
     const url = await listening();
     const key = t.key('test');
     const live = t.key('live');
-    const { events } = await readEvents(`${url}/events?types=message.received`, { 'x-api-key': key }, 2, async () => {
-      await t.request('POST', '/api/simulator/inbound', { key, body: { phone: '+14155552671', message: 'one' } });
-      await t.request('POST', '/api/templates', { key, body: { name: 'x', category: 'UTILITY', language: 'en', components: [{ type: 'BODY', text: 'b' }] } });
-      await t.request('POST', '/api/templates', { key: live, body: { name: 'y', category: 'UTILITY', language: 'en', components: [{ type: 'BODY', text: 'b' }] } });
-      await t.request('POST', '/api/simulator/inbound', { key, body: { phone: '+14155552672', message: 'two' } });
-    });
+    const { events } = await readEvents(
+      `${url}/events?types=message.received`,
+      { 'x-api-key': key },
+      2,
+      async () => {
+        await t.request('POST', '/api/simulator/inbound', {
+          key,
+          body: { phone: '+14155552671', message: 'one' },
+        });
+        await t.request('POST', '/api/templates', {
+          key,
+          body: {
+            name: 'x',
+            category: 'UTILITY',
+            language: 'en',
+            components: [{ type: 'BODY', text: 'b' }],
+          },
+        });
+        await t.request('POST', '/api/templates', {
+          key: live,
+          body: {
+            name: 'y',
+            category: 'UTILITY',
+            language: 'en',
+            components: [{ type: 'BODY', text: 'b' }],
+          },
+        });
+        await t.request('POST', '/api/simulator/inbound', {
+          key,
+          body: { phone: '+14155552672', message: 'two' },
+        });
+      },
+    );
     expect(events.map((e) => e.event)).toEqual(['message.received', 'message.received']);
-    expect(events.map((e) => (e.data.data.message as { text: string }).text)).toEqual(['one', 'two']);
-    expect(events[0]!.data).toMatchObject({ type: 'message.received', environment: 'test', workspaceId: t.workspaceId });
+    expect(events.map((e) => (e.data.data.message as { text: string }).text)).toEqual([
+      'one',
+      'two',
+    ]);
+    expect(events[0]!.data).toMatchObject({
+      type: 'message.received',
+      environment: 'test',
+      workspaceId: t.workspaceId,
+    });
     expect(events[0]!.data.id).toMatch(/^evt_/);
     expect(Number(events[1]!.id)).toBeGreaterThan(Number(events[0]!.id));
   });
@@ -86,29 +121,57 @@ describe('GET /events (SSE)', () => {
     const url = await listening();
     const key = t.key();
     for (let i = 0; i < 5; i++) {
-      await t.request('POST', '/api/simulator/inbound', { key, body: { phone: '+14155552671', message: `m${i}` } });
+      await t.request('POST', '/api/simulator/inbound', {
+        key,
+        body: { phone: '+14155552671', message: `m${i}` },
+      });
     }
-    const all = await readEvents(`${url}/events?types=message.received`, { 'x-api-key': key, 'last-event-id': '0' }, 5);
-    expect(all.events.map((e) => (e.data.data.message as { text: string }).text)).toEqual(['m0', 'm1', 'm2', 'm3', 'm4']);
+    const all = await readEvents(
+      `${url}/events?types=message.received`,
+      { 'x-api-key': key, 'last-event-id': '0' },
+      5,
+    );
+    expect(all.events.map((e) => (e.data.data.message as { text: string }).text)).toEqual([
+      'm0',
+      'm1',
+      'm2',
+      'm3',
+      'm4',
+    ]);
     const resumed = await readEvents(
       `${url}/events?types=message.received`,
       { 'x-api-key': key, 'last-event-id': all.events[2]!.id },
       3,
-      () => t.request('POST', '/api/simulator/inbound', { key, body: { phone: '+14155552671', message: 'm5' } }).then(() => {}),
+      () =>
+        t
+          .request('POST', '/api/simulator/inbound', {
+            key,
+            body: { phone: '+14155552671', message: 'm5' },
+          })
+          .then(() => {}),
     );
-    expect(resumed.events.map((e) => (e.data.data.message as { text: string }).text)).toEqual(['m3', 'm4', 'm5']);
+    expect(resumed.events.map((e) => (e.data.data.message as { text: string }).text)).toEqual([
+      'm3',
+      'm4',
+      'm5',
+    ]);
   });
 
   it('sends heartbeats, refuses bad filters and needs a key', async () => {
     const url = await listening({ heartbeatMs: 30 });
     const key = t.key();
     const controller = new AbortController();
-    const res = await fetch(`${url}/events`, { headers: { 'x-api-key': key }, signal: controller.signal });
+    const res = await fetch(`${url}/events`, {
+      headers: { 'x-api-key': key },
+      signal: controller.signal,
+    });
     const reader = res.body!.getReader();
     let text = '';
     while (!text.includes(': ping')) text += new TextDecoder().decode((await reader.read()).value);
     controller.abort();
-    expect((await fetch(`${url}/events?types=nope`, { headers: { 'x-api-key': key } })).status).toBe(400);
+    expect(
+      (await fetch(`${url}/events?types=nope`, { headers: { 'x-api-key': key } })).status,
+    ).toBe(400);
     expect((await fetch(`${url}/events`)).status).toBe(401);
   });
 });
@@ -132,14 +195,28 @@ describe('webhooks', () => {
   it('refuses private-network targets unless the workspace allows them, and shows the secret once', async () => {
     t = await makeCore();
     const key = t.key();
-    for (const url of ['http://127.0.0.1:9/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://192.168.1.1/x', 'http://[::1]/x']) {
+    for (const url of [
+      'http://127.0.0.1:9/x',
+      'http://localhost/x',
+      'http://10.1.2.3/x',
+      'http://192.168.1.1/x',
+      'http://[::1]/x',
+    ]) {
       const res = await t.request('POST', '/webhooks', { key, body: { url } });
       expect(res.status, url).toBe(400);
       expect(res.body.error.param).toBe('url');
     }
-    expect((await t.request('POST', '/webhooks', { key, body: { url: 'ftp://example.com' } })).status).toBe(400);
-    await t.request('PATCH', '/api/workspace/settings', { session: 'test', body: { allowPrivateWebhooks: true } });
-    const ok = await t.request('POST', '/webhooks', { key, body: { url: 'http://127.0.0.1:9/x', events: ['message.received'] } });
+    expect(
+      (await t.request('POST', '/webhooks', { key, body: { url: 'ftp://example.com' } })).status,
+    ).toBe(400);
+    await t.request('PATCH', '/api/workspace/settings', {
+      session: 'test',
+      body: { allowPrivateWebhooks: true },
+    });
+    const ok = await t.request('POST', '/webhooks', {
+      key,
+      body: { url: 'http://127.0.0.1:9/x', events: ['message.received'] },
+    });
     expect(ok.status).toBe(201);
     expect(ok.body.secret).toMatch(/^whsec_[A-Za-z0-9]{40}$/);
     const list = await t.request('GET', '/webhooks', { key });
@@ -154,13 +231,29 @@ describe('webhooks', () => {
     t = await makeCore({ clock });
     const key = t.key();
     const rx = await receiver([500, 503, 200]);
-    await t.request('PATCH', '/api/workspace/settings', { session: 'test', body: { allowPrivateWebhooks: true } });
-    const hook = (await t.request('POST', '/webhooks', { key, body: { url: rx.url, events: ['message.received'] } })).body;
-    await t.request('POST', '/api/simulator/inbound', { key, body: { phone: '+14155552671', message: 'hi' } });
+    await t.request('PATCH', '/api/workspace/settings', {
+      session: 'test',
+      body: { allowPrivateWebhooks: true },
+    });
+    const hook = (
+      await t.request('POST', '/webhooks', {
+        key,
+        body: { url: rx.url, events: ['message.received'] },
+      })
+    ).body;
+    await t.request('POST', '/api/simulator/inbound', {
+      key,
+      body: { phone: '+14155552671', message: 'hi' },
+    });
     const jobs = t.core.services.scheduler;
     await jobs.runDue();
     let log = (await t.request('GET', `/webhooks/${hook.id}/deliveries`, { key })).body.data;
-    expect(log[0]).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500, eventType: 'message.received' });
+    expect(log[0]).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastStatusCode: 500,
+      eventType: 'message.received',
+    });
     const firstRetry = Date.parse(log[0].nextAttemptAt) - clock.now();
     expect(firstRetry).toBeGreaterThanOrEqual(5_000);
     expect(firstRetry).toBeLessThanOrEqual(10_000);
@@ -173,7 +266,12 @@ describe('webhooks', () => {
     clock.advance(secondRetry);
     await jobs.runDue();
     log = (await t.request('GET', `/webhooks/${hook.id}/deliveries`, { key })).body.data;
-    expect(log[0]).toMatchObject({ status: 'succeeded', attempts: 3, lastStatusCode: 200, nextAttemptAt: null });
+    expect(log[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 3,
+      lastStatusCode: 200,
+      nextAttemptAt: null,
+    });
 
     expect(rx.got).toHaveLength(3);
     const { headers, body } = rx.got[2]!;
@@ -182,7 +280,11 @@ describe('webhooks', () => {
     expect(sign(hook.secret, ts, body)).toBe(sig);
     expect(sign('whsec_wrong', ts, body)).not.toBe(sig);
     const event = JSON.parse(body);
-    expect(event).toMatchObject({ type: 'message.received', workspaceId: t.workspaceId, environment: 'test' });
+    expect(event).toMatchObject({
+      type: 'message.received',
+      workspaceId: t.workspaceId,
+      environment: 'test',
+    });
     expect(headers['x-parley-event-id']).toBe(event.id);
     expect(new Set(rx.got.map((g) => JSON.parse(g.body).id)).size).toBe(1); // same event id on every retry
   });
@@ -192,9 +294,15 @@ describe('webhooks', () => {
     t = await makeCore({ clock });
     const key = t.key();
     const rx = await receiver(Array(100).fill(500));
-    await t.request('PATCH', '/api/workspace/settings', { session: 'test', body: { allowPrivateWebhooks: true } });
+    await t.request('PATCH', '/api/workspace/settings', {
+      session: 'test',
+      body: { allowPrivateWebhooks: true },
+    });
     const hook = (await t.request('POST', '/webhooks', { key, body: { url: rx.url } })).body;
-    await t.request('POST', '/api/simulator/inbound', { key, body: { phone: '+14155552671', message: 'hi' } });
+    await t.request('POST', '/api/simulator/inbound', {
+      key,
+      body: { phone: '+14155552671', message: 'hi' },
+    });
     const jobs = t.core.services.scheduler;
     let log;
     for (let i = 0; i < 40; i++) {
@@ -203,7 +311,12 @@ describe('webhooks', () => {
       if (log.every((d: { status: string }) => d.status !== 'pending')) break;
       clock.advance(6 * 3600_000);
     }
-    expect(log.every((d: { status: string; lastError: string }) => d.status === 'failed' && /gave up after 3 days/.test(d.lastError))).toBe(true);
+    expect(
+      log.every(
+        (d: { status: string; lastError: string }) =>
+          d.status === 'failed' && /gave up after 3 days/.test(d.lastError),
+      ),
+    ).toBe(true);
     expect(rx.got.length).toBeGreaterThan(10);
   });
 
@@ -212,9 +325,20 @@ describe('webhooks', () => {
     t = await makeCore({ clock });
     const key = t.key();
     const rx = await receiver([500, 200]);
-    await t.request('PATCH', '/api/workspace/settings', { session: 'test', body: { allowPrivateWebhooks: true } });
-    const hook = (await t.request('POST', '/webhooks', { key, body: { url: rx.url, events: ['message.received'] } })).body;
-    await t.request('POST', '/api/simulator/inbound', { key, body: { phone: '+14155552671', message: 'hi' } });
+    await t.request('PATCH', '/api/workspace/settings', {
+      session: 'test',
+      body: { allowPrivateWebhooks: true },
+    });
+    const hook = (
+      await t.request('POST', '/webhooks', {
+        key,
+        body: { url: rx.url, events: ['message.received'] },
+      })
+    ).body;
+    await t.request('POST', '/api/simulator/inbound', {
+      key,
+      body: { phone: '+14155552671', message: 'hi' },
+    });
     await t.core.services.scheduler.runDue();
     const dataDir = t.dataDir;
     await t.core.stop();

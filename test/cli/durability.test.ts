@@ -15,7 +15,11 @@ afterEach(() => {
 });
 
 const cli = (args: string[], dir: string) =>
-  JSON.parse(execFileSync(process.execPath, [BIN, ...args, '--json', '--data-dir', dir], { encoding: 'utf8' }));
+  JSON.parse(
+    execFileSync(process.execPath, [BIN, ...args, '--json', '--data-dir', dir], {
+      encoding: 'utf8',
+    }),
+  );
 
 function serve(dir: string): Promise<{ url: string; child: ChildProcess }> {
   const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], {
@@ -56,7 +60,9 @@ async function prepared(topup: string) {
     components: [{ type: 'BODY', text: 'Notice {{1}}' }],
   });
   for (let i = 0; i < 100; i++) {
-    const tpl = (await (await call(live, 'GET', '/api/templates?name=notice')).json()) as { data: { status: string }[] };
+    const tpl = (await (await call(live, 'GET', '/api/templates?name=notice')).json()) as {
+      data: { status: string }[];
+    };
     if (tpl.data[0]?.status === 'APPROVED') break;
     await new Promise((r) => setTimeout(r, 50));
   }
@@ -67,14 +73,20 @@ const send = (url: string, key: string, i: number) =>
   fetch(`${url}/api/send`, {
     method: 'POST',
     headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: JSON.stringify({ phone: `+4915112${String(i).padStart(6, '0')}`, templateName: 'notice', variables: { '1': String(i) } }),
+    body: JSON.stringify({
+      phone: `+4915112${String(i).padStart(6, '0')}`,
+      templateName: 'notice',
+      variables: { '1': String(i) },
+    }),
   });
 
 it('never overdraws or double-charges under concurrent live sends from two processes', async () => {
   const { dir, live, first } = await prepared('0.05'); // 50,000 micros: ten UTILITY sends at 5,000
   const second = await serve(dir);
   const results = await Promise.all(
-    Array.from({ length: 40 }, (_, i) => send(i % 2 ? first.url : second.url, live, i).then((r) => r.status)),
+    Array.from({ length: 40 }, (_, i) =>
+      send(i % 2 ? first.url : second.url, live, i).then((r) => r.status),
+    ),
   );
   expect(results.filter((s) => s === 200)).toHaveLength(10);
   expect(results.filter((s) => s === 402)).toHaveLength(30);
@@ -82,9 +94,18 @@ it('never overdraws or double-charges under concurrent live sends from two proce
   const ws = store.services.workspaces.resolve().id;
   expect(store.services.wallet.get(ws).balanceMicros).toBe(0);
   expect(store.services.wallet.ledgerSum(ws)).toBe(0);
-  expect(store.db.prepare("SELECT count(*) FROM wallet_ledger WHERE type = 'charge'").pluck().get()).toBe(10);
-  expect(store.db.prepare("SELECT count(DISTINCT reference) FROM wallet_ledger WHERE type = 'charge'").pluck().get()).toBe(10);
-  expect(store.db.prepare("SELECT count(*) FROM messages WHERE environment = 'live'").pluck().get()).toBe(10);
+  expect(
+    store.db.prepare("SELECT count(*) FROM wallet_ledger WHERE type = 'charge'").pluck().get(),
+  ).toBe(10);
+  expect(
+    store.db
+      .prepare("SELECT count(DISTINCT reference) FROM wallet_ledger WHERE type = 'charge'")
+      .pluck()
+      .get(),
+  ).toBe(10);
+  expect(
+    store.db.prepare("SELECT count(*) FROM messages WHERE environment = 'live'").pluck().get(),
+  ).toBe(10);
   store.close();
 });
 
@@ -97,7 +118,10 @@ it('loses no accepted message, ledger entry or pending job when the core is SIGK
       const n = i++;
       try {
         const res = await send(first.url, live, n);
-        if (res.status === 200) accepted.push(((await res.json()) as { data: { channelMessageId: string } }).data.channelMessageId);
+        if (res.status === 200)
+          accepted.push(
+            ((await res.json()) as { data: { channelMessageId: string } }).data.channelMessageId,
+          );
       } catch {
         return; // the server died under us
       }
@@ -111,21 +135,29 @@ it('loses no accepted message, ledger entry or pending job when the core is SIGK
   const store = openStore({ dataDir: dir });
   const { db, services } = store;
   const ws = services.workspaces.resolve().id;
-  const have = new Set(db.prepare('SELECT channel_message_id FROM messages').pluck().all() as string[]);
+  const have = new Set(
+    db.prepare('SELECT channel_message_id FROM messages').pluck().all() as string[],
+  );
   expect(accepted.length).toBeGreaterThanOrEqual(150);
   expect(accepted.filter((id) => !have.has(id))).toEqual([]);
   // The balance equals the ledger, and every message was charged exactly once.
   expect(services.wallet.get(ws).balanceMicros).toBe(services.wallet.ledgerSum(ws));
-  const charged = db.prepare(
-    `SELECT count(*) FROM messages m WHERE m.environment = 'live' AND
+  const charged = db
+    .prepare(
+      `SELECT count(*) FROM messages m WHERE m.environment = 'live' AND
        (SELECT count(*) FROM wallet_ledger l WHERE l.reference = m.id AND l.type = 'charge') = 1`,
-  ).pluck().get();
+    )
+    .pluck()
+    .get();
   expect(charged).toBe(have.size);
   // Every message still waiting for the channel has its dispatch job.
-  const orphans = db.prepare(
-    `SELECT count(*) FROM messages m WHERE m.status = 'accepted' AND NOT EXISTS
+  const orphans = db
+    .prepare(
+      `SELECT count(*) FROM messages m WHERE m.status = 'accepted' AND NOT EXISTS
        (SELECT 1 FROM jobs j WHERE j.kind = 'message.dispatch' AND json_extract(j.payload, '$.messageId') = m.id)`,
-  ).pluck().get();
+    )
+    .pluck()
+    .get();
   expect(orphans).toBe(0);
   store.close();
 
@@ -133,13 +165,18 @@ it('loses no accepted message, ledger entry or pending job when the core is SIGK
   const again = await serve(dir);
   for (let k = 0; k < 200; k++) {
     const s = openStore({ dataDir: dir });
-    const left = s.db.prepare("SELECT count(*) FROM messages WHERE status = 'accepted'").pluck().get();
+    const left = s.db
+      .prepare("SELECT count(*) FROM messages WHERE status = 'accepted'")
+      .pluck()
+      .get();
     s.close();
     if (left === 0) break;
     await new Promise((r) => setTimeout(r, 50));
   }
   const end = openStore({ dataDir: dir });
-  expect(end.db.prepare("SELECT count(*) FROM messages WHERE status = 'accepted'").pluck().get()).toBe(0);
+  expect(
+    end.db.prepare("SELECT count(*) FROM messages WHERE status = 'accepted'").pluck().get(),
+  ).toBe(0);
   end.close();
   again.child.kill('SIGTERM');
 }, 60_000);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../shared/errors.ts';
 import { contactsRoutes, IMPORT_BODY_LIMIT } from '../modules/contacts/routes.ts';
+import { conversationsRoutes } from '../modules/conversations/routes.ts';
 import { eventsRoutes } from '../modules/events/routes.ts';
 import { keysRoutes } from '../modules/keys/routes.ts';
 import { messagesRoutes } from '../modules/messages/routes.ts';
@@ -141,6 +142,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       contactsRoutes,
       templatesRoutes,
       messagesRoutes,
+      conversationsRoutes,
       simulatorRoutes,
       webhooksRoutes,
       eventsRoutes(opts.heartbeatMs),

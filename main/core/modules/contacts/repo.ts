@@ -40,7 +40,7 @@ export const sqlIso = (col: string) =>
  * A contact as its API JSON, built by SQLite: list pages skip per-row JSON.parse, Date and
  * JSON.stringify work in JS. Must stay equal to `toContact` (a test compares them).
  */
-const CONTACT_JSON = `json_object('id', c.id, 'phone', c.phone, 'name', c.name, 'email', c.email,
+export const CONTACT_JSON = `json_object('id', c.id, 'phone', c.phone, 'name', c.name, 'email', c.email,
   'labels', json(c.labels), 'attributes', json(c.attributes), 'createdAt', ${sqlIso('c.created_at')},
   'updatedAt', ${sqlIso('c.updated_at')}, 'lastInboundAt', ${sqlIso('c.last_inbound_at')})`;
 

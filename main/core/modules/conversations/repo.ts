@@ -1,4 +1,7 @@
-import type { Database as Db } from 'better-sqlite3';
+import type { Database as Db, Statement } from 'better-sqlite3';
+import type { Scope } from '../../runtime.ts';
+import { CONTACT_JSON, escapeLike, sqlIso } from '../contacts/repo.ts';
+import { MESSAGE_JSON } from '../messages/repo.ts';
 
 export interface ConversationRow {
   id: string;
@@ -17,9 +20,42 @@ export interface ConversationRow {
   updated_at: number;
 }
 
+export interface ConversationFilter {
+  status?: string;
+  /** An agent id, or null for unassigned. */
+  assignee?: string | null;
+  label?: string;
+  q?: string;
+}
+
+/**
+ * A conversation as its API JSON, built by SQLite: the contact and the last message come from
+ * index lookups in the same statement (no N+1), and list pages need no per-row work in JS.
+ */
+const CONVERSATION_JSON = `json_object('id', cv.id, 'status', cv.status, 'assignee', cv.assignee_id,
+  'labels', json(cv.labels), 'snoozedUntil', ${sqlIso('cv.snoozed_until')},
+  'contact', json((SELECT ${CONTACT_JSON} FROM contacts c WHERE c.id = cv.contact_id)),
+  'lastMessage', json((SELECT ${MESSAGE_JSON} FROM messages m WHERE m.conversation_id = cv.id ORDER BY m.id DESC LIMIT 1)),
+  'lastMessageAt', ${sqlIso('cv.last_message_at')}, 'lastInboundAt', ${sqlIso('cv.last_inbound_at')},
+  'windowOpen', json(CASE WHEN cv.last_inbound_at > @windowStart THEN 'true' ELSE 'false' END),
+  'unreadCount', cv.unread_count, 'createdAt', ${sqlIso('cv.created_at')}, 'updatedAt', ${sqlIso('cv.updated_at')})`;
+
+/** FTS5 query from user input: every word as a quoted prefix term. */
+export function ftsQuery(q: string): string {
+  return q
+    .split(/\s+/)
+    .filter(Boolean)
+    .map((w) => `"${w.replace(/"/g, '""')}"*`)
+    .join(' ');
+}
+
 export function conversationsRepo(db: Db) {
   const byContact = db.prepare(
     'SELECT * FROM conversations WHERE contact_id = ? AND business_account_id = ?',
+  );
+  const byId = db.prepare('SELECT * FROM conversations WHERE id = ?');
+  const get = db.prepare(
+    'SELECT * FROM conversations WHERE workspace_id = ? AND environment = ? AND id = ?',
   );
   const insert = db.prepare(
     `INSERT INTO conversations (id, workspace_id, environment, contact_id, business_account_id, status,
@@ -35,9 +71,77 @@ export function conversationsRepo(db: Db) {
        last_inbound_at = max(coalesce(last_inbound_at, 0), @at), unread_count = unread_count + 1,
        status = @status, snoozed_until = @snoozed_until, updated_at = @now WHERE id = @id`,
   );
+  const update = db.prepare(
+    `UPDATE conversations SET status = @status, snoozed_until = @snoozed_until, assignee_id = @assignee_id,
+       labels = @labels, unread_count = @unread_count, updated_at = @updated_at WHERE id = @id`,
+  );
+  const deleteLabels = db.prepare('DELETE FROM conversation_labels WHERE conversation_id = ?');
+  const insertLabel = db.prepare(
+    'INSERT OR IGNORE INTO conversation_labels (conversation_id, workspace_id, environment, label) VALUES (?, ?, ?, ?)',
+  );
+  const json = db
+    .prepare(`SELECT ${CONVERSATION_JSON} FROM conversations cv WHERE cv.id = @id`)
+    .pluck();
+
+  const cache = new Map<string, Statement>();
+  function where(f: ConversationFilter, withStatus: boolean): string[] {
+    const w = ['cv.workspace_id = @workspaceId', 'cv.environment = @environment'];
+    if (withStatus && f.status) w.push('cv.status = @status');
+    if (f.assignee === null) w.push('cv.assignee_id IS NULL');
+    else if (f.assignee !== undefined) w.push('cv.assignee_id = @assignee');
+    if (f.label) {
+      w.push(`cv.id IN (SELECT conversation_id FROM conversation_labels
+        WHERE workspace_id = @workspaceId AND environment = @environment AND label = @label)`);
+    }
+    if (f.q) {
+      w.push(`(cv.contact_id IN (SELECT id FROM contacts WHERE workspace_id = @workspaceId AND environment = @environment
+          AND (name LIKE @like ESCAPE '\\' OR phone LIKE @like ESCAPE '\\'))
+        OR cv.id IN (SELECT m.conversation_id FROM messages m WHERE m.rowid IN
+          (SELECT rowid FROM messages_fts WHERE messages_fts MATCH @match)
+          AND m.workspace_id = @workspaceId AND m.environment = @environment))`);
+    }
+    return w;
+  }
+  const shape = (f: ConversationFilter) =>
+    `${+!!f.status}${f.assignee === null ? 'n' : f.assignee === undefined ? '-' : 'a'}${+!!f.label}${+!!f.q}`;
+  function statement(kind: 'list' | 'counts', f: ConversationFilter): Statement {
+    const key = kind + shape(f);
+    let s = cache.get(key);
+    if (!s) {
+      s =
+        kind === 'list'
+          ? db
+              .prepare(
+                `SELECT cv.last_message_at || ':' || cv.id, ${CONVERSATION_JSON} FROM conversations cv
+                 WHERE ${where(f, true).join(' AND ')}
+                   AND (@cursorAt IS NULL OR cv.last_message_at < @cursorAt
+                        OR (cv.last_message_at = @cursorAt AND cv.id < @cursorId))
+                 ORDER BY cv.last_message_at DESC, cv.id DESC LIMIT @limit`,
+              )
+              .raw()
+          : db.prepare(
+              `SELECT cv.status, count(*) AS n FROM conversations cv WHERE ${where(f, false).join(' AND ')} GROUP BY cv.status`,
+            );
+      cache.set(key, s);
+    }
+    return s;
+  }
+  const params = (scope: Scope, f: ConversationFilter) => ({
+    workspaceId: scope.workspaceId,
+    environment: scope.environment,
+    status: f.status ?? null,
+    assignee: f.assignee ?? null,
+    label: f.label ?? null,
+    like: f.q ? `%${escapeLike(f.q)}%` : null,
+    match: f.q ? ftsQuery(f.q) : null,
+  });
+
   return {
     byContact: (contactId: string, accountId: string) =>
       byContact.get(contactId, accountId) as ConversationRow | undefined,
+    byId: (id: string) => byId.get(id) as ConversationRow | undefined,
+    get: (scope: Scope, id: string) =>
+      get.get(scope.workspaceId, scope.environment, id) as ConversationRow | undefined,
     insert: (
       r: Pick<
         ConversationRow,
@@ -59,6 +163,29 @@ export function conversationsRepo(db: Db) {
       status: string;
       snoozed_until: number | null;
     }) => touchInbound.run(r),
+    update: (r: ConversationRow) => update.run(r),
+    setLabels(r: ConversationRow, labels: string[]) {
+      deleteLabels.run(r.id);
+      for (const l of labels) insertLabel.run(r.id, r.workspace_id, r.environment, l);
+    },
+    /** The conversation's API JSON (the same shape lists and events carry). */
+    json: (id: string, windowStart: number) => json.get({ id, windowStart }) as string,
+    list: (
+      scope: Scope,
+      f: ConversationFilter,
+      cursor: { at: number; id: string } | null,
+      limit: number,
+      windowStart: number,
+    ) =>
+      statement('list', f).all({
+        ...params(scope, f),
+        cursorAt: cursor?.at ?? null,
+        cursorId: cursor?.id ?? null,
+        limit,
+        windowStart,
+      }) as [string, string][],
+    counts: (scope: Scope, f: ConversationFilter) =>
+      statement('counts', f).all(params(scope, f)) as { status: string; n: number }[],
   };
 }
 export type ConversationsRepo = ReturnType<typeof conversationsRepo>;

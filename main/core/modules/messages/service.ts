@@ -88,6 +88,9 @@ export function messagesService(d: MessagingDeps) {
   const repo = messagesRepo(db);
   const conversations = conversationsRepo(db);
 
+  const conversationEventJson = (id: string) =>
+    JSON.parse(conversations.json(id, clock.now() - SERVICE_WINDOW_MS)) as Record<string, unknown>;
+
   function ensureContact(scope: Scope, phone: string): ContactRow {
     return d.contacts.repo.byPhone(scope, phone) ?? d.contacts.write(scope, phone, {}).row;
   }
@@ -111,11 +114,8 @@ export function messagesService(d: MessagingDeps) {
       updated_at: at,
     };
     conversations.insert(row);
-    const created = conversations.byContact(contact.id, accountId)!;
-    outbox.emit(scope, 'conversation.created', {
-      conversation: conversationJson(created, contact),
-    });
-    return created;
+    outbox.emit(scope, 'conversation.created', { conversation: conversationEventJson(row.id) });
+    return conversations.byContact(contact.id, accountId)!;
   }
 
   /** Charges a live send; a test send never touches the wallet. Inside the send's transaction. */
@@ -181,6 +181,15 @@ export function messagesService(d: MessagingDeps) {
     };
     repo.insert(row);
     conversations.touchOutbound(conversation.id, now, now);
+    outbox.emit(scope, 'conversation.updated', {
+      conversation: conversationEventJson(conversation.id),
+      changes: {
+        lastMessageAt: {
+          from: iso(conversation.last_message_at),
+          to: iso(Math.max(now, conversation.last_message_at)),
+        },
+      },
+    });
     scheduler.enqueue('message.dispatch', { messageId: id });
     return { row, account, conversation };
   }
@@ -449,13 +458,23 @@ export function messagesService(d: MessagingDeps) {
             snoozed_until: reopen ? null : conversation.snoozed_until,
           });
           outbox.emit(scope, 'message.received', { message: toMessage(row) });
+          const changes: Record<string, { from: unknown; to: unknown }> = {
+            lastMessageAt: {
+              from: iso(conversation.last_message_at),
+              to: iso(Math.max(input.receivedAt, conversation.last_message_at)),
+            },
+            unreadCount: { from: conversation.unread_count, to: conversation.unread_count + 1 },
+          };
           if (reopen) {
-            const updated = conversations.byContact(contact.id, account.id)!;
-            outbox.emit(scope, 'conversation.updated', {
-              conversation: conversationJson(updated, contact),
-              changes: { status: { from: conversation.status, to: 'open' } },
-            });
+            changes.status = { from: conversation.status, to: 'open' };
+            if (conversation.snoozed_until !== null) {
+              changes.snoozedUntil = { from: iso(conversation.snoozed_until), to: null };
+            }
           }
+          outbox.emit(scope, 'conversation.updated', {
+            conversation: conversationEventJson(conversation.id),
+            changes,
+          });
           return toMessage(row);
         })
         .immediate();
@@ -557,22 +576,5 @@ function toChannelMessage(r: MessageRow): ChannelMessage {
     templateName: r.template_name,
     variables: r.variables ? (JSON.parse(r.variables) as Record<string, string>) : null,
     channelMessageId: r.channel_message_id!,
-  };
-}
-
-/** The conversation as events carry it (the inbox API in the next issue shares this shape). */
-export function conversationJson(c: ConversationRow, contact: ContactRow) {
-  return {
-    id: c.id,
-    status: c.status,
-    assignee: c.assignee_id,
-    labels: JSON.parse(c.labels) as string[],
-    snoozedUntil: isoOrNull(c.snoozed_until),
-    contact: toContact(contact),
-    lastMessageAt: iso(c.last_message_at),
-    lastInboundAt: isoOrNull(c.last_inbound_at),
-    unreadCount: c.unread_count,
-    createdAt: iso(c.created_at),
-    updatedAt: iso(c.updated_at),
   };
 }

@@ -1,0 +1,128 @@
+import type { FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { idParams, pageQuery, page } from '../../../../shared/schemas/common.ts';
+import {
+  agentSchema,
+  conversationDetailSchema,
+  conversationPageSchema,
+  conversationSchema,
+  createAgentBody,
+  listConversationsQuery,
+  patchConversationBody,
+  replyBody,
+} from '../../../../shared/schemas/conversations.ts';
+import { messageSchema } from '../../../../shared/schemas/messages.ts';
+import type { RegisterRoutes } from '../../http/types.ts';
+import { sendJson } from '../../http/types.ts';
+
+const tags = ['Conversations (inbox)'];
+
+export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
+  const me = (req: FastifyRequest) => {
+    const h = req.headers['x-parley-agent'];
+    return conversations.me(req.principal.workspaceId, Array.isArray(h) ? h[0] : h);
+  };
+
+  app.get(
+    '/conversations',
+    {
+      schema: {
+        tags,
+        summary: 'List conversations by last activity, with counts per status for tabs',
+        description:
+          'Filters: `status`, `assignee` (agent id, `me` with the `X-Parley-Agent` header, or `unassigned`), `label`, `q` (contact name or phone, or message text). `counts` apply every filter but `status`.',
+        querystring: listConversationsQuery,
+        response: { 200: conversationPageSchema },
+      },
+    },
+    async (req, reply) => sendJson(reply, conversations.list(req.principal, req.query, me(req))),
+  );
+
+  app.get(
+    '/conversations/:id',
+    {
+      schema: {
+        tags,
+        summary: 'One conversation with its last 20 messages',
+        params: idParams,
+        response: { 200: conversationDetailSchema },
+      },
+    },
+    async (req, reply) => sendJson(reply, conversations.get(req.principal, req.params.id)),
+  );
+
+  app.get(
+    '/conversations/:id/messages',
+    {
+      schema: {
+        tags,
+        summary: 'Page through a conversation’s messages, newest first',
+        params: idParams,
+        querystring: pageQuery,
+        response: { 200: page(messageSchema) },
+      },
+    },
+    async (req, reply) =>
+      sendJson(reply, conversations.messages(req.principal, req.params.id, req.query)),
+  );
+
+  app.post(
+    '/conversations/:id/reply',
+    {
+      schema: {
+        tags,
+        summary:
+          'Reply as the agent or the bot: { text } | { templateName, variables } | { listId }',
+        description:
+          '`as`: agent (default; the `X-Parley-Agent` header or the assignee) or bot. `private: true` stores an internal note that never reaches the channel. Free text needs the 24-hour window (422 `outside_service_window`).',
+        params: idParams,
+        body: replyBody,
+        response: { 200: messageSchema },
+      },
+    },
+    async (req) => conversations.reply(req.principal, req.params.id, req.body, me(req)),
+  );
+
+  app.patch(
+    '/conversations/:id',
+    {
+      schema: {
+        tags,
+        summary: 'Change status (snoozed needs snoozedUntil), assignee, labels, or mark read',
+        params: idParams,
+        body: patchConversationBody,
+        response: { 200: conversationSchema },
+      },
+    },
+    async (req, reply) =>
+      sendJson(reply, conversations.patch(req.principal, req.params.id, req.body, me(req))),
+  );
+
+  app.get(
+    '/agents',
+    {
+      schema: {
+        tags,
+        summary: 'The workspace’s agents',
+        response: { 200: z.object({ data: z.array(agentSchema), nextCursor: z.null() }) },
+      },
+    },
+    async (req) => ({ data: conversations.agents(req.principal.workspaceId), nextCursor: null }),
+  );
+
+  app.post(
+    '/agents',
+    {
+      schema: {
+        tags,
+        summary: 'Add an agent',
+        body: createAgentBody,
+        response: { 201: agentSchema },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return conversations.createAgent(req.principal.workspaceId, req.body);
+    },
+  );
+};

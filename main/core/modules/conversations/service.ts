@@ -1,0 +1,326 @@
+import type { Database as Db } from 'better-sqlite3';
+import { ApiError } from '../../../../shared/errors.ts';
+import type { Agent } from '../../../../shared/schemas/conversations.ts';
+import type { Outbox } from '../../events/outbox.ts';
+import { decodeCursor, encodeCursor } from '../../http/pagination.ts';
+import type { Scheduler } from '../../jobs/scheduler.ts';
+import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
+import { iso, isoOrNull } from '../../runtime.ts';
+import type { ContactsService } from '../contacts/service.ts';
+import type { MessagesService } from '../messages/service.ts';
+import { SERVICE_WINDOW_MS } from '../messages/service.ts';
+import type { ConversationFilter, ConversationRow } from './repo.ts';
+import { conversationsRepo } from './repo.ts';
+
+interface AgentRow {
+  id: string;
+  workspace_id: string;
+  name: string;
+  email: string;
+  created_at: number;
+}
+
+const toAgent = (r: AgentRow): Agent => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  createdAt: iso(r.created_at),
+});
+
+export interface ListQuery {
+  status?: ConversationRow['status'];
+  assignee?: string;
+  label?: string;
+  q?: string;
+  limit: number;
+  cursor?: string;
+}
+
+export interface PatchBody {
+  status?: ConversationRow['status'];
+  snoozedUntil?: string | null;
+  assignee?: string | null;
+  labels?: string[];
+  read?: true;
+}
+
+export interface ReplyBody {
+  text?: string;
+  templateName?: string;
+  variables?: Record<string, string>;
+  listId?: string;
+  as: 'agent' | 'bot';
+  private: boolean;
+}
+
+/**
+ * The inbox (design.md §4 Conversations): one conversation per contact per business account,
+ * status open | pending | snoozed | resolved, an assignee and labels. Snoozes wake through a
+ * durable job; every change emits `conversation.updated` with what changed.
+ */
+export function conversationsService(deps: {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  scheduler: Scheduler;
+  outbox: Outbox;
+  contacts: ContactsService;
+  messages: MessagesService;
+}) {
+  const { db, clock, ids, scheduler, outbox } = deps;
+  const repo = conversationsRepo(db);
+  const insertAgent = db.prepare(
+    'INSERT INTO agents (id, workspace_id, name, email, created_at) VALUES (@id, @workspace_id, @name, @email, @created_at)',
+  );
+  const agentById = db.prepare('SELECT * FROM agents WHERE workspace_id = ? AND id = ?');
+  const agentByEmail = db.prepare('SELECT * FROM agents WHERE workspace_id = ? AND email = ?');
+  const agentsOf = db.prepare('SELECT * FROM agents WHERE workspace_id = ? ORDER BY name, id');
+
+  const windowStart = () => clock.now() - SERVICE_WINDOW_MS;
+
+  function require(scope: Scope, id: string): ConversationRow {
+    const row = repo.get(scope, id);
+    if (!row) throw new ApiError('not_found', `no conversation ${id}`);
+    return row;
+  }
+
+  function agent(workspaceId: string, id: string, param: string): AgentRow {
+    const a = agentById.get(workspaceId, id) as AgentRow | undefined;
+    if (!a) throw new ApiError('validation_error', `no agent ${id} in this workspace`, { param });
+    return a;
+  }
+
+  function emitUpdated(
+    scope: Scope,
+    id: string,
+    changes: Record<string, { from: unknown; to: unknown }>,
+  ) {
+    outbox.emit(scope, 'conversation.updated', {
+      conversation: JSON.parse(repo.json(id, windowStart())) as Record<string, unknown>,
+      changes,
+    });
+  }
+
+  scheduler.register('conversation.wake', (payload) => {
+    const { conversationId, until } = payload as { conversationId: string; until: number };
+    const row = repo.byId(conversationId);
+    // Woken by an inbound message, re-snoozed or changed since: nothing to do.
+    if (!row || row.status !== 'snoozed' || row.snoozed_until !== until) return;
+    repo.update({ ...row, status: 'open', snoozed_until: null, updated_at: clock.now() });
+    emitUpdated(
+      { workspaceId: row.workspace_id, environment: row.environment as Scope['environment'] },
+      row.id,
+      {
+        status: { from: 'snoozed', to: 'open' },
+        snoozedUntil: { from: iso(until), to: null },
+      },
+    );
+  });
+
+  return {
+    repo,
+
+    list(scope: Scope, q: ListQuery, me: string | null): string {
+      const filter: ConversationFilter = {};
+      if (q.status) filter.status = q.status;
+      if (q.assignee === 'unassigned') filter.assignee = null;
+      else if (q.assignee === 'me') {
+        if (!me) {
+          throw new ApiError('validation_error', 'assignee=me needs the X-Parley-Agent header', {
+            param: 'assignee',
+          });
+        }
+        filter.assignee = me;
+      } else if (q.assignee) filter.assignee = agent(scope.workspaceId, q.assignee, 'assignee').id;
+      if (q.label?.trim()) filter.label = q.label.trim();
+      if (q.q?.trim()) filter.q = q.q.trim();
+      let cursor: { at: number; id: string } | null = null;
+      if (q.cursor) {
+        const m = /^(\d+):(.+)$/.exec(decodeCursor(q.cursor));
+        if (!m)
+          throw new ApiError('validation_error', 'cursor is not a cursor this API returned', {
+            param: 'cursor',
+          });
+        cursor = { at: Number(m[1]), id: m[2]! };
+      }
+      const rows = repo.list(scope, filter, cursor, q.limit + 1, windowStart());
+      const more = rows.length > q.limit;
+      const kept = more ? rows.slice(0, q.limit) : rows;
+      const counts = { open: 0, pending: 0, snoozed: 0, resolved: 0 };
+      for (const c of repo.counts(scope, filter)) counts[c.status as keyof typeof counts] = c.n;
+      const next = more ? JSON.stringify(encodeCursor(kept[kept.length - 1]![0])) : 'null';
+      return `{"data":[${kept.map((r) => r[1]).join(',')}],"nextCursor":${next},"counts":${JSON.stringify(counts)}}`;
+    },
+
+    /** One conversation with its last 20 messages, newest first. */
+    get(scope: Scope, id: string): string {
+      require(scope, id);
+      const conversation = repo.json(id, windowStart());
+      const page = JSON.parse(deps.messages.list(scope, { conversationId: id, limit: 20 })) as {
+        data: unknown[];
+      };
+      return `${conversation.slice(0, -1)},"messages":${JSON.stringify(page.data)}}`;
+    },
+
+    messages(scope: Scope, id: string, q: { limit: number; cursor?: string }): string {
+      require(scope, id);
+      return deps.messages.list(scope, {
+        conversationId: id,
+        limit: q.limit,
+        ...(q.cursor ? { cursor: q.cursor } : {}),
+      });
+    },
+
+    patch(scope: Scope, id: string, body: PatchBody, me: string | null): string {
+      return db
+        .transaction(() => {
+          const row = require(scope, id);
+          const now = clock.now();
+          const next: ConversationRow = { ...row };
+          const changes: Record<string, { from: unknown; to: unknown }> = {};
+          if (body.status !== undefined) next.status = body.status;
+          if (body.snoozedUntil !== undefined) {
+            next.snoozed_until = body.snoozedUntil === null ? null : Date.parse(body.snoozedUntil);
+          }
+          if (next.status === 'snoozed') {
+            if (body.status === 'snoozed' && body.snoozedUntil === undefined) {
+              throw new ApiError('validation_error', 'snoozing needs snoozedUntil', {
+                param: 'snoozedUntil',
+              });
+            }
+            if (next.snoozed_until === null || next.snoozed_until <= now) {
+              throw new ApiError('validation_error', 'snoozedUntil must be in the future', {
+                param: 'snoozedUntil',
+              });
+            }
+          } else if (body.snoozedUntil) {
+            throw new ApiError('validation_error', 'snoozedUntil goes with status "snoozed"', {
+              param: 'snoozedUntil',
+            });
+          } else {
+            next.snoozed_until = null;
+          }
+          if (body.assignee !== undefined) {
+            if (body.assignee === null) next.assignee_id = null;
+            else if (body.assignee === 'me') {
+              if (!me) {
+                throw new ApiError(
+                  'validation_error',
+                  'assignee "me" needs the X-Parley-Agent header',
+                  {
+                    param: 'assignee',
+                  },
+                );
+              }
+              next.assignee_id = me;
+            } else next.assignee_id = agent(scope.workspaceId, body.assignee, 'assignee').id;
+          }
+          const labels = body.labels ? [...new Set(body.labels.map((l) => l.trim()))] : null;
+          if (labels) next.labels = JSON.stringify(labels);
+          if (body.read) next.unread_count = 0;
+
+          if (next.status !== row.status) changes.status = { from: row.status, to: next.status };
+          if (next.snoozed_until !== row.snoozed_until) {
+            changes.snoozedUntil = {
+              from: isoOrNull(row.snoozed_until),
+              to: isoOrNull(next.snoozed_until),
+            };
+          }
+          if (next.assignee_id !== row.assignee_id)
+            changes.assignee = { from: row.assignee_id, to: next.assignee_id };
+          if (next.labels !== row.labels) {
+            changes.labels = { from: JSON.parse(row.labels) as string[], to: labels };
+          }
+          if (next.unread_count !== row.unread_count) {
+            changes.unreadCount = { from: row.unread_count, to: next.unread_count };
+          }
+          if (Object.keys(changes).length > 0) {
+            next.updated_at = now;
+            repo.update(next);
+            if (labels) repo.setLabels(next, labels);
+            if (next.status === 'snoozed' && changes.snoozedUntil) {
+              scheduler.enqueue(
+                'conversation.wake',
+                { conversationId: id, until: next.snoozed_until },
+                {
+                  runAt: next.snoozed_until!,
+                  dedupeKey: `conversation.wake:${id}:${next.snoozed_until}`,
+                },
+              );
+            }
+            emitUpdated(scope, id, changes);
+          }
+          return repo.json(id, windowStart());
+        })
+        .immediate();
+    },
+
+    reply(scope: Scope, id: string, body: ReplyBody, me: string | null) {
+      const row = require(scope, id);
+      const given = (['text', 'templateName', 'listId'] as const).filter(
+        (k) => body[k] !== undefined,
+      );
+      if (given.length !== 1) {
+        throw new ApiError(
+          'validation_error',
+          'give exactly one of text, templateName (with variables) or listId',
+          {
+            param: given[1] ?? 'text',
+          },
+        );
+      }
+      const agentId = body.as === 'agent' ? (me ?? row.assignee_id) : null;
+      if (body.private) {
+        if (body.text === undefined) {
+          throw new ApiError('validation_error', 'a private note is text', { param: 'private' });
+        }
+        return deps.messages.note(scope, row, body.text, agentId);
+      }
+      const contact = deps.contacts.repo.get(scope, row.contact_id)!;
+      const sender = { sentBy: body.as, agentId } as const;
+      if (body.text !== undefined) {
+        return deps.messages.sendText(scope, { phone: contact.phone, message: body.text }, sender)
+          .message;
+      }
+      if (body.templateName !== undefined) {
+        return deps.messages.sendTemplate(
+          scope,
+          {
+            phone: contact.phone,
+            templateName: body.templateName,
+            ...(body.variables ? { variables: body.variables } : {}),
+          },
+          sender,
+        ).message;
+      }
+      throw new ApiError('not_found', `no interactive list ${body.listId}`, { param: 'listId' });
+    },
+
+    agents: (workspaceId: string) => (agentsOf.all(workspaceId) as AgentRow[]).map(toAgent),
+
+    createAgent(workspaceId: string, body: { name: string; email: string }): Agent {
+      const email = body.email.toLowerCase();
+      if (agentByEmail.get(workspaceId, email)) {
+        throw new ApiError('validation_error', `an agent with email ${email} exists already`, {
+          param: 'email',
+        });
+      }
+      const row: AgentRow = {
+        id: ids('agt'),
+        workspace_id: workspaceId,
+        name: body.name,
+        email,
+        created_at: clock.now(),
+      };
+      insertAgent.run(row);
+      return toAgent(row);
+    },
+
+    /** The agent a request acts as (`X-Parley-Agent`), validated against the workspace. */
+    me(workspaceId: string, header: string | undefined): string | null {
+      if (!header) return null;
+      return agent(workspaceId, header, 'X-Parley-Agent').id;
+    },
+  };
+}
+export type ConversationsService = ReturnType<typeof conversationsService>;

@@ -1,0 +1,307 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { TestCore } from '../helpers.ts';
+import { makeCore, manualClock } from '../helpers.ts';
+
+let t: TestCore;
+afterEach(async () => t?.close());
+
+const phone = (i: number) => `+4915112${String(i).padStart(6, '0')}`;
+
+async function setup() {
+  const clock = manualClock();
+  t = await makeCore({ clock });
+  const key = t.key('test');
+  const jobs = t.core.services.scheduler;
+  const inbound = (i: number, message: string) =>
+    t.request('POST', '/api/simulator/inbound', { key, body: { phone: phone(i), message } });
+  const ann = (
+    await t.request('POST', '/agents', {
+      key,
+      body: { name: 'Ann Agent', email: 'ann@example.com' },
+    })
+  ).body;
+  const bob = (
+    await t.request('POST', '/agents', {
+      key,
+      body: { name: 'Bob Agent', email: 'bob@example.com' },
+    })
+  ).body;
+  const as = (agent: { id: string }) => ({ 'x-parley-agent': agent.id });
+  return { clock, key, jobs, inbound, ann, bob, as };
+}
+
+const list = async (key: string, qs = '', headers: Record<string, string> = {}) =>
+  (await t.request('GET', `/conversations${qs ? `?${qs}` : ''}`, { key, headers })).body;
+
+describe('conversations', () => {
+  it('lists by last activity with contact, last message, window and counts per status', async () => {
+    const { clock, key, inbound } = await setup();
+    await inbound(1, 'first');
+    clock.advance(1000);
+    await inbound(2, 'second');
+    clock.advance(1000);
+    await inbound(1, 'third');
+    const page = await list(key);
+    expect(page.data.map((c: { contact: { phone: string } }) => c.contact.phone)).toEqual([
+      phone(1),
+      phone(2),
+    ]);
+    expect(page.data[0]).toMatchObject({
+      status: 'open',
+      assignee: null,
+      labels: [],
+      unreadCount: 2,
+      windowOpen: true,
+    });
+    expect(page.data[0].lastMessage).toMatchObject({
+      text: 'third',
+      direction: 'inbound',
+      sentBy: 'contact',
+    });
+    expect(page.counts).toEqual({ open: 2, pending: 0, snoozed: 0, resolved: 0 });
+    clock.advance(24 * 3600_000);
+    expect((await list(key)).data[0].windowOpen).toBe(false);
+    const detail = await t.request('GET', `/conversations/${page.data[0].id}`, { key });
+    expect(detail.body.messages.map((m: { text: string }) => m.text)).toEqual(['third', 'first']);
+    expect(detail.body.contact.phone).toBe(phone(1));
+    expect((await t.request('GET', '/conversations/conv_nope', { key })).status).toBe(404);
+    expect((await list(t.key('live'))).data).toEqual([]);
+  });
+
+  it('pages by cursor in activity order', async () => {
+    const { clock, key, inbound } = await setup();
+    for (let i = 0; i < 7; i++) {
+      await inbound(i, `m${i}`);
+      clock.advance(10);
+    }
+    const seen: string[] = [];
+    let cursor: string | null = null;
+    do {
+      const p: { data: { contact: { phone: string } }[]; nextCursor: string | null } = await list(
+        key,
+        `limit=3${cursor ? `&cursor=${cursor}` : ''}`,
+      );
+      seen.push(...p.data.map((c) => c.contact.phone));
+      cursor = p.nextCursor;
+    } while (cursor);
+    expect(seen).toEqual([6, 5, 4, 3, 2, 1, 0].map(phone));
+  });
+
+  it('filters by status, assignee (id, me, unassigned), label and q over names, phones and message text', async () => {
+    const { key, inbound, ann, bob, as } = await setup();
+    const ids: string[] = [];
+    for (const [i, text] of [
+      [1, 'my parcel is late'],
+      [2, 'refund please'],
+      [3, 'hello'],
+    ] as const) {
+      ids.push((await inbound(i, text)).body.conversationId);
+    }
+    await t.request('PATCH', `/api/contacts/${(await list(key)).data[0].contact.id}`, {
+      key,
+      body: { name: 'Zoë Parcelwood' },
+    });
+    await t.request('PATCH', `/conversations/${ids[0]}`, {
+      key,
+      body: { assignee: 'me', labels: ['shipping', 'vip'] },
+      headers: as(ann),
+    });
+    await t.request('PATCH', `/conversations/${ids[1]}`, {
+      key,
+      body: { assignee: bob.id, status: 'pending', labels: ['billing'] },
+    });
+    const phones = async (qs: string, headers: Record<string, string> = {}) =>
+      (await list(key, qs, headers)).data.map(
+        (c: { contact: { phone: string } }) => c.contact.phone,
+      );
+    expect(await phones('status=pending')).toEqual([phone(2)]);
+    expect(await phones(`assignee=${ann.id}`)).toEqual([phone(1)]);
+    expect(await phones('assignee=me', as(bob))).toEqual([phone(2)]);
+    expect(await phones('assignee=unassigned')).toEqual([phone(3)]);
+    expect(await phones('label=vip')).toEqual([phone(1)]);
+    expect((await phones('q=parcel')).sort()).toEqual([phone(1), phone(3)].sort()); // message text + contact name
+    expect(await phones('q=refund')).toEqual([phone(2)]);
+    expect(await phones('q=000003')).toEqual([phone(3)]);
+    expect(await phones('q="quoted')).toEqual([]);
+    const counted = await list(key, 'assignee=unassigned');
+    expect(counted.counts).toEqual({ open: 1, pending: 0, snoozed: 0, resolved: 0 });
+    expect((await list(key, 'status=open')).counts).toEqual({
+      open: 2,
+      pending: 1,
+      snoozed: 0,
+      resolved: 0,
+    });
+    const noMe = await t.request('GET', '/conversations?assignee=me', { key });
+    expect(noMe.status).toBe(400);
+    expect(noMe.body.error.param).toBe('assignee');
+    const badAgent = await t.request('GET', '/conversations?assignee=agt_nope', { key });
+    expect(badAgent.body.error.param).toBe('assignee');
+    expect((await t.request('GET', '/conversations?status=closed', { key })).body.error.param).toBe(
+      'status',
+    );
+  });
+
+  it('changes status, assignee and labels, emitting conversation.updated with what changed', async () => {
+    const { key, inbound, ann } = await setup();
+    const id = (await inbound(1, 'hi')).body.conversationId;
+    const res = await t.request('PATCH', `/conversations/${id}`, {
+      key,
+      body: { status: 'resolved', assignee: ann.id, labels: ['a', 'a', 'b'], read: true },
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      status: 'resolved',
+      assignee: ann.id,
+      labels: ['a', 'b'],
+      unreadCount: 0,
+    });
+    const ev = JSON.parse(
+      t.core.db
+        .prepare(
+          "SELECT data FROM events WHERE type = 'conversation.updated' ORDER BY seq DESC LIMIT 1",
+        )
+        .pluck()
+        .get() as string,
+    );
+    expect(ev.changes).toEqual({
+      status: { from: 'open', to: 'resolved' },
+      assignee: { from: null, to: ann.id },
+      labels: { from: [], to: ['a', 'b'] },
+      unreadCount: { from: 1, to: 0 },
+    });
+    expect(ev.conversation).toEqual(res.body);
+    const bad: [unknown, string][] = [
+      [{ status: 'closed' }, 'status'],
+      [{ assignee: 'agt_nope' }, 'assignee'],
+      [{ labels: [''] }, 'labels.0'],
+      [{ status: 'snoozed' }, 'snoozedUntil'],
+      [{ status: 'snoozed', snoozedUntil: '2020-01-01T00:00:00Z' }, 'snoozedUntil'],
+      [{ snoozedUntil: '2099-01-01T00:00:00Z' }, 'snoozedUntil'],
+      [{ status: 'snoozed', snoozedUntil: 'tomorrow' }, 'snoozedUntil'],
+    ];
+    for (const [body, param] of bad) {
+      const r = await t.request('PATCH', `/conversations/${id}`, { key, body });
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.error.param, JSON.stringify(body)).toBe(param);
+    }
+    expect(
+      (await t.request('PATCH', '/conversations/conv_nope', { key, body: { status: 'open' } }))
+        .status,
+    ).toBe(404);
+  });
+
+  it('reopens resolved conversations and wakes snoozed ones on an inbound message', async () => {
+    const { clock, key, inbound } = await setup();
+    const id = (await inbound(1, 'hi')).body.conversationId;
+    await t.request('PATCH', `/conversations/${id}`, { key, body: { status: 'resolved' } });
+    await inbound(1, 'me again');
+    expect((await t.request('GET', `/conversations/${id}`, { key })).body.status).toBe('open');
+    const until = new Date(clock.now() + 3600_000).toISOString();
+    await t.request('PATCH', `/conversations/${id}`, {
+      key,
+      body: { status: 'snoozed', snoozedUntil: until },
+    });
+    await inbound(1, 'still there?');
+    const woke = (await t.request('GET', `/conversations/${id}`, { key })).body;
+    expect(woke).toMatchObject({ status: 'open', snoozedUntil: null });
+  });
+
+  it('wakes a snoozed conversation at snoozedUntil through a durable job, even after a restart', async () => {
+    const { clock, key, inbound } = await setup();
+    const id = (await inbound(1, 'hi')).body.conversationId;
+    const until = new Date(clock.now() + 3600_000).toISOString();
+    const s = await t.request('PATCH', `/conversations/${id}`, {
+      key,
+      body: { status: 'snoozed', snoozedUntil: until },
+    });
+    expect(s.body).toMatchObject({ status: 'snoozed', snoozedUntil: until });
+    const dataDir = t.dataDir;
+    await t.core.stop();
+    t = await makeCore({ clock, dataDir });
+    clock.advance(3599_000);
+    await t.core.services.scheduler.runDue();
+    expect((await t.request('GET', `/conversations/${id}`, { key })).body.status).toBe('snoozed');
+    clock.advance(1_000);
+    await t.core.services.scheduler.runDue();
+    expect((await t.request('GET', `/conversations/${id}`, { key })).body).toMatchObject({
+      status: 'open',
+      snoozedUntil: null,
+    });
+  });
+
+  it('replies as agent or bot, with text inside the window, templates, or private notes', async () => {
+    const { clock, key, jobs, inbound, ann, as } = await setup();
+    const id = (await inbound(1, 'hi')).body.conversationId;
+    const reply = (body: Record<string, unknown>, headers = as(ann)) =>
+      t.request('POST', `/conversations/${id}/reply`, { key, body, headers });
+    const text = await reply({ text: 'Hello! 👋' });
+    expect(text.body).toMatchObject({
+      text: 'Hello! 👋',
+      sentBy: 'agent',
+      agentId: ann.id,
+      status: 'accepted',
+      conversationId: id,
+    });
+    const bot = await reply({ text: 'Auto-answer', as: 'bot' });
+    expect(bot.body).toMatchObject({ sentBy: 'bot', agentId: null });
+    const note = await reply({ text: 'Customer sounds upset', private: true });
+    expect(note.body).toMatchObject({ type: 'note', status: 'note', channelMessageId: null });
+    await jobs.runDue();
+    const again = (await t.request('GET', `/conversations/${id}/messages`, { key })).body.data;
+    expect(again.find((m: { id: string }) => m.id === note.body.id).status).toBe('note'); // never dispatched
+    expect(again.find((m: { id: string }) => m.id === text.body.id).status).toBe('sent');
+    clock.advance(24 * 3600_000);
+    const closed = await reply({ text: 'Still there?' });
+    expect(closed.status).toBe(422);
+    expect(closed.body.error.code).toBe('outside_service_window');
+    const tplId = (
+      await t.request('POST', '/api/templates', {
+        key,
+        body: {
+          name: 'follow_up',
+          category: 'UTILITY',
+          language: 'en',
+          components: [{ type: 'BODY', text: 'Hi {{1}}, anything else?' }],
+        },
+      })
+    ).body.template.id;
+    await t.request('POST', `/api/simulator/templates/${tplId}/review`, {
+      key,
+      body: { decision: 'approve' },
+    });
+    const tpl = await reply({ templateName: 'follow_up', variables: { '1': 'Sam' } });
+    expect(tpl.body).toMatchObject({
+      type: 'template',
+      text: 'Hi Sam, anything else?',
+      sentBy: 'agent',
+    });
+    const both = await reply({ text: 'x', templateName: 'follow_up' });
+    expect(both.status).toBe(400);
+    expect((await reply({})).status).toBe(400);
+    expect(
+      (await reply({ templateName: 'follow_up', variables: { '1': 'x' }, private: true })).body
+        .error.param,
+    ).toBe('private');
+    expect((await reply({ listId: 'lst_1' })).body.error.param).toBe('listId');
+    const badAgent = await reply({ text: 'x' }, { 'x-parley-agent': 'agt_nope' });
+    expect(badAgent.body.error.param).toBe('X-Parley-Agent');
+    const page = (await t.request('GET', `/conversations/${id}/messages?limit=2`, { key })).body;
+    expect(page.data).toHaveLength(2);
+    expect(page.nextCursor).not.toBeNull();
+  });
+
+  it('manages agents', async () => {
+    const { key } = await setup();
+    const list = await t.request('GET', '/agents', { key });
+    expect(list.body.data.map((a: { name: string }) => a.name)).toEqual(['Ann Agent', 'Bob Agent']);
+    const dup = await t.request('POST', '/agents', {
+      key,
+      body: { name: 'Ann 2', email: 'ANN@example.com' },
+    });
+    expect(dup.body.error.param).toBe('email');
+    expect(
+      (await t.request('POST', '/agents', { key, body: { name: '', email: 'x@example.com' } })).body
+        .error.param,
+    ).toBe('name');
+  });
+});
