@@ -11,7 +11,7 @@ import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
 import { iso, isoOrNull } from '../../runtime.ts';
 import type { ContactRow } from '../contacts/repo.ts';
 import type { ContactsService } from '../contacts/service.ts';
-import { phoneOrThrow, toContact } from '../contacts/service.ts';
+import { phoneOrThrow } from '../contacts/service.ts';
 import type { ConversationRow } from '../conversations/repo.ts';
 import { conversationsRepo } from '../conversations/repo.ts';
 import { toTemplate } from '../templates/service.ts';
