@@ -53,12 +53,9 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
             'refusing to use it. Point --data-dir at an empty folder or a Parley data dir.',
         );
       }
-      const check = db.pragma('quick_check', { simple: true }) as string;
-      if (check !== 'ok') {
-        throw new DatabaseOpenError(
-          `${file} is damaged (${check}). Restore a backup (see README → Backups) or move the file away.`,
-        );
-      }
+      // Reading the schema (above) catches a file that is not a database or has a broken
+      // header; a full integrity check would read every page, seconds on a large store, so it is
+      // left to `parley backup` (VACUUM INTO fails on a damaged file) and to query time.
     }
     if (!options.readonly) {
       db.pragma('journal_mode = WAL');
