@@ -1,10 +1,13 @@
 import { useEffect } from 'react';
+import { events } from './api/events.ts';
 import { ErrorBanner } from './components/error-banner.tsx';
 import { Sidebar } from './components/sidebar.tsx';
 import { Toaster } from './components/toaster.tsx';
 import { ModeBanner, TopBar } from './components/top-bar.tsx';
 import { ContactsScreen } from './screens/contacts/contacts-screen.tsx';
+import { PlaygroundScreen } from './screens/playground/playground-screen.tsx';
 import { ApiKeysScreen } from './screens/settings/api-keys-screen.tsx';
+import { TemplatesScreen } from './screens/templates/templates-screen.tsx';
 import { WalletScreen } from './screens/wallet/wallet-screen.tsx';
 import { useRoute, type Route } from './stores/route.ts';
 import { useSession } from './stores/session.ts';
@@ -13,8 +16,12 @@ function Screen({ route }: { route: Route }) {
   switch (route) {
     case 'contacts':
       return <ContactsScreen />;
+    case 'templates':
+      return <TemplatesScreen />;
     case 'wallet':
       return <WalletScreen />;
+    case 'playground':
+      return <PlaygroundScreen />;
     case 'settings/keys':
       return <ApiKeysScreen />;
   }
@@ -30,6 +37,11 @@ export function App() {
   useEffect(() => {
     if (useSession.getState().status === 'idle') void bootstrap();
   }, [bootstrap]);
+
+  // One event stream for the whole app, opened once the session's scope is known.
+  useEffect(() => {
+    if (status === 'ready') events.start();
+  }, [status]);
 
   return (
     <div className={`app mode-${environment}`}>

@@ -342,3 +342,20 @@ describe('templates', () => {
     expect((await t.request('GET', `/api/templates/${id}`, { key })).body.status).toBe('APPROVED');
   });
 });
+
+it('refuses named placeholders and names fields once in messages', async () => {
+  const { key } = await setup();
+  const named = await t.request('POST', '/api/templates', {
+    key,
+    body: body({ components: [{ type: 'BODY', text: 'Hello {{name}}' }] }),
+  });
+  expect(named.body.error).toMatchObject({
+    param: 'components.0.text',
+    message: expect.stringMatching(/\{\{name\}\} is not a variable/),
+  });
+  const lang = await t.request('POST', '/api/templates', {
+    key,
+    body: body({ language: 'English' }),
+  });
+  expect(lang.body.error.message).toBe('language must be a code such as en, hi, es or pt_BR');
+});

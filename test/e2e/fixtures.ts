@@ -3,12 +3,13 @@
  * it). The server is ready when it prints its `listening on` line; no sleeps.
  */
 import { test as base, expect } from '@playwright/test';
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const bin = path.join(repoRoot, 'main/cli/bin.mjs');
@@ -19,7 +20,37 @@ const STOP_TIMEOUT_MS = 5_000;
 
 export interface ParleyServer {
   url: string;
+  /** The server's own data dir: the CLI can act on it while the server runs (design.md §2). */
   dataDir: string;
+}
+
+const run = promisify(execFile);
+
+/** Runs the real `parley` CLI against the test's data dir and parses its `--json` answer. */
+export async function parleyCli<T>(server: ParleyServer, args: string[]): Promise<T> {
+  const { stdout } = await run(
+    process.execPath,
+    [bin, ...args, '--json', '--data-dir', server.dataDir],
+    { cwd: repoRoot, env: { ...process.env, PARLEY_DATA_DIR: server.dataDir } },
+  );
+  return JSON.parse(stdout) as T;
+}
+
+/** Creates an API key with the CLI, as a developer would for a script. */
+export async function createApiKey(
+  server: ParleyServer,
+  environment: 'test' | 'live',
+  name = `e2e-${environment}`,
+): Promise<string> {
+  const created = await parleyCli<{ key: string }>(server, [
+    'keys',
+    'create',
+    '--env',
+    environment,
+    '--name',
+    name,
+  ]);
+  return created.key;
 }
 
 function waitForListening(child: ChildProcess): Promise<string> {

@@ -40,7 +40,10 @@ export function toApiError(error: unknown): ApiError {
     const path = first.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
     const where = (error as { validationContext?: string }).validationContext ?? 'body';
     const param = path || where;
-    return new ApiError('validation_error', `${param}: ${first.message}`, { param });
+    // Our schema messages usually name the field already ("name is required").
+    const field = param.split('.').pop()!;
+    const message = first.message.startsWith(field) ? first.message : `${param}: ${first.message}`;
+    return new ApiError('validation_error', message, { param });
   }
   const fe = error as FastifyError;
   if (fe && typeof fe.code === 'string' && FRAMEWORK_CODES[fe.code]) {

@@ -12,9 +12,15 @@ import type {
   Group,
   ImportProgressLine,
   ImportResult,
+  CreateTemplateBody,
+  EditTemplateBody,
   LedgerEntry,
   Me,
+  Message,
   PatchContactBody,
+  SimulatorSettings,
+  Template,
+  TemplateStatus,
   TopupBody,
   UpsertContactBody,
   Wallet,
@@ -75,6 +81,7 @@ interface Scope {
 
 const scope: Scope = { environment: 'test', workspaceId: null };
 let generation = 0;
+const scopeListeners = new Set<() => void>();
 
 /**
  * Sets the environment and workspace every later request is scoped to. Bumps the scope
@@ -85,14 +92,26 @@ export function setScope(next: Partial<Scope>): void {
   if (next.environment !== undefined) scope.environment = next.environment;
   if (next.workspaceId !== undefined) scope.workspaceId = next.workspaceId;
   generation += 1;
+  for (const listener of scopeListeners) listener();
 }
 
 export const scopeGeneration = (): number => generation;
 
-function baseUrl(): string {
+export const currentScope = (): Readonly<Scope> => ({ ...scope });
+
+/** Called after every setScope (the event stream reconnects when the scope really changed). */
+export function onScopeChange(listener: () => void): () => void {
+  scopeListeners.add(listener);
+  return () => scopeListeners.delete(listener);
+}
+
+/** The core's base URL: the loopback address handed over by Electron, or this page's origin. */
+export function apiBaseUrl(): string {
   const base = window.parley?.baseUrl ?? location.origin;
   return base.replace(/\/+$/, '');
 }
+
+const baseUrl = apiBaseUrl;
 
 function sessionToken(): string | null {
   return (
@@ -100,6 +119,15 @@ function sessionToken(): string | null {
     document.querySelector<HTMLMetaElement>('meta[name="parley-session"]')?.content ??
     null
   );
+}
+
+/** The desktop session's credentials and scope, as headers (the event stream sends them too). */
+export function sessionHeaders(): Record<string, string> {
+  const headers: Record<string, string> = { 'X-Parley-Environment': scope.environment };
+  const token = sessionToken();
+  if (token) headers['X-Parley-Session'] = token;
+  if (scope.workspaceId) headers['X-Parley-Workspace'] = scope.workspaceId;
+  return headers;
 }
 
 interface RequestOptions {
@@ -121,11 +149,8 @@ async function send(method: string, path: string, options: RequestOptions = {}):
 
   const headers = new Headers({
     Accept: options.accept ?? 'application/json',
-    'X-Parley-Environment': scope.environment,
+    ...sessionHeaders(),
   });
-  const token = sessionToken();
-  if (token) headers.set('X-Parley-Session', token);
-  if (scope.workspaceId) headers.set('X-Parley-Workspace', scope.workspaceId);
 
   let body: string | undefined;
   if (options.rawBody) {
@@ -213,6 +238,42 @@ interface StreamErrorLine {
   type: 'error';
   error?: { code?: string; message?: string };
 }
+
+export interface TemplateQuery extends PageParams {
+  status?: TemplateStatus | '';
+  name?: string;
+}
+
+/** Exactly one of them selects the thread (design.md §4 Sending). */
+export type MessageQuery = PageParams &
+  ({ contactId: string } | { conversationId: string } | { phone: string });
+
+export interface SendTemplateResult {
+  success: true;
+  message: string;
+  data: {
+    channelMessageId: string;
+    phone: string;
+    templateName: string;
+    contactId: string;
+    wabaId: string;
+  };
+}
+
+export interface SendTextResult {
+  success: true;
+  message: string;
+  data: {
+    messageId: string;
+    channelMessageId: string;
+    phone: string;
+    contactId: string;
+    conversationId: string;
+    wabaId: string;
+  };
+}
+
+export type ReviewDecision = 'approve' | 'reject' | 'pause' | 'disable';
 
 export interface ImportOptions {
   groupId?: string | null;
@@ -323,6 +384,7 @@ export const api = {
       const response = await send('POST', '/api/contacts', { body });
       return { contact: (await response.json()) as Contact, created: response.status === 201 };
     },
+    get: (id: string): Promise<Contact> => json('GET', `/api/contacts/${encodeURIComponent(id)}`),
     patch: (id: string, body: PatchContactBody): Promise<Contact> =>
       json('PATCH', `/api/contacts/${encodeURIComponent(id)}`, { body }),
     import: importContacts,
@@ -334,4 +396,109 @@ export const api = {
     create: (name: string): Promise<Group> =>
       json('POST', '/api/contacts/groups', { body: { name } }),
   },
+
+  templates: {
+    list: (p: TemplateQuery = {}): Promise<Page<Template>> =>
+      json('GET', '/api/templates', { query: { ...pageQuery(p), status: p.status, name: p.name } }),
+    get: (id: string): Promise<Template> => json('GET', `/api/templates/${encodeURIComponent(id)}`),
+    create: (body: CreateTemplateBody): Promise<{ success: true; template: Template }> =>
+      json('POST', '/api/templates', { body }),
+    edit: (id: string, body: EditTemplateBody): Promise<Template> =>
+      json('PUT', `/api/templates/${encodeURIComponent(id)}/edit`, { body }),
+    remove: (id: string): Promise<{ success: true; id: string }> =>
+      json('DELETE', `/api/templates/${encodeURIComponent(id)}`),
+    sync: (): Promise<{ success: true; reviewed: number; templates: Template[] }> =>
+      json('POST', '/api/templates/sync'),
+  },
+
+  messages: {
+    list: (q: MessageQuery): Promise<Page<Message>> =>
+      json('GET', '/messages', {
+        query: {
+          ...pageQuery(q),
+          contactId: 'contactId' in q ? q.contactId : undefined,
+          conversationId: 'conversationId' in q ? q.conversationId : undefined,
+          phone: 'phone' in q ? q.phone : undefined,
+        },
+      }),
+    sendTemplate: (body: {
+      phone: string;
+      templateName: string;
+      variables?: Record<string, string>;
+    }): Promise<SendTemplateResult> => json('POST', '/api/send', { body }),
+    sendText: (body: { phone: string; message: string }): Promise<SendTextResult> =>
+      json('POST', '/api/send-text', { body }),
+  },
+
+  simulator: {
+    inbound: (body: { phone: string; message: string }): Promise<unknown> =>
+      json('POST', '/api/simulator/inbound', { body }),
+    review: (id: string, body: { decision: ReviewDecision; reason?: string }): Promise<unknown> =>
+      json('POST', `/api/simulator/templates/${encodeURIComponent(id)}/review`, { body }),
+    settings: (): Promise<SimulatorSettings> => json('GET', '/api/simulator/settings'),
+  },
+
+  /** The OpenAPI document (public, no credentials). */
+  openapi: async (): Promise<unknown> => {
+    let response: Response;
+    try {
+      response = await fetch(`${baseUrl()}/openapi.json`, {
+        headers: { Accept: 'application/json' },
+      });
+    } catch {
+      throw new ApiRequestError(0, 'network_error', 'Cannot reach the Parley service.');
+    }
+    if (!response.ok) throw await toApiError(response);
+    return response.json();
+  },
 };
+
+export interface RawRequest {
+  method: string;
+  /** Path plus query string, e.g. `/api/templates?status=APPROVED`. */
+  path: string;
+  apiKey: string;
+  /** JSON text, sent as is. */
+  body?: string;
+}
+
+export interface RawResponse {
+  status: number;
+  statusText: string;
+  headers: [string, string][];
+  bodyText: string;
+  durationMs: number;
+}
+
+/**
+ * A request exactly as a script would make it: only `X-API-Key` (and the JSON content type),
+ * none of the desktop session's headers. Answers every status; throws only when nothing
+ * answered at all.
+ */
+export async function sendWithApiKey(request: RawRequest): Promise<RawResponse> {
+  const headers: Record<string, string> = { 'X-API-Key': request.apiKey };
+  if (request.body !== undefined) headers['Content-Type'] = 'application/json';
+  const started = performance.now();
+  let response: Response;
+  try {
+    response = await fetch(baseUrl() + request.path, {
+      method: request.method,
+      headers,
+      body: request.body ?? null,
+    });
+  } catch {
+    throw new ApiRequestError(
+      0,
+      'network_error',
+      'Cannot reach the Parley service. Check that it is running, then try again.',
+    );
+  }
+  const bodyText = await response.text();
+  return {
+    status: response.status,
+    statusText: response.statusText,
+    headers: [...response.headers.entries()],
+    bodyText,
+    durationMs: Math.round(performance.now() - started),
+  };
+}

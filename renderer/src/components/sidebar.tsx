@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { hrefFor, useRoute, type Route } from '../stores/route.ts';
-import { ContactsIcon, KeyIcon, WalletIcon } from './icons.tsx';
+import { CodeIcon, ContactsIcon, KeyIcon, TemplateIcon, WalletIcon } from './icons.tsx';
+import { StreamIndicator } from './stream-indicator.tsx';
 
 function NavLink({
   route,
@@ -38,8 +39,17 @@ export function Sidebar() {
         <NavLink route="contacts" icon={<ContactsIcon />}>
           Contacts
         </NavLink>
+        <NavLink route="templates" icon={<TemplateIcon />}>
+          Templates
+        </NavLink>
         <NavLink route="wallet" icon={<WalletIcon />}>
           Wallet
+        </NavLink>
+      </div>
+      <div className="nav-group">
+        <div className="nav-heading">Developers</div>
+        <NavLink route="playground" icon={<CodeIcon />}>
+          API playground
         </NavLink>
       </div>
       <div className="nav-group">
@@ -48,6 +58,7 @@ export function Sidebar() {
           API keys
         </NavLink>
       </div>
+      <StreamIndicator />
     </nav>
   );
 }

@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 
-export const ROUTES = ['contacts', 'wallet', 'settings/keys'] as const;
+export const ROUTES = ['contacts', 'templates', 'wallet', 'playground', 'settings/keys'] as const;
 export type Route = (typeof ROUTES)[number];
 
 export const DEFAULT_ROUTE: Route = 'contacts';

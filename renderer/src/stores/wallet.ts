@@ -1,7 +1,10 @@
 import { create } from 'zustand';
+import { formatMicros } from '../../../shared/money.ts';
 import type { LedgerEntry, Wallet } from '../../../shared/schemas/index.ts';
 import { api, errorMessage, scopeGeneration } from '../api/client.ts';
+import { events } from '../api/events.ts';
 import { registerScopedStore, type LoadStatus } from './scope.ts';
+import { notify } from './toasts.ts';
 
 interface WalletState {
   wallet: Wallet | null;
@@ -81,6 +84,21 @@ export const useWallet = create<WalletState>()((set, get) => ({
 }));
 
 registerScopedStore(() => useWallet.getState().reset());
+
+events.subscribe('wallet.low_balance', (event) => {
+  const balance = event.data.balanceMicros;
+  const threshold = event.data.thresholdMicros;
+  const currency = useWallet.getState().wallet?.currency ?? 'USD';
+  notify(
+    'info',
+    typeof balance === 'number' && typeof threshold === 'number'
+      ? `Wallet balance is low: ${formatMicros(balance, currency)} (below ${formatMicros(threshold, currency)}). Top up so live messages keep sending.`
+      : 'Wallet balance is low. Top up so live messages keep sending.',
+  );
+  // Refresh what is shown; a wallet not loaded yet loads fresh when its screen opens.
+  const { status, load } = useWallet.getState();
+  if (status === 'ready' || status === 'error') void load();
+});
 
 export const selectIsLowBalance = (s: WalletState): boolean =>
   s.wallet !== null && s.wallet.balanceMicros < s.wallet.lowBalanceThresholdMicros;

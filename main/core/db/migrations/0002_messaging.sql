@@ -52,14 +52,55 @@ CREATE INDEX conversations_scope_activity ON conversations(workspace_id, environ
 CREATE INDEX conversations_scope_status ON conversations(workspace_id, environment, status, last_message_at DESC, id DESC);
 CREATE INDEX conversations_scope_assignee ON conversations(workspace_id, environment, assignee_id, last_message_at DESC, id DESC);
 
+-- Labels, with the conversation's status, assignee and last activity mirrored (by trigger) so
+-- a label filter pages and counts from its own rows.
 CREATE TABLE conversation_labels (
   conversation_id  TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
   workspace_id     TEXT NOT NULL,
   environment      TEXT NOT NULL,
   label            TEXT NOT NULL,
+  status           TEXT NOT NULL,
+  assignee_id      TEXT,
+  last_message_at  INTEGER NOT NULL,
   PRIMARY KEY (conversation_id, label)
 ) WITHOUT ROWID;
-CREATE INDEX conversation_labels_scope ON conversation_labels(workspace_id, environment, label, conversation_id);
+CREATE INDEX conversation_labels_activity ON conversation_labels(workspace_id, environment, label, last_message_at DESC, conversation_id DESC);
+CREATE INDEX conversation_labels_status ON conversation_labels(workspace_id, environment, label, status, last_message_at DESC, conversation_id DESC);
+
+CREATE TRIGGER conversation_labels_follow AFTER UPDATE OF status, assignee_id, last_message_at ON conversations
+WHEN old.status IS NOT new.status OR old.assignee_id IS NOT new.assignee_id
+  OR old.last_message_at IS NOT new.last_message_at BEGIN
+  UPDATE conversation_labels SET status = new.status, assignee_id = new.assignee_id,
+    last_message_at = new.last_message_at
+  WHERE conversation_id = new.id;
+END;
+
+-- Counts per status (per assignee; '' = unassigned) for the inbox tabs, kept by triggers so
+-- they cost nothing to read.
+CREATE TABLE conversation_counts (
+  workspace_id  TEXT NOT NULL,
+  environment   TEXT NOT NULL,
+  assignee_key  TEXT NOT NULL,
+  status        TEXT NOT NULL,
+  n             INTEGER NOT NULL,
+  PRIMARY KEY (workspace_id, environment, assignee_key, status)
+) WITHOUT ROWID;
+
+CREATE TRIGGER conversation_counts_insert AFTER INSERT ON conversations BEGIN
+  INSERT INTO conversation_counts VALUES (new.workspace_id, new.environment, coalesce(new.assignee_id, ''), new.status, 1)
+  ON CONFLICT DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER conversation_counts_update AFTER UPDATE OF status, assignee_id ON conversations
+WHEN old.status IS NOT new.status OR old.assignee_id IS NOT new.assignee_id BEGIN
+  UPDATE conversation_counts SET n = n - 1 WHERE workspace_id = old.workspace_id AND environment = old.environment
+    AND assignee_key = coalesce(old.assignee_id, '') AND status = old.status;
+  INSERT INTO conversation_counts VALUES (new.workspace_id, new.environment, coalesce(new.assignee_id, ''), new.status, 1)
+  ON CONFLICT DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER conversation_counts_delete AFTER DELETE ON conversations BEGIN
+  UPDATE conversation_counts SET n = n - 1 WHERE workspace_id = old.workspace_id AND environment = old.environment
+    AND assignee_key = coalesce(old.assignee_id, '') AND status = old.status;
+END;
 
 CREATE TABLE messages (
   id                  TEXT PRIMARY KEY,
@@ -90,6 +131,20 @@ CREATE TABLE messages (
 CREATE INDEX messages_conversation ON messages(conversation_id, id);
 CREATE INDEX messages_contact ON messages(contact_id, id);
 CREATE UNIQUE INDEX messages_channel_id ON messages(channel_message_id) WHERE channel_message_id IS NOT NULL;
+
+-- Substring search over contact names, phones and emails for the inbox (?q=), by trigram.
+CREATE VIRTUAL TABLE contacts_fts USING fts5(name, phone, email, content = 'contacts', content_rowid = 'rowid', tokenize = 'trigram');
+INSERT INTO contacts_fts (contacts_fts) VALUES ('rebuild');
+CREATE TRIGGER contacts_fts_insert AFTER INSERT ON contacts BEGIN
+  INSERT INTO contacts_fts (rowid, name, phone, email) VALUES (new.rowid, new.name, new.phone, new.email);
+END;
+CREATE TRIGGER contacts_fts_update AFTER UPDATE OF name, phone, email ON contacts BEGIN
+  INSERT INTO contacts_fts (contacts_fts, rowid, name, phone, email) VALUES ('delete', old.rowid, old.name, old.phone, old.email);
+  INSERT INTO contacts_fts (rowid, name, phone, email) VALUES (new.rowid, new.name, new.phone, new.email);
+END;
+CREATE TRIGGER contacts_fts_delete AFTER DELETE ON contacts BEGIN
+  INSERT INTO contacts_fts (contacts_fts, rowid, name, phone, email) VALUES ('delete', old.rowid, old.name, old.phone, old.email);
+END;
 
 -- Full-text search over message text for the inbox (?q=), kept in step by triggers.
 CREATE VIRTUAL TABLE messages_fts USING fts5(text, content = 'messages', content_rowid = 'rowid');

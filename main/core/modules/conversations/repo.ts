@@ -77,55 +77,100 @@ export function conversationsRepo(db: Db) {
   );
   const deleteLabels = db.prepare('DELETE FROM conversation_labels WHERE conversation_id = ?');
   const insertLabel = db.prepare(
-    'INSERT OR IGNORE INTO conversation_labels (conversation_id, workspace_id, environment, label) VALUES (?, ?, ?, ?)',
+    `INSERT OR IGNORE INTO conversation_labels
+       (conversation_id, workspace_id, environment, label, status, assignee_id, last_message_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const json = db
     .prepare(`SELECT ${CONVERSATION_JSON} FROM conversations cv WHERE cv.id = @id`)
     .pluck();
 
   const cache = new Map<string, Statement>();
+  const cached = (key: string, build: () => Statement) => {
+    let st = cache.get(key);
+    if (!st) cache.set(key, (st = build()));
+    return st;
+  };
+  const shape = (f: ConversationFilter) =>
+    `${+!!f.status}${f.assignee === null ? 'n' : f.assignee === undefined ? '-' : 'a'}${+!!f.label}${+!!f.q}`;
+
+  /**
+   * The filter's conditions. With a label, the page is driven by the label's rows (`cl`), which
+   * mirror status, assignee and activity; otherwise by the conversations' own indexes.
+   */
   function where(f: ConversationFilter, withStatus: boolean): string[] {
-    const w = ['cv.workspace_id = @workspaceId', 'cv.environment = @environment'];
-    if (withStatus && f.status) w.push('cv.status = @status');
-    if (f.assignee === null) w.push('cv.assignee_id IS NULL');
-    else if (f.assignee !== undefined) w.push('cv.assignee_id = @assignee');
-    if (f.label) {
-      w.push(`cv.id IN (SELECT conversation_id FROM conversation_labels
-        WHERE workspace_id = @workspaceId AND environment = @environment AND label = @label)`);
-    }
+    const t = f.label ? 'cl' : 'cv';
+    const w = [`${t}.workspace_id = @workspaceId`, `${t}.environment = @environment`];
+    if (f.label) w.push('cl.label = @label');
+    if (withStatus && f.status) w.push(`${t}.status = @status`);
+    if (f.assignee === null) w.push(`${t}.assignee_id IS NULL`);
+    else if (f.assignee !== undefined) w.push(`${t}.assignee_id = @assignee`);
     if (f.q) {
-      w.push(`(cv.contact_id IN (SELECT id FROM contacts WHERE workspace_id = @workspaceId AND environment = @environment
-          AND (name LIKE @like ESCAPE '\\' OR phone LIKE @like ESCAPE '\\'))
+      // Contacts by trigram (substrings of 3+ characters), shorter queries by LIKE; messages by words.
+      const contacts =
+        f.q.length >= 3
+          ? `rowid IN (SELECT rowid FROM contacts_fts WHERE contacts_fts MATCH @trigram)`
+          : `(name LIKE @like ESCAPE '\\' OR phone LIKE @like ESCAPE '\\')`;
+      w.push(`(cv.contact_id IN (SELECT id FROM contacts WHERE ${contacts}
+          AND workspace_id = @workspaceId AND environment = @environment)
         OR cv.id IN (SELECT m.conversation_id FROM messages m WHERE m.rowid IN
           (SELECT rowid FROM messages_fts WHERE messages_fts MATCH @match)
           AND m.workspace_id = @workspaceId AND m.environment = @environment))`);
     }
     return w;
   }
-  const shape = (f: ConversationFilter) =>
-    `${+!!f.status}${f.assignee === null ? 'n' : f.assignee === undefined ? '-' : 'a'}${+!!f.label}${+!!f.q}`;
-  function statement(kind: 'list' | 'counts', f: ConversationFilter): Statement {
-    const key = kind + shape(f);
-    let s = cache.get(key);
-    if (!s) {
-      s =
-        kind === 'list'
-          ? db
-              .prepare(
-                `SELECT cv.last_message_at || ':' || cv.id, ${CONVERSATION_JSON} FROM conversations cv
-                 WHERE ${where(f, true).join(' AND ')}
-                   AND (@cursorAt IS NULL OR cv.last_message_at < @cursorAt
-                        OR (cv.last_message_at = @cursorAt AND cv.id < @cursorId))
-                 ORDER BY cv.last_message_at DESC, cv.id DESC LIMIT @limit`,
-              )
-              .raw()
-          : db.prepare(
-              `SELECT cv.status, count(*) AS n FROM conversations cv WHERE ${where(f, false).join(' AND ')} GROUP BY cv.status`,
-            );
-      cache.set(key, s);
-    }
-    return s;
+
+  function listStatement(f: ConversationFilter): Statement {
+    return cached(`list${shape(f)}`, () => {
+      // With a label, page from the label's (status,) activity index and join the conversation.
+      const from = f.label
+        ? `conversation_labels cl JOIN conversations cv ON cv.id = cl.conversation_id`
+        : 'conversations cv';
+      const w = where(f, true);
+      const at = f.label ? 'cl.last_message_at' : 'cv.last_message_at';
+      const id = f.label ? 'cl.conversation_id' : 'cv.id';
+      return db
+        .prepare(
+          `SELECT ${at} || ':' || ${id}, ${CONVERSATION_JSON} FROM ${from}
+           WHERE ${w.join(' AND ')}
+             AND (@cursorAt IS NULL OR ${at} < @cursorAt OR (${at} = @cursorAt AND ${id} < @cursorId))
+           ORDER BY ${at} DESC, ${id} DESC LIMIT @limit`,
+        )
+        .raw();
+    });
   }
+
+  function countsStatement(f: ConversationFilter): Statement {
+    return cached(`counts${shape(f)}`, () => {
+      if (!f.label && !f.q) {
+        // Kept by triggers: a handful of rows whatever the size of the inbox.
+        const assignee =
+          f.assignee === undefined
+            ? ''
+            : f.assignee === null
+              ? "AND assignee_key = ''"
+              : 'AND assignee_key = @assignee';
+        return db.prepare(
+          `SELECT status, sum(n) AS n FROM conversation_counts
+           WHERE workspace_id = @workspaceId AND environment = @environment ${assignee} GROUP BY status`,
+        );
+      }
+      if (!f.q) {
+        return db.prepare(
+          `SELECT cl.status AS status, count(*) AS n FROM conversation_labels cl WHERE ${where(f, false).join(' AND ')}
+           GROUP BY cl.status`,
+        );
+      }
+      const from = f.label
+        ? `conversation_labels cl JOIN conversations cv ON cv.id = cl.conversation_id`
+        : 'conversations cv';
+      const status = f.label ? 'cl.status' : 'cv.status';
+      return db.prepare(
+        `SELECT ${status} AS status, count(*) AS n FROM ${from} WHERE ${where(f, false).join(' AND ')} GROUP BY ${status}`,
+      );
+    });
+  }
+
   const params = (scope: Scope, f: ConversationFilter) => ({
     workspaceId: scope.workspaceId,
     environment: scope.environment,
@@ -134,6 +179,7 @@ export function conversationsRepo(db: Db) {
     label: f.label ?? null,
     like: f.q ? `%${escapeLike(f.q)}%` : null,
     match: f.q ? ftsQuery(f.q) : null,
+    trigram: f.q ? `"${f.q.replace(/"/g, '""')}"` : null,
   });
 
   return {
@@ -166,7 +212,17 @@ export function conversationsRepo(db: Db) {
     update: (r: ConversationRow) => update.run(r),
     setLabels(r: ConversationRow, labels: string[]) {
       deleteLabels.run(r.id);
-      for (const l of labels) insertLabel.run(r.id, r.workspace_id, r.environment, l);
+      for (const l of labels) {
+        insertLabel.run(
+          r.id,
+          r.workspace_id,
+          r.environment,
+          l,
+          r.status,
+          r.assignee_id,
+          r.last_message_at,
+        );
+      }
     },
     /** The conversation's API JSON (the same shape lists and events carry). */
     json: (id: string, windowStart: number) => json.get({ id, windowStart }) as string,
@@ -177,7 +233,7 @@ export function conversationsRepo(db: Db) {
       limit: number,
       windowStart: number,
     ) =>
-      statement('list', f).all({
+      listStatement(f).all({
         ...params(scope, f),
         cursorAt: cursor?.at ?? null,
         cursorId: cursor?.id ?? null,
@@ -185,7 +241,7 @@ export function conversationsRepo(db: Db) {
         windowStart,
       }) as [string, string][],
     counts: (scope: Scope, f: ConversationFilter) =>
-      statement('counts', f).all(params(scope, f)) as { status: string; n: number }[],
+      countsStatement(f).all(params(scope, f)) as { status: string; n: number }[],
   };
 }
 export type ConversationsRepo = ReturnType<typeof conversationsRepo>;

@@ -30,6 +30,9 @@ export function checkTemplate(
   let header: { text: string; index: number } | null = null;
   components.forEach((c, i) => {
     const at = `components.${i}`;
+    const odd = /\{\{(?!\s*\d+\s*\}\})[^}]*\}\}/.exec(c.text ?? '');
+    if (odd)
+      fail(`${at}.text`, `${odd[0]} is not a variable: variables are written {{1}}, {{2}}, …`);
     if (seen.has(c.type)) fail(`${at}.type`, `only one ${c.type} component is allowed`);
     seen.add(c.type);
     if (c.type !== 'BUTTONS' && c.buttons)

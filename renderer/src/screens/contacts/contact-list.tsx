@@ -2,6 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useVirtualizer } from '@tanstack/react-virtual';
 import type { Contact } from '../../../../shared/schemas/index.ts';
 import { formatDate } from '../../components/format.ts';
+import { ChatIcon } from '../../components/icons.tsx';
 import { LabelChips } from '../../components/label-chips.tsx';
 import { selectHasFilters, useContacts } from '../../stores/contacts.ts';
 import { notifyError } from '../../stores/toasts.ts';
@@ -10,7 +11,14 @@ const ROW_HEIGHT = 48;
 /** Start fetching the next page this many rows before the end comes into view. */
 const LOAD_AHEAD = 30;
 
-export function ContactList({ onOpen }: { onOpen: (contact: Contact) => void }) {
+interface ContactListProps {
+  onOpen: (contact: Contact) => void;
+  onMessages: (contact: Contact) => void;
+  /** The contact whose messages are open, highlighted in the list. */
+  activeId: string | null;
+}
+
+export function ContactList({ onOpen, onMessages, activeId }: ContactListProps) {
   const contacts = useContacts((s) => s.contacts);
   const nextCursor = useContacts((s) => s.nextCursor);
   const status = useContacts((s) => s.status);
@@ -49,9 +57,18 @@ export function ContactList({ onOpen }: { onOpen: (contact: Contact) => void }) 
         <div className="vtable-row contacts-grid" role="row">
           <div role="columnheader">Phone</div>
           <div role="columnheader">Name</div>
-          <div role="columnheader">Email</div>
-          <div role="columnheader">Labels</div>
-          <div role="columnheader">Created</div>
+          <div role="columnheader" className="col-optional">
+            Email
+          </div>
+          <div role="columnheader" className="col-optional">
+            Labels
+          </div>
+          <div role="columnheader" className="col-optional">
+            Created
+          </div>
+          <div role="columnheader">
+            <span className="visually-hidden">Actions</span>
+          </div>
         </div>
       </div>
       <div className="vtable-scroll" ref={scrollRef} data-testid="contacts-scroll">
@@ -82,7 +99,7 @@ export function ContactList({ onOpen }: { onOpen: (contact: Contact) => void }) 
               return (
                 <div
                   key={contact.id}
-                  className="vtable-row contacts-grid clickable"
+                  className={`vtable-row contacts-grid clickable${contact.id === activeId ? ' active' : ''}`}
                   role="row"
                   aria-rowindex={row.index + 1}
                   tabIndex={0}
@@ -99,14 +116,30 @@ export function ContactList({ onOpen }: { onOpen: (contact: Contact) => void }) 
                   <div role="cell" className="cell-strong truncate">
                     {contact.name ?? <span className="muted">—</span>}
                   </div>
-                  <div role="cell" className="truncate">
+                  <div role="cell" className="truncate col-optional">
                     {contact.email ?? <span className="muted">—</span>}
                   </div>
-                  <div role="cell" className="truncate">
+                  <div role="cell" className="truncate col-optional">
                     <LabelChips labels={contact.labels} />
                   </div>
-                  <div role="cell" className="nowrap muted">
+                  <div role="cell" className="nowrap muted col-optional">
                     {formatDate(contact.createdAt)}
+                  </div>
+                  <div role="cell" className="cell-actions">
+                    <button
+                      type="button"
+                      className="button button-small"
+                      onClick={(event) => {
+                        event.stopPropagation();
+                        onMessages(contact);
+                      }}
+                      onKeyDown={(event) => event.stopPropagation()}
+                      aria-label={`Messages with ${contact.name ?? contact.phone}`}
+                      data-testid="open-messages"
+                    >
+                      <ChatIcon />
+                      Messages
+                    </button>
                   </div>
                 </div>
               );

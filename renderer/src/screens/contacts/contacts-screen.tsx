@@ -7,6 +7,7 @@ import { ContactFilters } from './contact-filters.tsx';
 import { ContactFormDialog } from './contact-form-dialog.tsx';
 import { ContactList } from './contact-list.tsx';
 import { ImportDialog } from './import-dialog.tsx';
+import { MessagesDrawer } from './messages-drawer.tsx';
 
 type Editing = { mode: 'add' } | { mode: 'edit'; contact: Contact } | null;
 
@@ -18,13 +19,17 @@ export function ContactsScreen() {
 
   const [editing, setEditing] = useState<Editing>(null);
   const [importing, setImporting] = useState(false);
+  const [messaging, setMessaging] = useState<Contact | null>(null);
 
   useEffect(() => {
     if (status === 'idle') void load();
   }, [status, load]);
 
   return (
-    <div className="screen screen-fill" data-testid="screen-contacts">
+    <div
+      className={`screen screen-fill${messaging ? ' screen-with-drawer' : ''}`}
+      data-testid="screen-contacts"
+    >
       <div className="page-header">
         <div>
           <h1>Contacts</h1>
@@ -55,10 +60,24 @@ export function ContactsScreen() {
 
       {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
 
-      <section className="card card-flush card-fill">
-        <ContactFilters />
-        <ContactList onOpen={(contact) => setEditing({ mode: 'edit', contact })} />
-      </section>
+      <div className={`contacts-body${messaging ? ' with-drawer' : ''}`}>
+        <section className="card card-flush card-fill">
+          <ContactFilters />
+          <ContactList
+            onOpen={(contact) => setEditing({ mode: 'edit', contact })}
+            onMessages={setMessaging}
+            activeId={messaging?.id ?? null}
+          />
+        </section>
+        {messaging ? (
+          <MessagesDrawer
+            key={messaging.id}
+            contact={messaging}
+            onClose={() => setMessaging(null)}
+            onEdit={(contact) => setEditing({ mode: 'edit', contact })}
+          />
+        ) : null}
+      </div>
 
       {editing ? (
         <ContactFormDialog

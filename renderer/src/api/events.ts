@@ -1,0 +1,214 @@
+/**
+ * The one event-stream client of the renderer (GET /events, server-sent events). Stores
+ * subscribe by event type; the client keeps a single connection whose `?types=` is the union of
+ * what is subscribed, resumes after `Last-Event-ID` when it reconnects, and starts a fresh
+ * stream when the scope (mode or workspace) changes, since events are scoped like everything else.
+ */
+import { EventSource } from 'eventsource';
+import type { EventType, ParleyEvent } from '../../../shared/schemas/index.ts';
+import { apiBaseUrl, currentScope, onScopeChange, sessionHeaders } from './client.ts';
+
+export type { EventType, ParleyEvent };
+
+export type StreamStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
+
+type Handler = (event: ParleyEvent) => void;
+
+interface Subscription {
+  types: ReadonlySet<EventType>;
+  handler: Handler;
+}
+
+/** Back-off for reconnects the library gives up on (non-200 answers, e.g. a restarting core). */
+const RETRY_MIN_MS = 1_000;
+const RETRY_MAX_MS = 30_000;
+
+const scopeKey = (): string => {
+  const { environment, workspaceId } = currentScope();
+  return `${environment}:${workspaceId ?? ''}`;
+};
+
+function isEnvelope(value: unknown): value is ParleyEvent {
+  if (!value || typeof value !== 'object') return false;
+  const v = value as Record<string, unknown>;
+  return typeof v.type === 'string' && typeof v.data === 'object' && v.data !== null;
+}
+
+class EventStream {
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly statusListeners = new Set<(status: StreamStatus) => void>();
+  private source: EventSource | null = null;
+  private connectedTypes = '';
+  private connectedScope = '';
+  private started = false;
+  private lastEventId: string | null = null;
+  private retryTimer: number | null = null;
+  private retryDelay = RETRY_MIN_MS;
+  private reconcileQueued = false;
+  private currentStatus: StreamStatus = 'idle';
+
+  constructor() {
+    onScopeChange(() => {
+      if (this.started && scopeKey() !== this.connectedScope) this.queueReconcile();
+    });
+  }
+
+  /** Opens the stream (once the session is known); later calls are no-ops. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.queueReconcile();
+  }
+
+  stop(): void {
+    this.started = false;
+    this.disconnect();
+    this.setStatus('idle');
+  }
+
+  get status(): StreamStatus {
+    return this.currentStatus;
+  }
+
+  /** Calls `handler` for every event of the given types (in this scope). Returns unsubscribe. */
+  subscribe(types: EventType | readonly EventType[], handler: Handler): () => void {
+    const subscription: Subscription = {
+      types: new Set(typeof types === 'string' ? [types] : types),
+      handler,
+    };
+    this.subscriptions.add(subscription);
+    this.queueReconcile();
+    return () => {
+      this.subscriptions.delete(subscription);
+      this.queueReconcile();
+    };
+  }
+
+  onStatus(listener: (status: StreamStatus) => void): () => void {
+    this.statusListeners.add(listener);
+    return () => this.statusListeners.delete(listener);
+  }
+
+  private setStatus(status: StreamStatus): void {
+    if (status === this.currentStatus) return;
+    this.currentStatus = status;
+    for (const listener of this.statusListeners) listener(status);
+  }
+
+  private wantedTypes(): string {
+    const types = new Set<string>();
+    for (const s of this.subscriptions) for (const t of s.types) types.add(t);
+    return [...types].sort().join(',');
+  }
+
+  /** Batches subscription and scope changes made in one tick into at most one reconnect. */
+  private queueReconcile(): void {
+    if (this.reconcileQueued) return;
+    this.reconcileQueued = true;
+    queueMicrotask(() => {
+      this.reconcileQueued = false;
+      this.reconcile();
+    });
+  }
+
+  private reconcile(): void {
+    if (!this.started) return;
+    const types = this.wantedTypes();
+    const scope = scopeKey();
+    if (!types) {
+      this.disconnect();
+      this.setStatus('idle');
+      return;
+    }
+    if (this.source && types === this.connectedTypes && scope === this.connectedScope) return;
+    // Another scope is another stream: its sequence numbers must not be resumed from.
+    if (scope !== this.connectedScope) this.lastEventId = null;
+    this.connect(types, scope);
+  }
+
+  private connect(types: string, scope: string): void {
+    this.disconnect();
+    this.connectedTypes = types;
+    this.connectedScope = scope;
+    this.setStatus('connecting');
+
+    const url = new URL(`${apiBaseUrl()}/events`);
+    url.searchParams.set('types', types);
+    const resumeFrom = this.lastEventId;
+    const source = new EventSource(url, {
+      fetch: (input, init) => {
+        const headers: Record<string, string> = { ...init.headers, ...sessionHeaders() };
+        // The library resumes on its own reconnects; a new connection resumes from ours.
+        if (resumeFrom && !headers['Last-Event-ID']) headers['Last-Event-ID'] = resumeFrom;
+        return fetch(input, { ...init, headers });
+      },
+    });
+    this.source = source;
+
+    source.addEventListener('open', () => {
+      if (this.source !== source) return;
+      this.retryDelay = RETRY_MIN_MS;
+      this.setStatus('open');
+    });
+    source.addEventListener('error', () => {
+      if (this.source !== source) return;
+      if (source.readyState === source.CLOSED) {
+        // The library does not retry after an HTTP error: do it here, backing off.
+        this.source = null;
+        this.scheduleRetry();
+      }
+      this.setStatus('reconnecting');
+    });
+    const onEvent = (event: MessageEvent) => this.dispatch(source, event);
+    for (const type of types.split(',')) source.addEventListener(type, onEvent);
+    // Servers that send no `event:` line still reach us as plain messages.
+    source.addEventListener('message', onEvent);
+  }
+
+  private scheduleRetry(): void {
+    if (this.retryTimer !== null) return;
+    const delay = this.retryDelay;
+    this.retryDelay = Math.min(RETRY_MAX_MS, this.retryDelay * 2);
+    this.retryTimer = window.setTimeout(() => {
+      this.retryTimer = null;
+      if (!this.started || this.source) return;
+      this.connect(this.connectedTypes, scopeKey());
+    }, delay);
+  }
+
+  private disconnect(): void {
+    if (this.retryTimer !== null) {
+      window.clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
+    this.source?.close();
+    this.source = null;
+  }
+
+  private dispatch(source: EventSource, message: MessageEvent): void {
+    if (this.source !== source) return;
+    if (message.lastEventId) this.lastEventId = message.lastEventId;
+    let envelope: unknown;
+    try {
+      envelope = JSON.parse(String(message.data));
+    } catch {
+      return;
+    }
+    if (!isEnvelope(envelope)) return;
+    // Defence in depth: never let one scope's event into another scope's screens.
+    const { environment, workspaceId } = currentScope();
+    if (envelope.environment && envelope.environment !== environment) return;
+    if (workspaceId && envelope.workspaceId && envelope.workspaceId !== workspaceId) return;
+    for (const subscription of [...this.subscriptions]) {
+      if (!subscription.types.has(envelope.type)) continue;
+      try {
+        subscription.handler(envelope);
+      } catch (e) {
+        console.error('event handler failed', envelope.type, e);
+      }
+    }
+  }
+}
+
+/** The renderer's single event stream. */
+export const events = new EventStream();

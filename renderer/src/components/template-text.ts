@@ -1,0 +1,30 @@
+/** Placeholders in template text: `{{1}}`, `{{2}}`, … (shared by the editor, preview and composer). */
+const VARIABLE = /\{\{\s*(\d+)\s*\}\}/g;
+
+export function variablesIn(text: string): number[] {
+  return [...text.matchAll(VARIABLE)].map((m) => Number(m[1]));
+}
+
+export type TextSegment =
+  { kind: 'text'; text: string } | { kind: 'variable'; n: number; value: string };
+
+/** Splits a component's text around its variables, for the preview. */
+export function segments(text: string, samples: Record<string, string>): TextSegment[] {
+  const out: TextSegment[] = [];
+  let last = 0;
+  for (const match of text.matchAll(VARIABLE)) {
+    const index = match.index ?? 0;
+    if (index > last) out.push({ kind: 'text', text: text.slice(last, index) });
+    const n = Number(match[1]);
+    out.push({ kind: 'variable', n, value: samples[String(n)] ?? '' });
+    last = index + match[0].length;
+  }
+  if (last < text.length) out.push({ kind: 'text', text: text.slice(last) });
+  return out;
+}
+
+/** Fills the variables with values (unknown ones stay as written), as the recipient reads it. */
+export const fillVariables = (text: string, values: Record<string, string>): string =>
+  segments(text, values)
+    .map((s) => (s.kind === 'text' ? s.text : s.value || `{{${s.n}}}`))
+    .join('');

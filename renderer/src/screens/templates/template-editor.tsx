@@ -1,0 +1,480 @@
+import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import type { Template } from '../../../../shared/schemas/index.ts';
+import { ApiRequestError, errorMessage } from '../../api/client.ts';
+import { PlusIcon } from '../../components/icons.tsx';
+import { TemplateStatusBadge } from '../../components/template-status.tsx';
+import { WhatsAppPreview } from '../../components/whatsapp-preview.tsx';
+import { selectIsTestMode, useSession } from '../../stores/session.ts';
+import { useTemplates } from '../../stores/templates.ts';
+import { notify } from '../../stores/toasts.ts';
+import { ButtonsEditor } from './buttons-editor.tsx';
+import {
+  buildComponents,
+  CATEGORIES,
+  draftFromTemplate,
+  emptyDraft,
+  fieldForParam,
+  fieldId,
+  LIMITS,
+  validateDraft,
+  variableNumbers,
+  type ButtonDraft,
+  type Category,
+  type FieldErrors,
+  type TemplateDraft,
+} from './template-rules.ts';
+
+const LANGUAGES = [
+  'en',
+  'en_US',
+  'en_GB',
+  'es',
+  'es_MX',
+  'pt_BR',
+  'fr',
+  'de',
+  'it',
+  'hi',
+  'ar',
+  'id',
+];
+
+const CATEGORY_HELP: Record<Category, string> = {
+  MARKETING: 'Promotions, offers, newsletters.',
+  UTILITY: 'Updates on an order, account or booking the customer asked for.',
+  AUTHENTICATION: 'One-time passcodes.',
+};
+
+/** The order fields appear in, to focus the first one with an error. */
+const FIELD_ORDER = ['name', 'category', 'language', 'header', 'body', 'footer', 'buttons'];
+const fieldRank = (key: string): number => {
+  const base = FIELD_ORDER.indexOf(key.split('.')[0]!);
+  const index = Number(key.split('.')[1] ?? 0);
+  return base * 100 + (Number.isFinite(index) ? index : 0);
+};
+
+function focusField(key: string): void {
+  window.requestAnimationFrame(() => {
+    const element = document.getElementById(fieldId(key));
+    element?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+    if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
+      element.focus({ preventScroll: true });
+    }
+  });
+}
+
+function Counter({ length, max }: { length: number; max: number }) {
+  return (
+    <span className={`counter${length > max ? ' over' : ''}`} aria-hidden="true">
+      {length}/{max}
+    </span>
+  );
+}
+
+function FieldError({ field, message }: { field: string; message: string | undefined }) {
+  if (!message) return null;
+  return (
+    <p
+      id={`${fieldId(field)}-error`}
+      className="field-error"
+      data-testid={`${fieldId(field)}-error`}
+    >
+      {message}
+    </p>
+  );
+}
+
+function Section({
+  title,
+  aside,
+  children,
+}: {
+  title: string;
+  aside?: ReactNode;
+  children: ReactNode;
+}) {
+  return (
+    <section className="editor-section">
+      <div className="editor-section-head">
+        <h2>{title}</h2>
+        {aside}
+      </div>
+      {children}
+    </section>
+  );
+}
+
+interface TemplateEditorProps {
+  /** The template to edit, or null to create one. */
+  template: Template | null;
+  onDone: () => void;
+}
+
+export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
+  const create = useTemplates((s) => s.create);
+  const edit = useTemplates((s) => s.edit);
+  const businessName = useSession((s) => s.me?.businessAccount.name ?? 'Your business');
+  const testMode = useSession(selectIsTestMode);
+  const bodyRef = useRef<HTMLTextAreaElement>(null);
+
+  const [draft, setDraft] = useState<TemplateDraft>(() =>
+    template ? draftFromTemplate(template) : emptyDraft(),
+  );
+  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
+  const [submitted, setSubmitted] = useState(false);
+  const [serverErrors, setServerErrors] = useState<FieldErrors>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const loose = useMemo(() => validateDraft(draft, { required: false }), [draft]);
+  const strict = useMemo(() => validateDraft(draft, { required: true }), [draft]);
+  const numbers = useMemo(() => variableNumbers(draft), [draft]);
+  const { components } = useMemo(() => buildComponents(draft), [draft]);
+  const previewButtons = components.find((c) => c.type === 'BUTTONS')?.buttons ?? [];
+
+  const errorFor = (key: string): string | undefined =>
+    serverErrors[key] ?? (submitted || touched.has(key) ? strict[key] : loose[key]);
+
+  const clearServer = (prefix: string) =>
+    setServerErrors((errors) => {
+      const next = { ...errors };
+      for (const key of Object.keys(next)) {
+        if (key === prefix || key.startsWith(`${prefix}.`)) delete next[key];
+      }
+      return next;
+    });
+
+  const change = <K extends keyof TemplateDraft>(key: K, value: TemplateDraft[K]) => {
+    setDraft((d) => ({ ...d, [key]: value }));
+    clearServer(key);
+    setFormError(null);
+  };
+  const touch = (key: string) => setTouched((t) => (t.has(key) ? t : new Set(t).add(key)));
+
+  const changeButtons = (buttons: ButtonDraft[]) => {
+    setDraft((d) => ({ ...d, buttons }));
+    // Indices shift when a button is removed: drop every button error the API reported.
+    clearServer('buttons');
+    setFormError(null);
+  };
+
+  const insertVariable = () => {
+    const next = (numbers[numbers.length - 1] ?? 0) + 1;
+    const token = `{{${next}}}`;
+    const area = bodyRef.current;
+    const body = draft.body;
+    const start = area?.selectionStart ?? body.length;
+    const end = area?.selectionEnd ?? body.length;
+    change('body', body.slice(0, start) + token + body.slice(end));
+    window.requestAnimationFrame(() => {
+      area?.focus();
+      area?.setSelectionRange(start + token.length, start + token.length);
+    });
+  };
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    setSubmitted(true);
+    setFormError(null);
+    const keys = Object.keys(strict).sort((a, b) => fieldRank(a) - fieldRank(b));
+    if (keys.length > 0) {
+      focusField(keys[0]!);
+      return;
+    }
+    const built = buildComponents(draft);
+    setBusy(true);
+    try {
+      if (template) {
+        await edit(template.id, {
+          components: built.components,
+          category: draft.category,
+          language: draft.language,
+        });
+        notify('success', `Saved “${template.name}”: it is back in review.`);
+      } else {
+        await create({
+          name: draft.name,
+          category: draft.category,
+          language: draft.language,
+          components: built.components,
+        });
+        notify('success', `Template “${draft.name}” submitted for review.`);
+      }
+      onDone();
+    } catch (e) {
+      setBusy(false);
+      const field = e instanceof ApiRequestError ? fieldForParam(e.param, built.sources) : null;
+      if (field) {
+        setServerErrors({ [field]: errorMessage(e) });
+        focusField(field);
+      } else {
+        setFormError(errorMessage(e));
+      }
+    }
+  };
+
+  const textField = (
+    key: 'name' | 'header' | 'footer',
+    label: ReactNode,
+    props: { placeholder: string; max: number; disabled?: boolean; hint?: string },
+  ) => {
+    const message = errorFor(key);
+    return (
+      <div className="field">
+        <label htmlFor={fieldId(key)}>
+          {label}
+          <Counter length={draft[key].length} max={props.max} />
+        </label>
+        <input
+          id={fieldId(key)}
+          className={`input${message ? ' invalid' : ''}${key === 'name' ? ' mono' : ''}`}
+          value={draft[key]}
+          placeholder={props.placeholder}
+          disabled={props.disabled}
+          autoComplete="off"
+          spellCheck={key !== 'name'}
+          aria-invalid={message ? true : undefined}
+          aria-describedby={message ? `${fieldId(key)}-error` : undefined}
+          onChange={(event) => change(key, event.target.value)}
+          onBlur={() => touch(key)}
+          data-testid={`template-${key}`}
+        />
+        <FieldError field={key} message={message} />
+        {props.hint && !message ? <p className="hint">{props.hint}</p> : null}
+      </div>
+    );
+  };
+
+  const bodyError = errorFor('body');
+
+  return (
+    <div className="screen screen-wide" data-testid="template-editor">
+      <div className="page-header">
+        <div>
+          <p className="eyebrow">
+            <button type="button" className="link-button" onClick={onDone} disabled={busy}>
+              ← Templates
+            </button>
+          </p>
+          <h1 className="title-with-badge">
+            {template ? 'Edit template' : 'New template'}
+            {template ? <TemplateStatusBadge status={template.status} /> : null}
+          </h1>
+          <p className="page-description">
+            {template ? (
+              <>
+                Saving sends <code>{template.name}</code> for review again: it is{' '}
+                <strong>pending</strong> and cannot be sent until it is approved.
+              </>
+            ) : testMode ? (
+              'Submitted templates go to the simulated provider, which reviews them within seconds in test mode.'
+            ) : (
+              'Submitted templates go to the channel provider for review. Approved templates can be sent about 10 minutes after approval.'
+            )}
+          </p>
+        </div>
+        <div className="page-actions">
+          <button type="button" className="button" onClick={onDone} disabled={busy}>
+            Cancel
+          </button>
+          <button
+            type="submit"
+            form="template-form"
+            className="button button-primary"
+            disabled={busy}
+            data-testid="template-submit"
+          >
+            {busy ? 'Submitting…' : template ? 'Save and resubmit' : 'Submit for review'}
+          </button>
+        </div>
+      </div>
+
+      {formError ? (
+        <div className="banner banner-error" role="alert" data-testid="template-form-error">
+          <span className="banner-text">{formError}</span>
+        </div>
+      ) : null}
+
+      <div className="editor-grid">
+        <form
+          id="template-form"
+          className="card editor-form"
+          onSubmit={submit}
+          noValidate
+          data-testid="template-form"
+        >
+          <Section title="Basics">
+            {textField('name', 'Name', {
+              placeholder: 'order_shipped',
+              max: LIMITS.name,
+              disabled: template !== null,
+              hint: template
+                ? 'A template keeps its name; create a new one to rename it.'
+                : 'Lowercase letters, digits and underscores. Sends address the template by this name.',
+            })}
+            <div className="form-grid-2">
+              <div className="field">
+                <label htmlFor={fieldId('category')}>Category</label>
+                <select
+                  id={fieldId('category')}
+                  className="select"
+                  value={draft.category}
+                  onChange={(event) => change('category', event.target.value as Category)}
+                  data-testid="template-category"
+                >
+                  {CATEGORIES.map((c) => (
+                    <option key={c} value={c}>
+                      {c.charAt(0) + c.slice(1).toLowerCase()}
+                    </option>
+                  ))}
+                </select>
+                <FieldError field="category" message={errorFor('category')} />
+                <p className="hint">{CATEGORY_HELP[draft.category]}</p>
+              </div>
+              <div className="field">
+                <label htmlFor={fieldId('language')}>Language</label>
+                <input
+                  id={fieldId('language')}
+                  className={`input${errorFor('language') ? ' invalid' : ''}`}
+                  value={draft.language}
+                  list="template-languages"
+                  placeholder="en"
+                  autoComplete="off"
+                  aria-invalid={errorFor('language') ? true : undefined}
+                  onChange={(event) => change('language', event.target.value.trim())}
+                  onBlur={() => touch('language')}
+                  data-testid="template-language"
+                />
+                <datalist id="template-languages">
+                  {LANGUAGES.map((l) => (
+                    <option key={l} value={l} />
+                  ))}
+                </datalist>
+                <FieldError field="language" message={errorFor('language')} />
+              </div>
+            </div>
+          </Section>
+
+          <Section title="Content">
+            {textField(
+              'header',
+              <>
+                Header <span className="optional">(optional)</span>
+              </>,
+              {
+                placeholder: 'Your order is on its way',
+                max: LIMITS.header,
+                hint: 'Shown in bold above the body. At most one variable.',
+              },
+            )}
+            <div className="field">
+              <label htmlFor={fieldId('body')}>
+                Body
+                <Counter length={draft.body.length} max={LIMITS.body} />
+              </label>
+              <textarea
+                id={fieldId('body')}
+                ref={bodyRef}
+                className={`input textarea${bodyError ? ' invalid' : ''}`}
+                rows={6}
+                value={draft.body}
+                placeholder="Hello {{1}}, your order {{2}} has shipped."
+                aria-invalid={bodyError ? true : undefined}
+                aria-describedby={bodyError ? `${fieldId('body')}-error` : undefined}
+                onChange={(event) => change('body', event.target.value)}
+                onBlur={() => touch('body')}
+                data-testid="template-body"
+              />
+              <FieldError field="body" message={bodyError} />
+              <div className="field-tools">
+                <button
+                  type="button"
+                  className="button button-small"
+                  onClick={insertVariable}
+                  data-testid="add-variable"
+                >
+                  <PlusIcon />
+                  Add variable {`{{${(numbers[numbers.length - 1] ?? 0) + 1}}}`}
+                </button>
+                <span className="hint">
+                  Variables are filled per send. Format with *bold*, _italic_, ~strike~.
+                </span>
+              </div>
+            </div>
+            {textField(
+              'footer',
+              <>
+                Footer <span className="optional">(optional)</span>
+              </>,
+              { placeholder: 'Reply STOP to opt out', max: LIMITS.footer, hint: 'No variables.' },
+            )}
+          </Section>
+
+          {numbers.length > 0 ? (
+            <Section
+              title="Sample values"
+              aside={<span className="hint">For the preview only; not saved.</span>}
+            >
+              <div className="samples-grid">
+                {numbers.map((n) => (
+                  <div key={n} className="field sample-field">
+                    <label htmlFor={`tpl-sample-${n}`}>
+                      <code>{`{{${n}}}`}</code>
+                    </label>
+                    <input
+                      id={`tpl-sample-${n}`}
+                      className="input"
+                      value={draft.samples[String(n)] ?? ''}
+                      placeholder={n === 1 ? 'e.g. Ann' : 'Sample value'}
+                      autoComplete="off"
+                      onChange={(event) =>
+                        setDraft((d) => ({
+                          ...d,
+                          samples: { ...d.samples, [String(n)]: event.target.value },
+                        }))
+                      }
+                      data-testid={`template-sample-${n}`}
+                    />
+                  </div>
+                ))}
+              </div>
+            </Section>
+          ) : null}
+
+          <Section
+            title="Buttons"
+            aside={
+              <span className="hint">
+                {draft.buttons.length}/{LIMITS.buttons}
+              </span>
+            }
+          >
+            <ButtonsEditor
+              buttons={draft.buttons}
+              category={draft.category}
+              error={errorFor('buttons')}
+              fieldError={errorFor}
+              onChange={changeButtons}
+              onBlur={touch}
+            />
+          </Section>
+        </form>
+
+        <aside className="editor-preview" aria-label="Preview">
+          <div className="editor-preview-head">
+            <h2>Preview</h2>
+            <span className="hint">As the customer sees it</span>
+          </div>
+          <WhatsAppPreview
+            header={draft.header}
+            body={draft.body}
+            footer={draft.footer}
+            buttons={previewButtons}
+            samples={draft.samples}
+            businessName={businessName}
+          />
+        </aside>
+      </div>
+    </div>
+  );
+}

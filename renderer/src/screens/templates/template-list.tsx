@@ -1,0 +1,209 @@
+import type { Template, TemplateStatus } from '../../../../shared/schemas/index.ts';
+import { formatDateTime } from '../../components/format.ts';
+import { useNow } from '../../components/use-now.ts';
+import { RowMenu, type MenuSection } from '../../components/menu.tsx';
+import { TemplateStatusBadge } from '../../components/template-status.tsx';
+import { formatClock } from '../../components/whatsapp-preview.tsx';
+import { selectIsTestMode, useSession } from '../../stores/session.ts';
+import { STATUS_LABELS, useTemplates, type StatusFilter } from '../../stores/templates.ts';
+import { notifyError } from '../../stores/toasts.ts';
+
+const FILTERS: StatusFilter[] = ['', 'PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED'];
+
+/** Statuses a template may be edited in (design.md §4: back to PENDING on save). */
+export const EDITABLE: ReadonlySet<TemplateStatus> = new Set(['APPROVED', 'REJECTED', 'PAUSED']);
+
+const bodyOf = (template: Template): string =>
+  template.components.find((c) => c.type === 'BODY')?.text ?? '';
+
+function UsableNote({ template }: { template: Template }) {
+  const now = useNow(15_000);
+  if (template.status !== 'APPROVED' || !template.usableAt) return null;
+  const at = Date.parse(template.usableAt);
+  if (Number.isNaN(at) || at <= now) return null;
+  return (
+    <div className="muted small" data-testid="template-usable-at">
+      Sendable from {formatClock(new Date(at))}
+    </div>
+  );
+}
+
+interface TemplateListProps {
+  onEdit: (template: Template) => void;
+  onDelete: (template: Template) => void;
+  onReview: (template: Template) => void;
+  onCreate: () => void;
+}
+
+export function TemplateList({ onEdit, onDelete, onReview, onCreate }: TemplateListProps) {
+  const templates = useTemplates((s) => s.templates);
+  const status = useTemplates((s) => s.status);
+  const filter = useTemplates((s) => s.statusFilter);
+  const setFilter = useTemplates((s) => s.setStatusFilter);
+  const nextCursor = useTemplates((s) => s.nextCursor);
+  const loadingMore = useTemplates((s) => s.loadingMore);
+  const loadMore = useTemplates((s) => s.loadMore);
+  const testMode = useSession(selectIsTestMode);
+
+  const menu = (template: Template): MenuSection[] => [
+    {
+      heading: testMode ? (
+        <>
+          Simulate review <span className="badge badge-test">Test</span>
+        </>
+      ) : undefined,
+      items: testMode
+        ? [
+            {
+              label: 'Simulate review…',
+              onSelect: () => onReview(template),
+              testId: 'simulate-review',
+            },
+          ]
+        : [],
+    },
+    {
+      items: [
+        {
+          label: 'Delete…',
+          danger: true,
+          onSelect: () => onDelete(template),
+          testId: 'delete-template',
+        },
+      ],
+    },
+  ];
+
+  return (
+    <section className="card card-flush">
+      <div className="toolbar">
+        <div className="filter-pills" role="group" aria-label="Filter by status">
+          {FILTERS.map((value) => (
+            <button
+              key={value || 'all'}
+              type="button"
+              className={`filter-pill${filter === value ? ' selected' : ''}`}
+              aria-pressed={filter === value}
+              onClick={() => setFilter(value)}
+              data-testid={`template-filter-${value || 'ALL'}`}
+            >
+              {value ? STATUS_LABELS[value] : 'All'}
+            </button>
+          ))}
+        </div>
+        <span className="toolbar-meta" aria-live="polite">
+          {status === 'loading'
+            ? 'Loading…'
+            : `${templates.length}${nextCursor ? '+' : ''} template${templates.length === 1 ? '' : 's'}`}
+        </span>
+      </div>
+
+      {templates.length === 0 ? (
+        <div className="empty-state" data-testid="templates-empty">
+          {status === 'loading' || status === 'idle' ? (
+            'Loading templates…'
+          ) : filter ? (
+            `No ${STATUS_LABELS[filter].toLowerCase()} templates.`
+          ) : (
+            <>
+              <p>No templates yet. A template is needed to start a conversation.</p>
+              <button type="button" className="button button-primary" onClick={onCreate}>
+                Create your first template
+              </button>
+            </>
+          )}
+        </div>
+      ) : (
+        <table className="table templates-table" data-testid="templates-table">
+          <thead>
+            <tr>
+              <th>Name</th>
+              <th>Status</th>
+              <th>Category</th>
+              <th>Body</th>
+              <th>Updated</th>
+              <th className="col-actions">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {templates.map((template) => {
+              const editable = EDITABLE.has(template.status);
+              return (
+                <tr
+                  key={template.id}
+                  data-testid="template-row"
+                  data-template-id={template.id}
+                  data-template-name={template.name}
+                >
+                  <td>
+                    <div className="cell-strong mono" data-testid="template-name">
+                      {template.name}
+                    </div>
+                    <div className="muted small">{template.language}</div>
+                  </td>
+                  <td className="template-status-cell">
+                    <TemplateStatusBadge status={template.status} />
+                    {template.status === 'REJECTED' && template.rejectionReason ? (
+                      <div className="rejection-reason" data-testid="template-rejection">
+                        {template.rejectionReason}
+                      </div>
+                    ) : null}
+                    <UsableNote template={template} />
+                  </td>
+                  <td>
+                    <span className="category">{template.category.toLowerCase()}</span>
+                  </td>
+                  <td className="template-body-cell">
+                    <span className="template-body-preview" title={bodyOf(template)}>
+                      {bodyOf(template)}
+                    </span>
+                  </td>
+                  <td className="nowrap muted">{formatDateTime(template.updatedAt)}</td>
+                  <td className="col-actions">
+                    <div className="row-actions">
+                      <button
+                        type="button"
+                        className="button button-small"
+                        disabled={!editable}
+                        title={
+                          editable
+                            ? 'Edit and send for review again'
+                            : template.status === 'PENDING'
+                              ? 'In review: it can be edited once reviewed'
+                              : 'Disabled templates cannot be edited'
+                        }
+                        onClick={() => onEdit(template)}
+                        data-testid="edit-template"
+                      >
+                        Edit
+                      </button>
+                      <RowMenu
+                        label={`More actions for ${template.name}`}
+                        sections={menu(template)}
+                        testId="template-menu"
+                      />
+                    </div>
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      )}
+      {nextCursor ? (
+        <div className="card-footer">
+          <button
+            type="button"
+            className="button"
+            disabled={loadingMore}
+            onClick={() => loadMore().catch(notifyError)}
+          >
+            {loadingMore ? 'Loading…' : 'Load more'}
+          </button>
+        </div>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,192 @@
+import { create } from 'zustand';
+import type {
+  CreateTemplateBody,
+  EditTemplateBody,
+  Template,
+  TemplateStatus,
+} from '../../../shared/schemas/index.ts';
+import { api, errorMessage, scopeGeneration, type ReviewDecision } from '../api/client.ts';
+import { events } from '../api/events.ts';
+import { registerScopedStore, type LoadStatus } from './scope.ts';
+import { notify } from './toasts.ts';
+
+export type StatusFilter = TemplateStatus | '';
+
+interface TemplatesState {
+  templates: Template[];
+  nextCursor: string | null;
+  status: LoadStatus;
+  loadingMore: boolean;
+  error: string | null;
+  statusFilter: StatusFilter;
+  setStatusFilter: (filter: StatusFilter) => void;
+  load: () => Promise<void>;
+  loadMore: () => Promise<void>;
+  create: (body: CreateTemplateBody) => Promise<Template>;
+  edit: (id: string, body: EditTemplateBody) => Promise<Template>;
+  remove: (id: string) => Promise<void>;
+  /** Reconciles with the provider; resolves with how many pending reviews it completed. */
+  sync: () => Promise<number>;
+  review: (id: string, decision: ReviewDecision, reason?: string) => Promise<void>;
+  /** Puts a fresher copy of a template into the list (from an answer or an event). */
+  apply: (template: Template) => void;
+  reset: () => void;
+}
+
+const PAGE_SIZE = 50;
+
+type ListData = Pick<
+  TemplatesState,
+  'templates' | 'nextCursor' | 'status' | 'loadingMore' | 'error'
+>;
+const emptyList = (): ListData => ({
+  templates: [],
+  nextCursor: null,
+  status: 'idle',
+  loadingMore: false,
+  error: null,
+});
+
+/** An answer or event older than what is shown must not roll a status back. */
+const isNewer = (next: Template, current: Template): boolean =>
+  !(Date.parse(next.updatedAt) < Date.parse(current.updatedAt));
+
+export const useTemplates = create<TemplatesState>()((set, get) => {
+  let listSeq = 0;
+  const isCurrent = (seq: number, generation: number): boolean =>
+    seq === listSeq && generation === scopeGeneration();
+
+  return {
+    ...emptyList(),
+    statusFilter: '',
+
+    setStatusFilter: (statusFilter) => {
+      if (statusFilter === get().statusFilter) return;
+      set({ statusFilter });
+      void get().load();
+    },
+
+    load: async () => {
+      const seq = ++listSeq;
+      const generation = scopeGeneration();
+      set({ status: 'loading', error: null, loadingMore: false });
+      try {
+        const page = await api.templates.list({ status: get().statusFilter, limit: PAGE_SIZE });
+        if (!isCurrent(seq, generation)) return;
+        set({ templates: page.data, nextCursor: page.nextCursor, status: 'ready' });
+      } catch (e) {
+        if (isCurrent(seq, generation)) set({ status: 'error', error: errorMessage(e) });
+      }
+    },
+
+    loadMore: async () => {
+      const { nextCursor, loadingMore, status } = get();
+      if (!nextCursor || loadingMore || status !== 'ready') return;
+      const seq = listSeq;
+      const generation = scopeGeneration();
+      set({ loadingMore: true });
+      try {
+        const page = await api.templates.list({
+          status: get().statusFilter,
+          limit: PAGE_SIZE,
+          cursor: nextCursor,
+        });
+        if (!isCurrent(seq, generation)) return;
+        set((s) => {
+          const seen = new Set(s.templates.map((t) => t.id));
+          return {
+            templates: [...s.templates, ...page.data.filter((t) => !seen.has(t.id))],
+            nextCursor: page.nextCursor,
+          };
+        });
+      } finally {
+        if (isCurrent(seq, generation)) set({ loadingMore: false });
+      }
+    },
+
+    create: async (body) => {
+      const { template } = await api.templates.create(body);
+      get().apply(template);
+      return template;
+    },
+
+    edit: async (id, body) => {
+      const template = await api.templates.edit(id, body);
+      get().apply(template);
+      return template;
+    },
+
+    remove: async (id) => {
+      await api.templates.remove(id);
+      set((s) => ({ templates: s.templates.filter((t) => t.id !== id) }));
+    },
+
+    sync: async () => {
+      const generation = scopeGeneration();
+      const result = await api.templates.sync();
+      if (generation === scopeGeneration()) {
+        for (const template of result.templates) get().apply(template);
+      }
+      return result.reviewed;
+    },
+
+    review: async (id, decision, reason) => {
+      await api.simulator.review(id, reason ? { decision, reason } : { decision });
+      // The status change arrives on the event stream; fetch it too in case the stream is down.
+      const template = await api.templates.get(id);
+      get().apply(template);
+    },
+
+    apply: (template) => {
+      set((s) => {
+        const index = s.templates.findIndex((t) => t.id === template.id);
+        if (index >= 0) {
+          const current = s.templates[index]!;
+          if (!isNewer(template, current)) return s;
+          const templates = s.templates.slice();
+          templates[index] = template;
+          return { templates };
+        }
+        if (s.statusFilter && template.status !== s.statusFilter) return s;
+        if (s.status !== 'ready') return s;
+        return { templates: [template, ...s.templates] };
+      });
+    },
+
+    reset: () => {
+      listSeq += 1;
+      set(emptyList());
+    },
+  };
+});
+
+registerScopedStore(() => useTemplates.getState().reset());
+
+const STATUS_WORDS: Partial<Record<TemplateStatus, string>> = {
+  APPROVED: 'was approved',
+  REJECTED: 'was rejected',
+  PAUSED: 'was paused',
+  DISABLED: 'was disabled',
+};
+
+events.subscribe('template.status_updated', (event) => {
+  const template = event.data.template as Template | undefined;
+  if (!template?.id) return;
+  const known = useTemplates.getState().templates.some((t) => t.id === template.id);
+  useTemplates.getState().apply(template);
+  const words = STATUS_WORDS[template.status];
+  if (known && words && event.data.previousStatus !== template.status) {
+    notify(
+      template.status === 'APPROVED' ? 'success' : 'info',
+      `Template “${template.name}” ${words}.`,
+    );
+  }
+});
+
+export const STATUS_LABELS: Record<TemplateStatus, string> = {
+  PENDING: 'Pending',
+  APPROVED: 'Approved',
+  REJECTED: 'Rejected',
+  PAUSED: 'Paused',
+  DISABLED: 'Disabled',
+};
