@@ -42,7 +42,8 @@ export function toApiError(error: unknown): ApiError {
     const param = path || where;
     // Our schema messages usually name the field already ("name is required").
     const field = param.split('.').pop()!;
-    const message = first.message.startsWith(field) ? first.message : `${param}: ${first.message}`;
+    const text = first.message ?? 'is invalid';
+    const message = text.startsWith(field) ? text : `${param}: ${text}`;
     return new ApiError('validation_error', message, { param });
   }
   const fe = error as FastifyError;
