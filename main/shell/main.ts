@@ -1,15 +1,17 @@
 // The Electron shell: start the core on a free loopback port, open the window, hand the
 // renderer the base URL and session token through the preload, shut down cleanly.
-import { app, BrowserWindow, dialog, ipcMain, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, shell } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Core } from '../core/core.ts';
 import { createCore } from '../core/core.ts';
 import {
+  badgeCount,
   electronNativeBinding,
   isExternalHttpUrl,
   isInternalUrl,
+  notificationFrom,
   webPreferences,
 } from './policy.ts';
 
@@ -48,6 +50,35 @@ async function start() {
   ipcMain.on('parley:config', (event) => {
     event.returnValue = { baseUrl, sessionToken: core?.sessionToken ?? '' };
   });
+  // Desktop touches: a native notification for a new inbound message while the window is not
+  // focused (a click brings the window back on that conversation), and the unread badge.
+  ipcMain.on('parley:notify', (event, payload: unknown) => {
+    const n = notificationFrom(payload);
+    if (
+      !n ||
+      !win ||
+      event.sender !== win.webContents ||
+      win.isFocused() ||
+      !Notification.isSupported()
+    )
+      return;
+    const note = new Notification({ title: n.title, body: n.body, silent: false });
+    note.on('click', () => {
+      if (!win) return;
+      if (win.isMinimized()) win.restore();
+      win.show();
+      win.focus();
+      win.webContents.send('parley:open-conversation', n.conversationId);
+    });
+    note.show();
+    if (process.platform === 'win32') win.flashFrame(true);
+  });
+  ipcMain.on('parley:badge', (event, count: unknown) => {
+    if (!win || event.sender !== win.webContents) return;
+    const n = badgeCount(count);
+    app.setBadgeCount(n); // macOS dock and Linux launchers that support it
+    win.setTitle(n > 0 ? `Parley (${n})` : 'Parley');
+  });
   createWindow();
   app.on('activate', () => {
     if (BrowserWindow.getAllWindows().length === 0) createWindow();
@@ -65,6 +96,7 @@ function createWindow() {
     webPreferences: webPreferences(path.join(buildDir, 'main', 'preload.cjs')),
   });
   win.once('ready-to-show', () => win?.show());
+  win.on('focus', () => win?.flashFrame(false));
   win.webContents.setWindowOpenHandler(({ url }) => {
     if (isExternalHttpUrl(url)) void shell.openExternal(url);
     return { action: 'deny' };

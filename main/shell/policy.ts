@@ -39,3 +39,30 @@ export function isExternalHttpUrl(url: string): boolean {
 export function electronNativeBinding(buildDir: string, isPackaged: boolean): string | undefined {
   return isPackaged ? undefined : `${buildDir}/electron-native/better_sqlite3.node`;
 }
+
+export interface NotifyRequest {
+  title: string;
+  body: string;
+  conversationId: string;
+}
+
+/**
+ * Checks what the renderer asks the shell to show: plain strings of bounded length and an id
+ * the window can open. Anything else is dropped.
+ */
+export function notificationFrom(input: unknown): NotifyRequest | null {
+  if (!input || typeof input !== 'object') return null;
+  const { title, body, conversationId } = input as Record<string, unknown>;
+  if (typeof title !== 'string' || typeof body !== 'string' || typeof conversationId !== 'string')
+    return null;
+  if (!/^conv_[A-Za-z0-9]{1,60}$/.test(conversationId)) return null;
+  const clip = (s: string, n: number) => (s.length > n ? `${s.slice(0, n - 1)}…` : s);
+  return { title: clip(title.trim() || 'New message', 80), body: clip(body, 200), conversationId };
+}
+
+/** A dock/taskbar badge count from the renderer: a whole number, capped for display. */
+export function badgeCount(input: unknown): number {
+  return typeof input === 'number' && Number.isFinite(input) && input > 0
+    ? Math.min(Math.floor(input), 9999)
+    : 0;
+}

@@ -83,3 +83,29 @@ describe('desktop shell policy', () => {
     expect(defaultDataDir({ PARLEY_DATA_DIR: '/d' }, 'linux')).toBe('/d');
   });
 });
+
+describe('desktop notifications and badge', () => {
+  it('accepts only well-formed notification requests, clipped', async () => {
+    const { notificationFrom, badgeCount } = await import('../../main/shell/policy.ts');
+    expect(notificationFrom({ title: 'Ann', body: 'Hi', conversationId: 'conv_01ABC' })).toEqual({
+      title: 'Ann',
+      body: 'Hi',
+      conversationId: 'conv_01ABC',
+    });
+    expect(
+      notificationFrom({ title: 'Ann', body: 'x'.repeat(500), conversationId: 'conv_1' })!.body,
+    ).toHaveLength(200);
+    for (const bad of [
+      null,
+      'x',
+      { title: 1, body: 'b', conversationId: 'conv_1' },
+      { title: 't', body: 'b', conversationId: '../etc' },
+    ]) {
+      expect(notificationFrom(bad)).toBeNull();
+    }
+    expect(badgeCount(3.7)).toBe(3);
+    expect(badgeCount(-1)).toBe(0);
+    expect(badgeCount('5')).toBe(0);
+    expect(badgeCount(1e9)).toBe(9999);
+  });
+});
