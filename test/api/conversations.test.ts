@@ -305,3 +305,49 @@ describe('conversations', () => {
     ).toBe('name');
   });
 });
+
+it('keeps the tab counts equal to the conversations themselves through every change', async () => {
+  const { key, inbound, ann, bob } = await setup();
+  const ids: string[] = [];
+  for (let i = 0; i < 12; i++) ids.push((await inbound(i, `hi ${i}`)).body.conversationId);
+  const future = new Date(Date.now() + 86_400_000 * 365).toISOString();
+  const ops: Record<string, unknown>[] = [
+    { status: 'pending', assignee: ann.id, labels: ['vip'] },
+    { status: 'resolved', assignee: bob.id },
+    { status: 'snoozed', snoozedUntil: future, labels: ['vip', 'billing'] },
+    { assignee: null },
+    { status: 'open', labels: [] },
+  ];
+  for (let i = 0; i < ids.length; i++) {
+    for (let k = 0; k <= i % ops.length; k++) {
+      await t.request('PATCH', `/conversations/${ids[i]}`, {
+        key,
+        body: ops[(i + k) % ops.length]!,
+      });
+    }
+  }
+  await inbound(3, 'reopen me');
+  const truth = (where = '1') => {
+    const out = { open: 0, pending: 0, snoozed: 0, resolved: 0 } as Record<string, number>;
+    for (const r of t.core.db
+      .prepare(`SELECT status, count(*) AS n FROM conversations cv WHERE ${where} GROUP BY status`)
+      .all() as { status: string; n: number }[])
+      out[r.status] = r.n;
+    return out;
+  };
+  expect((await list(key)).counts).toEqual(truth());
+  expect((await list(key, 'assignee=unassigned')).counts).toEqual(truth('assignee_id IS NULL'));
+  expect((await list(key, `assignee=${ann.id}`)).counts).toEqual(
+    truth(`assignee_id = '${ann.id}'`),
+  );
+  const vip = "id IN (SELECT conversation_id FROM conversation_labels WHERE label = 'vip')";
+  expect((await list(key, 'label=vip')).counts).toEqual(truth(vip));
+  expect((await list(key, `label=vip&assignee=${bob.id}`)).counts).toEqual(
+    truth(`${vip} AND assignee_id = '${bob.id}'`),
+  );
+  const vipPage = (await list(key, 'label=vip&status=snoozed')).data.map(
+    (c: { id: string; status: string; labels: string[] }) => [c.status, c.labels.includes('vip')],
+  );
+  expect(vipPage.every(([s, v]: [string, boolean]) => s === 'snoozed' && v)).toBe(true);
+  expect(vipPage).toHaveLength(truth(vip).snoozed!);
+});
