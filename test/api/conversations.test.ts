@@ -351,3 +351,31 @@ it('keeps the tab counts equal to the conversations themselves through every cha
   expect(vipPage.every(([s, v]: [string, boolean]) => s === 'snoozed' && v)).toBe(true);
   expect(vipPage).toHaveLength(truth(vip).snoozed!);
 });
+
+it('never serves a stale conversation from its cache, whoever changed it', async () => {
+  const { key, jobs, inbound } = await setup();
+  const id = (await inbound(1, 'hi')).body.conversationId;
+  expect((await list(key)).data[0].contact.name).toBeNull(); // cached now
+  // Another process renames the contact.
+  const { openStore } = await import('../../main/core/core.ts');
+  const other = openStore({ dataDir: t.dataDir });
+  const scope = { workspaceId: t.workspaceId, environment: 'test' as const };
+  const c = other.services.contacts.repo.byPhone(scope, phone(1))!;
+  other.services.contacts.patch(scope, c.id, { name: 'Renamed Elsewhere' });
+  other.close();
+  expect((await list(key)).data[0].contact.name).toBe('Renamed Elsewhere');
+  // A reply and its status changes show in lastMessage.
+  await t.request('POST', `/conversations/${id}/reply`, {
+    key,
+    body: { text: 'on it', as: 'bot' },
+  });
+  expect((await list(key)).data[0].lastMessage).toMatchObject({
+    text: 'on it',
+    status: 'accepted',
+  });
+  await jobs.runDue();
+  expect((await list(key)).data[0].lastMessage.status).toBe('sent');
+  expect((await t.request('GET', `/conversations/${id}`, { key })).body.lastMessage.status).toBe(
+    'sent',
+  );
+});

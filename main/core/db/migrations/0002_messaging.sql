@@ -44,6 +44,7 @@ CREATE TABLE conversations (
   last_message_at      INTEGER NOT NULL,
   last_inbound_at      INTEGER,
   unread_count         INTEGER NOT NULL DEFAULT 0,
+  version              INTEGER NOT NULL DEFAULT 0,   -- bumped by triggers whenever its API JSON changes
   created_at           INTEGER NOT NULL,
   updated_at           INTEGER NOT NULL
 );
@@ -144,6 +145,21 @@ CREATE TRIGGER contacts_fts_update AFTER UPDATE OF name, phone, email ON contact
 END;
 CREATE TRIGGER contacts_fts_delete AFTER DELETE ON contacts BEGIN
   INSERT INTO contacts_fts (contacts_fts, rowid, name, phone, email) VALUES ('delete', old.rowid, old.name, old.phone, old.email);
+END;
+
+-- A conversation's JSON (with its contact and last message) changes with any of them: bump its
+-- version so each process can cache the JSON and trust it while the version holds.
+CREATE TRIGGER conversations_version_self AFTER UPDATE ON conversations WHEN old.version = new.version BEGIN
+  UPDATE conversations SET version = version + 1 WHERE id = new.id;
+END;
+CREATE TRIGGER conversations_version_message AFTER INSERT ON messages BEGIN
+  UPDATE conversations SET version = version + 1 WHERE id = new.conversation_id;
+END;
+CREATE TRIGGER conversations_version_status AFTER UPDATE OF status ON messages WHEN old.status IS NOT new.status BEGIN
+  UPDATE conversations SET version = version + 1 WHERE id = new.conversation_id;
+END;
+CREATE TRIGGER conversations_version_contact AFTER UPDATE ON contacts BEGIN
+  UPDATE conversations SET version = version + 1 WHERE contact_id = new.id;
 END;
 
 -- Full-text search over message text for the inbox (?q=), kept in step by triggers.

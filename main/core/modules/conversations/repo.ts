@@ -29,15 +29,14 @@ export interface ConversationFilter {
 }
 
 /**
- * A conversation as its API JSON, built by SQLite: the contact and the last message come from
- * index lookups in the same statement (no N+1), and list pages need no per-row work in JS.
+ * A conversation as its API JSON (all but `windowOpen`, which depends on the time), built by
+ * SQLite: the contact and the last message come from index lookups in the same statement.
  */
 const CONVERSATION_JSON = `json_object('id', cv.id, 'status', cv.status, 'assignee', cv.assignee_id,
   'labels', json(cv.labels), 'snoozedUntil', ${sqlIso('cv.snoozed_until')},
   'contact', json((SELECT ${CONTACT_JSON} FROM contacts c WHERE c.id = cv.contact_id)),
   'lastMessage', json((SELECT ${MESSAGE_JSON} FROM messages m WHERE m.conversation_id = cv.id ORDER BY m.id DESC LIMIT 1)),
   'lastMessageAt', ${sqlIso('cv.last_message_at')}, 'lastInboundAt', ${sqlIso('cv.last_inbound_at')},
-  'windowOpen', json(CASE WHEN cv.last_inbound_at > @windowStart THEN 'true' ELSE 'false' END),
   'unreadCount', cv.unread_count, 'createdAt', ${sqlIso('cv.created_at')}, 'updatedAt', ${sqlIso('cv.updated_at')})`;
 
 /** FTS5 query from user input: every word as a quoted prefix term. */
@@ -81,9 +80,44 @@ export function conversationsRepo(db: Db) {
        (conversation_id, workspace_id, environment, label, status, assignee_id, last_message_at)
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
-  const json = db
-    .prepare(`SELECT ${CONVERSATION_JSON} FROM conversations cv WHERE cv.id = @id`)
-    .pluck();
+  const jsonByIds = db
+    .prepare(
+      `SELECT cv.id, cv.version, ${CONVERSATION_JSON} FROM conversations cv
+       WHERE cv.id IN (SELECT value FROM json_each(@ids))`,
+    )
+    .raw();
+  const versionOf = db
+    .prepare('SELECT id, version, last_inbound_at FROM conversations WHERE id = ?')
+    .raw();
+
+  /**
+   * This process's cache of conversation JSON, trusted while the row's version (bumped by
+   * triggers on any change to the conversation, its contact or its messages, from any process)
+   * is unchanged. A page then costs one index read plus the rows that changed.
+   */
+  const jsonCache = new Map<string, { version: number; json: string }>();
+  const JSON_CACHE_MAX = 20_000;
+  function jsonFor(rows: { id: string; version: number }[]): Map<string, string> {
+    const out = new Map<string, string>();
+    const missing: string[] = [];
+    for (const r of rows) {
+      const hit = jsonCache.get(r.id);
+      if (hit && hit.version === r.version) out.set(r.id, hit.json);
+      else missing.push(r.id);
+    }
+    if (missing.length) {
+      const fresh = jsonByIds.all({ ids: JSON.stringify(missing) }) as [string, number, string][];
+      for (const [id, version, json] of fresh) {
+        jsonCache.delete(id);
+        jsonCache.set(id, { version, json });
+        out.set(id, json);
+      }
+      while (jsonCache.size > JSON_CACHE_MAX) jsonCache.delete(jsonCache.keys().next().value!);
+    }
+    return out;
+  }
+  const withWindow = (json: string, lastInboundAt: number | null, windowStart: number) =>
+    `{"windowOpen":${lastInboundAt !== null && lastInboundAt > windowStart},${json.slice(1)}`;
 
   const cache = new Map<string, Statement>();
   const cached = (key: string, build: () => Statement) => {
@@ -131,7 +165,7 @@ export function conversationsRepo(db: Db) {
       const id = f.label ? 'cl.conversation_id' : 'cv.id';
       return db
         .prepare(
-          `SELECT ${at} || ':' || ${id}, ${CONVERSATION_JSON} FROM ${from}
+          `SELECT ${at} || ':' || ${id}, cv.id, cv.version, cv.last_inbound_at FROM ${from}
            WHERE ${w.join(' AND ')}
              AND (@cursorAt IS NULL OR ${at} < @cursorAt OR (${at} = @cursorAt AND ${id} < @cursorId))
            ORDER BY ${at} DESC, ${id} DESC LIMIT @limit`,
@@ -225,21 +259,30 @@ export function conversationsRepo(db: Db) {
       }
     },
     /** The conversation's API JSON (the same shape lists and events carry). */
-    json: (id: string, windowStart: number) => json.get({ id, windowStart }) as string,
+    json(id: string, windowStart: number): string {
+      const row = versionOf.get(id) as [string, number, number | null] | undefined;
+      if (!row) throw new Error(`no conversation ${id}`);
+      return withWindow(jsonFor([{ id, version: row[1] }]).get(id)!, row[2], windowStart);
+    },
     list: (
       scope: Scope,
       f: ConversationFilter,
       cursor: { at: number; id: string } | null,
       limit: number,
       windowStart: number,
-    ) =>
-      listStatement(f).all({
+    ): [string, string][] => {
+      const rows = listStatement(f).all({
         ...params(scope, f),
         cursorAt: cursor?.at ?? null,
         cursorId: cursor?.id ?? null,
         limit,
-        windowStart,
-      }) as [string, string][],
+      }) as [string, string, number, number | null][];
+      const json = jsonFor(rows.map(([, id, version]) => ({ id, version })));
+      return rows.map(([key, id, , inbound]) => [
+        key,
+        withWindow(json.get(id)!, inbound, windowStart),
+      ]);
+    },
     counts: (scope: Scope, f: ConversationFilter) =>
       countsStatement(f).all(params(scope, f)) as { status: string; n: number }[],
   };
