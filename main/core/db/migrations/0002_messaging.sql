@@ -103,6 +103,37 @@ CREATE TRIGGER conversation_counts_delete AFTER DELETE ON conversations BEGIN
     AND assignee_key = coalesce(old.assignee_id, '') AND status = old.status;
 END;
 
+-- The same counts per label, kept from the label rows.
+CREATE TABLE conversation_label_counts (
+  workspace_id  TEXT NOT NULL,
+  environment   TEXT NOT NULL,
+  label         TEXT NOT NULL,
+  assignee_key  TEXT NOT NULL,
+  status        TEXT NOT NULL,
+  n             INTEGER NOT NULL,
+  PRIMARY KEY (workspace_id, environment, label, assignee_key, status)
+) WITHOUT ROWID;
+
+CREATE TRIGGER conversation_label_counts_insert AFTER INSERT ON conversation_labels BEGIN
+  INSERT INTO conversation_label_counts
+  VALUES (new.workspace_id, new.environment, new.label, coalesce(new.assignee_id, ''), new.status, 1)
+  ON CONFLICT DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER conversation_label_counts_update AFTER UPDATE OF status, assignee_id ON conversation_labels
+WHEN old.status IS NOT new.status OR old.assignee_id IS NOT new.assignee_id BEGIN
+  UPDATE conversation_label_counts SET n = n - 1 WHERE workspace_id = old.workspace_id
+    AND environment = old.environment AND label = old.label AND assignee_key = coalesce(old.assignee_id, '')
+    AND status = old.status;
+  INSERT INTO conversation_label_counts
+  VALUES (new.workspace_id, new.environment, new.label, coalesce(new.assignee_id, ''), new.status, 1)
+  ON CONFLICT DO UPDATE SET n = n + 1;
+END;
+CREATE TRIGGER conversation_label_counts_delete AFTER DELETE ON conversation_labels BEGIN
+  UPDATE conversation_label_counts SET n = n - 1 WHERE workspace_id = old.workspace_id
+    AND environment = old.environment AND label = old.label AND assignee_key = coalesce(old.assignee_id, '')
+    AND status = old.status;
+END;
+
 CREATE TABLE messages (
   id                  TEXT PRIMARY KEY,
   workspace_id        TEXT NOT NULL,

@@ -176,7 +176,7 @@ export function conversationsRepo(db: Db) {
 
   function countsStatement(f: ConversationFilter): Statement {
     return cached(`counts${shape(f)}`, () => {
-      if (!f.label && !f.q) {
+      if (!f.q) {
         // Kept by triggers: a handful of rows whatever the size of the inbox.
         const assignee =
           f.assignee === undefined
@@ -184,15 +184,12 @@ export function conversationsRepo(db: Db) {
             : f.assignee === null
               ? "AND assignee_key = ''"
               : 'AND assignee_key = @assignee';
+        const [table, label] = f.label
+          ? ['conversation_label_counts', 'AND label = @label']
+          : ['conversation_counts', ''];
         return db.prepare(
-          `SELECT status, sum(n) AS n FROM conversation_counts
-           WHERE workspace_id = @workspaceId AND environment = @environment ${assignee} GROUP BY status`,
-        );
-      }
-      if (!f.q) {
-        return db.prepare(
-          `SELECT cl.status AS status, count(*) AS n FROM conversation_labels cl WHERE ${where(f, false).join(' AND ')}
-           GROUP BY cl.status`,
+          `SELECT status, sum(n) AS n FROM ${table}
+           WHERE workspace_id = @workspaceId AND environment = @environment ${label} ${assignee} GROUP BY status`,
         );
       }
       const from = f.label
