@@ -160,8 +160,71 @@ try {
     });
   }
   rows.sse = await sseLatency();
+  rows.inbox = await inbox();
 } finally {
   cleanup.reverse().forEach((f) => f());
+}
+
+/**
+ * The inbox at scale: 100,000 conversations and 1,000,000 messages, seeded by
+ * test/bench/seed-inbox.mjs; list pages and message pages at 32 connections, then the inbox's
+ * first render in Chromium.
+ */
+async function inbox() {
+  const { seedInbox } = await import('./seed-inbox.mjs');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-inbox-'));
+  cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
+  const seeded = seedInbox(
+    dir,
+    Number(process.env.BENCH_CONVERSATIONS ?? 100_000),
+    Number(process.env.BENCH_MESSAGES ?? 1_000_000),
+  );
+  const server = await startServer([BIN, 'serve', '--port', '0', '--data-dir', dir], {
+    PARLEY_RATE_LIMIT: '100000000',
+  });
+  const headers = { 'x-api-key': seeded.key };
+  const pad = (n) => String(n).padStart(20, '0');
+  const pages = [
+    ['GET /conversations (first page)', '/conversations'],
+    [
+      'GET /conversations?status=open&assignee=…',
+      '/conversations?status=open&assignee=agt_bench_ann',
+    ],
+    ['GET /conversations?status=pending&label=vip', '/conversations?status=pending&label=vip'],
+    ['GET /conversations/:id/messages (random)', null],
+  ];
+  const results = [];
+  for (const [name, p] of pages) {
+    const opts = p
+      ? { url: server.url + p, headers }
+      : {
+          url: server.url,
+          requests: [
+            {
+              method: 'GET',
+              headers,
+              setupRequest: (req) => ({
+                ...req,
+                path: `/conversations/conv_0BENCH${pad(Math.floor(Math.random() * seeded.conversations))}/messages`,
+              }),
+            },
+          ],
+        };
+    await autocannon({ ...opts, connections: CONNECTIONS, duration: 1 });
+    const r = await autocannon({ ...opts, connections: CONNECTIONS, duration: SECONDS });
+    if (r.non2xx + r.errors > 0)
+      throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
+    results.push({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 });
+  }
+  let render = null;
+  try {
+    const { measureInboxRender } = await import('./inbox-render.mjs');
+    render = await measureInboxRender(server.url);
+  } catch (e) {
+    render = { error: e.message.split('\n')[0] };
+  }
+  server.stop();
+  return { seeded, results, render };
 }
 
 const header = ['scenario', 'server', 'req/s', 'p50 ms', 'p99 ms', 'non-2xx', 'vs floor', 'target'];
@@ -187,6 +250,30 @@ const sse = rows.sse;
 console.log(
   `\nSSE delivery, commit → subscriber: ${sse.subscribers} subscribers × ${sse.events} events, ${sse.received}/${sse.expected} received, ` +
     `p50 ${sse.p50} ms, p99 ${sse.p99} ms, max ${sse.max} ms — ${sse.received === sse.expected && sse.p99 < 50 ? 'PASS' : 'MISS'} (p99 < 50 ms)`,
+);
+const ib = rows.inbox;
+console.log(
+  `\nInbox: ${ib.seeded.conversations.toLocaleString('en')} conversations, ${ib.seeded.messages.toLocaleString('en')} messages, seeded in ${(ib.seeded.ms / 1000).toFixed(1)} s (target < 60 s)\n`,
+);
+const ibRows = ib.results.map((r) => [
+  r.name,
+  r.rps.toFixed(0),
+  String(r.p50),
+  String(r.p99),
+  r.p99 < 20 ? 'PASS (p99<20ms)' : 'MISS (p99<20ms)',
+]);
+const ibHeader = ['inbox page', 'req/s', 'p50 ms', 'p99 ms', 'target'];
+const ibW = ibHeader.map((h, i) => Math.max(h.length, ...ibRows.map((b) => b[i].length)));
+const ibLine = (cells) => '| ' + cells.map((c, i) => c.padEnd(ibW[i])).join(' | ') + ' |';
+console.log(ibLine(ibHeader));
+console.log('|' + ibW.map((w) => '-'.repeat(w + 2)).join('|') + '|');
+ibRows.forEach((b) => console.log(ibLine(b)));
+const r = ib.render;
+console.log(
+  r.error
+    ? `\nInbox first render in Chromium: not measured (${r.error})`
+    : `\nInbox first render in Chromium: first row painted ${Math.round(r.firstRowMs)} ms after navigation — ${r.firstRowMs < 1500 ? 'PASS' : 'MISS'} (< 1500 ms); ` +
+        `DOM rows ${r.domRows} at rest, at most ${r.maxDomRows} while scrolling — ${r.maxDomRows < 100 ? 'PASS' : 'MISS'} (< 100); long tasks while scrolling: ${r.longTasks}`,
 );
 
 /**
