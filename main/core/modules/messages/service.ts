@@ -148,15 +148,14 @@ export function messagesService(d: MessagingDeps) {
   function store(
     scope: Scope,
     contact: ContactRow,
-    fields: Pick<MessageRow, 'type' | 'template_name' | 'text' | 'variables' | 'category'>,
-    category: PriceCategory,
+    fields: Pick<MessageRow, 'type' | 'template_name' | 'text' | 'variables'> & { category: PriceCategory },
     sender: Sender,
   ) {
     const now = clock.now();
     const account = d.workspaces.activeAccount(scope.workspaceId);
     const conversation = ensureConversation(scope, contact, account.id, now);
     const id = ids('msg');
-    const cost = charge(scope, category, id);
+    const cost = charge(scope, fields.category, id);
     const row: MessageRow = {
       id,
       workspace_id: scope.workspaceId,
@@ -341,7 +340,6 @@ export function messagesService(d: MessagingDeps) {
               variables: JSON.stringify(variables),
               category: tpl.category,
             },
-            tpl.category,
             sender,
           );
           return {
@@ -387,7 +385,6 @@ export function messagesService(d: MessagingDeps) {
               variables: null,
               category: 'SERVICE',
             },
-            'SERVICE',
             sender,
           );
           return {
