@@ -5,15 +5,21 @@ import { Sidebar } from './components/sidebar.tsx';
 import { Toaster } from './components/toaster.tsx';
 import { ModeBanner, TopBar } from './components/top-bar.tsx';
 import { ContactsScreen } from './screens/contacts/contacts-screen.tsx';
+import { InboxScreen } from './screens/inbox/inbox-screen.tsx';
 import { PlaygroundScreen } from './screens/playground/playground-screen.tsx';
 import { ApiKeysScreen } from './screens/settings/api-keys-screen.tsx';
 import { TemplatesScreen } from './screens/templates/templates-screen.tsx';
 import { WalletScreen } from './screens/wallet/wallet-screen.tsx';
+import { useAgents } from './stores/agents.ts';
+import { useInbox } from './stores/inbox.ts';
+import { startInboxAlerts } from './stores/inbox-alerts.ts';
 import { useRoute, type Route } from './stores/route.ts';
 import { useSession } from './stores/session.ts';
 
 function Screen({ route }: { route: Route }) {
   switch (route) {
+    case 'inbox':
+      return <InboxScreen />;
     case 'contacts':
       return <ContactsScreen />;
     case 'templates':
@@ -32,16 +38,24 @@ export function App() {
   const status = useSession((s) => s.status);
   const error = useSession((s) => s.error);
   const environment = useSession((s) => s.environment);
+  const workspaceId = useSession((s) => s.workspaceId);
   const bootstrap = useSession((s) => s.bootstrap);
 
   useEffect(() => {
     if (useSession.getState().status === 'idle') void bootstrap();
   }, [bootstrap]);
 
-  // One event stream for the whole app, opened once the session's scope is known.
+  // One event stream for the whole app, opened once the session's scope is known. The inbox
+  // and the agents load with it wherever the app opens: unread counts and notices need them.
   useEffect(() => {
-    if (status === 'ready') events.start();
-  }, [status]);
+    if (status !== 'ready') return;
+    events.start();
+    useAgents.getState().ensureLoaded();
+    useInbox.getState().ensureLoaded();
+    // A mode or workspace switch resets both: load them again for the new scope.
+  }, [status, environment, workspaceId]);
+
+  useEffect(() => startInboxAlerts(), []);
 
   return (
     <div className={`app mode-${environment}`}>
@@ -49,7 +63,7 @@ export function App() {
       <div className="main-column">
         <TopBar />
         <ModeBanner />
-        <main className="content">
+        <main className={`content${route === 'inbox' ? ' content-flush' : ''}`}>
           {status === 'error' && error ? (
             <ErrorBanner message={error} onRetry={() => void bootstrap()} />
           ) : null}

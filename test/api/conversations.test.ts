@@ -379,3 +379,40 @@ it('never serves a stale conversation from its cache, whoever changed it', async
     'sent',
   );
 });
+
+it('ignores a stale X-Parley-Agent where "me" is not used, keeps notes out of lastMessage, and gives a cursor for older messages', async () => {
+  const { key, inbound } = await setup();
+  const id = (await inbound(1, 'hi')).body.conversationId;
+  const stale = { 'x-parley-agent': 'agt_gone' };
+  expect((await t.request('GET', '/conversations', { key, headers: stale })).status).toBe(200);
+  expect(
+    (await t.request('GET', '/conversations?assignee=me', { key, headers: stale })).body.error
+      .param,
+  ).toBe('X-Parley-Agent');
+  expect(
+    (
+      await t.request('PATCH', `/conversations/${id}`, {
+        key,
+        headers: stale,
+        body: { status: 'pending' },
+      })
+    ).status,
+  ).toBe(200);
+  await t.request('POST', `/conversations/${id}/reply`, {
+    key,
+    body: { text: 'internal', private: true },
+  });
+  const conv = (await t.request('GET', `/conversations/${id}`, { key })).body;
+  expect(conv.lastMessage.text).toBe('hi');
+  expect(conv.messages.map((m: { text: string }) => m.text)).toEqual(['internal', 'hi']);
+  expect(conv.messagesNextCursor).toBeNull();
+  for (let i = 0; i < 21; i++) await inbound(1, `more ${i}`);
+  const detail = (await t.request('GET', `/conversations/${id}`, { key })).body;
+  expect(detail.messages).toHaveLength(20);
+  const older = (
+    await t.request('GET', `/conversations/${id}/messages?cursor=${detail.messagesNextCursor}`, {
+      key,
+    })
+  ).body.data;
+  expect(older.map((m: { text: string }) => m.text)).toEqual(['more 0', 'internal', 'hi']);
+});

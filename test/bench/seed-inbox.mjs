@@ -60,7 +60,7 @@ export function seedInbox(dir, conversations = 100_000, messages = 1_000_000) {
   let seed = 12345;
   const rand = (n) => {
     seed = (seed * 1103515245 + 12345) & 0x7fffffff;
-    return seed % n;
+    return (seed >>> 16) % n; // the high bits: an LCG's low bits cycle quickly
   };
   const now = Date.now();
   const perConversation = Math.floor(messages / conversations);

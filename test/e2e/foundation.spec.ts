@@ -81,8 +81,7 @@ test('imports a CSV with progress, reports bad rows, and lists contacts virtuali
   page,
 }) => {
   const { csv, badLines } = contactsCsv();
-  await page.goto('/');
-  await expect(page).toHaveURL(/#\/contacts$/);
+  await page.goto('/#/contacts');
   await expect(page.getByTestId('contacts-empty')).toContainText('No contacts yet');
 
   await page.getByRole('button', { name: 'Import CSV' }).click();

@@ -4,8 +4,11 @@
  * environment (test | live) and, once known, the workspace.
  */
 import type {
+  Agent,
   ApiKey,
   Contact,
+  Conversation,
+  ConversationStatus,
   CreatedKey,
   CreateKeyBody,
   Environment,
@@ -80,6 +83,13 @@ interface Scope {
 }
 
 const scope: Scope = { environment: 'test', workspaceId: null };
+/** The agent the desk acts as (`X-Parley-Agent`), once chosen and known to the workspace. */
+let agentId: string | null = null;
+
+/** Every later request acts as this agent (replies, `assignee: me`, the Mine filter). */
+export function setAgent(id: string | null): void {
+  agentId = id;
+}
 let generation = 0;
 const scopeListeners = new Set<() => void>();
 
@@ -127,6 +137,7 @@ export function sessionHeaders(): Record<string, string> {
   const token = sessionToken();
   if (token) headers['X-Parley-Session'] = token;
   if (scope.workspaceId) headers['X-Parley-Workspace'] = scope.workspaceId;
+  if (agentId) headers['X-Parley-Agent'] = agentId;
   return headers;
 }
 
@@ -272,6 +283,42 @@ export interface SendTextResult {
     wabaId: string;
   };
 }
+
+export interface ConversationCounts {
+  open: number;
+  pending: number;
+  snoozed: number;
+  resolved: number;
+}
+
+export interface ConversationPage extends Page<Conversation> {
+  counts: ConversationCounts;
+}
+
+export interface ConversationQuery extends PageParams {
+  status?: ConversationStatus;
+  /** An agent id, `me` or `unassigned`. */
+  assignee?: string;
+  label?: string;
+  q?: string;
+}
+
+export type ConversationDetail = Conversation & { messages: Message[] };
+
+export interface PatchConversation {
+  status?: ConversationStatus;
+  snoozedUntil?: string | null;
+  assignee?: string | null;
+  labels?: string[];
+  read?: true;
+}
+
+export type ReplyBody = (
+  { text: string } | { templateName: string; variables?: Record<string, string> }
+) & {
+  as?: 'agent' | 'bot';
+  private?: boolean;
+};
 
 export type ReviewDecision = 'approve' | 'reject' | 'pause' | 'disable';
 
@@ -430,8 +477,30 @@ export const api = {
       json('POST', '/api/send-text', { body }),
   },
 
+  conversations: {
+    list: (q: ConversationQuery = {}, signal?: AbortSignal): Promise<ConversationPage> =>
+      json('GET', '/conversations', {
+        query: { ...pageQuery(q), status: q.status, assignee: q.assignee, label: q.label, q: q.q },
+        ...(signal ? { signal } : {}),
+      }),
+    get: (id: string): Promise<ConversationDetail> =>
+      json('GET', `/conversations/${encodeURIComponent(id)}`),
+    messages: (id: string, p?: PageParams): Promise<Page<Message>> =>
+      json('GET', `/conversations/${encodeURIComponent(id)}/messages`, { query: pageQuery(p) }),
+    patch: (id: string, body: PatchConversation): Promise<Conversation> =>
+      json('PATCH', `/conversations/${encodeURIComponent(id)}`, { body }),
+    reply: (id: string, body: ReplyBody): Promise<Message> =>
+      json('POST', `/conversations/${encodeURIComponent(id)}/reply`, { body }),
+  },
+
+  agents: {
+    list: (): Promise<Page<Agent>> => json('GET', '/agents'),
+    create: (body: { name: string; email: string }): Promise<Agent> =>
+      json('POST', '/agents', { body }),
+  },
+
   simulator: {
-    inbound: (body: { phone: string; message: string }): Promise<unknown> =>
+    inbound: (body: { phone: string; message: string; receivedAt?: string }): Promise<unknown> =>
       json('POST', '/api/simulator/inbound', { body }),
     review: (id: string, body: { decision: ReviewDecision; reason?: string }): Promise<unknown> =>
       json('POST', `/api/simulator/templates/${encodeURIComponent(id)}/review`, { body }),

@@ -1,16 +1,19 @@
 import type { ReactNode } from 'react';
+import { useInbox } from '../stores/inbox.ts';
 import { hrefFor, useRoute, type Route } from '../stores/route.ts';
-import { CodeIcon, ContactsIcon, KeyIcon, TemplateIcon, WalletIcon } from './icons.tsx';
+import { ChatIcon, CodeIcon, ContactsIcon, KeyIcon, TemplateIcon, WalletIcon } from './icons.tsx';
 import { StreamIndicator } from './stream-indicator.tsx';
 
 function NavLink({
   route,
   icon,
   children,
+  badge,
 }: {
   route: Route;
   icon: ReactNode;
   children: ReactNode;
+  badge?: ReactNode;
 }) {
   const active = useRoute((s) => s.route === route);
   return (
@@ -22,7 +25,18 @@ function NavLink({
     >
       {icon}
       <span>{children}</span>
+      {badge}
     </a>
+  );
+}
+
+function UnreadBadge() {
+  const unread = useInbox((s) => s.unreadTotal);
+  if (unread <= 0) return null;
+  return (
+    <span className="nav-badge" aria-label={`${unread} unread`} data-testid="nav-unread">
+      {unread > 99 ? '99+' : unread}
+    </span>
   );
 }
 
@@ -36,6 +50,9 @@ export function Sidebar() {
         <span className="brand-name">Parley</span>
       </div>
       <div className="nav-group">
+        <NavLink route="inbox" icon={<ChatIcon />} badge={<UnreadBadge />}>
+          Inbox
+        </NavLink>
         <NavLink route="contacts" icon={<ContactsIcon />}>
           Contacts
         </NavLink>

@@ -14,6 +14,19 @@ export function Toaster() {
           data-testid={`toast-${toast.kind}`}
         >
           <span className="toast-text">{toast.message}</span>
+          {toast.action ? (
+            <button
+              type="button"
+              className="button button-small toast-action"
+              onClick={() => {
+                dismiss(toast.id);
+                toast.action?.onSelect();
+              }}
+              data-testid="toast-action"
+            >
+              {toast.action.label}
+            </button>
+          ) : null}
           <button
             type="button"
             className="icon-button"

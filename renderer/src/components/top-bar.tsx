@@ -1,4 +1,5 @@
 import { useSession, selectWorkspaceName } from '../stores/session.ts';
+import { AgentPicker } from './agent-picker.tsx';
 import { ModeSwitch } from './mode-switch.tsx';
 
 export function TopBar() {
@@ -33,7 +34,10 @@ export function TopBar() {
         )}
         {account ? <span className="workspace-account">· {account}</span> : null}
       </div>
-      <ModeSwitch />
+      <div className="topbar-actions">
+        <AgentPicker />
+        <ModeSwitch />
+      </div>
     </header>
   );
 }

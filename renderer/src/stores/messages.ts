@@ -1,7 +1,8 @@
 import { create } from 'zustand';
-import type { Contact, Message, MessageStatus, Template } from '../../../shared/schemas/index.ts';
+import type { Contact, Message, MessageStatus } from '../../../shared/schemas/index.ts';
 import { api, errorMessage, scopeGeneration } from '../api/client.ts';
 import { events } from '../api/events.ts';
+import { useApprovedTemplates } from './approved-templates.ts';
 import { registerScopedStore, type LoadStatus } from './scope.ts';
 
 /** The thread of the contact open in the messages drawer, kept live by message.* events. */
@@ -13,14 +14,10 @@ interface MessagesState {
   status: LoadStatus;
   loadingOlder: boolean;
   error: string | null;
-  /** Approved templates, for the composer's picker. */
-  approved: Template[];
-  approvedStatus: LoadStatus;
   open: (contact: Contact) => void;
   close: () => void;
   refresh: () => Promise<void>;
   loadOlder: () => Promise<void>;
-  loadApproved: () => Promise<void>;
   sendTemplate: (templateName: string, variables: Record<string, string>) => Promise<void>;
   sendText: (text: string) => Promise<void>;
   simulateInbound: (text: string) => Promise<void>;
@@ -45,7 +42,8 @@ const RANK: Record<MessageStatus, number> = {
 const byTime = (a: Message, b: Message): number =>
   Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
 
-function merge(current: Message[], incoming: Message[]): Message[] {
+/** Merges fresher copies and new messages into a thread kept oldest first. */
+export function mergeMessages(current: Message[], incoming: Message[]): Message[] {
   const byId = new Map(current.map((m) => [m.id, m]));
   let changed = false;
   for (const next of incoming) {
@@ -82,14 +80,12 @@ export const useMessages = create<MessagesState>()((set, get) => {
 
   return {
     ...emptyThread(),
-    approved: [],
-    approvedStatus: 'idle',
 
     open: (contact) => {
       threadSeq += 1;
       set({ ...emptyThread(), contact });
       void get().refresh();
-      if (get().approvedStatus === 'idle') void get().loadApproved();
+      useApprovedTemplates.getState().ensureLoaded();
     },
 
     close: () => {
@@ -109,7 +105,7 @@ export const useMessages = create<MessagesState>()((set, get) => {
         if (!isCurrent(seq, generation)) return;
         const first = get().status !== 'ready';
         set((s) => ({
-          messages: merge(s.messages, page.data),
+          messages: mergeMessages(s.messages, page.data),
           // Only the first load decides where "load older" continues from.
           nextCursor: first ? page.nextCursor : s.nextCursor,
           status: 'ready',
@@ -135,20 +131,12 @@ export const useMessages = create<MessagesState>()((set, get) => {
           cursor: nextCursor,
         });
         if (!isCurrent(seq, generation)) return;
-        set((s) => ({ messages: merge(s.messages, page.data), nextCursor: page.nextCursor }));
+        set((s) => ({
+          messages: mergeMessages(s.messages, page.data),
+          nextCursor: page.nextCursor,
+        }));
       } finally {
         if (isCurrent(seq, generation)) set({ loadingOlder: false });
-      }
-    },
-
-    loadApproved: async () => {
-      const generation = scopeGeneration();
-      set({ approvedStatus: 'loading' });
-      try {
-        const page = await api.templates.list({ status: 'APPROVED', limit: 200 });
-        if (generation === scopeGeneration()) set({ approved: page.data, approvedStatus: 'ready' });
-      } catch {
-        if (generation === scopeGeneration()) set({ approvedStatus: 'error' });
       }
     },
 
@@ -205,7 +193,7 @@ export const useMessages = create<MessagesState>()((set, get) => {
         .filter((m) => m.direction === 'inbound')
         .reduce<string | null>((latest, m) => laterOf(latest, m.createdAt), null);
       set((s) => ({
-        messages: merge(s.messages, mine),
+        messages: mergeMessages(s.messages, mine),
         contact:
           s.contact && lastInbound
             ? { ...s.contact, lastInboundAt: laterOf(s.contact.lastInboundAt, lastInbound) }
@@ -215,7 +203,7 @@ export const useMessages = create<MessagesState>()((set, get) => {
 
     reset: () => {
       threadSeq += 1;
-      set({ ...emptyThread(), approved: [], approvedStatus: 'idle' });
+      set(emptyThread());
     },
   };
 });
@@ -229,21 +217,6 @@ events.subscribe(
     if (message?.id) useMessages.getState().apply([message]);
   },
 );
-
-events.subscribe('template.status_updated', (event) => {
-  const template = event.data.template as Template | undefined;
-  if (!template?.id) return;
-  useMessages.setState((s) => {
-    if (s.approvedStatus !== 'ready') return s;
-    const others = s.approved.filter((t) => t.id !== template.id);
-    return {
-      approved:
-        template.status === 'APPROVED'
-          ? [...others, template].sort((a, b) => a.name.localeCompare(b.name))
-          : others,
-    };
-  });
-});
 
 /** Whether free text may be sent: the contact wrote within the last 24 hours. */
 export function windowClosesAt(contact: Contact | null): number | null {

@@ -1,9 +1,16 @@
 import { create } from 'zustand';
 
-export const ROUTES = ['contacts', 'templates', 'wallet', 'playground', 'settings/keys'] as const;
+export const ROUTES = [
+  'inbox',
+  'contacts',
+  'templates',
+  'wallet',
+  'playground',
+  'settings/keys',
+] as const;
 export type Route = (typeof ROUTES)[number];
 
-export const DEFAULT_ROUTE: Route = 'contacts';
+export const DEFAULT_ROUTE: Route = 'inbox';
 
 const isRoute = (value: string): value is Route => (ROUTES as readonly string[]).includes(value);
 

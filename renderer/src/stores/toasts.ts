@@ -3,15 +3,21 @@ import { errorMessage, isAbortError } from '../api/client.ts';
 
 export type ToastKind = 'error' | 'success' | 'info';
 
+export interface ToastAction {
+  label: string;
+  onSelect: () => void;
+}
+
 export interface Toast {
   id: number;
   kind: ToastKind;
   message: string;
+  action?: ToastAction;
 }
 
 interface ToastState {
   toasts: Toast[];
-  push: (kind: ToastKind, message: string) => void;
+  push: (kind: ToastKind, message: string, action?: ToastAction) => void;
   dismiss: (id: number) => void;
 }
 
@@ -21,10 +27,12 @@ let nextId = 1;
 
 export const useToasts = create<ToastState>()((set, get) => ({
   toasts: [],
-  push: (kind, message) => {
+  push: (kind, message, action) => {
     const id = nextId++;
-    set((s) => ({ toasts: [...s.toasts, { id, kind, message }].slice(-MAX_TOASTS) }));
-    window.setTimeout(() => get().dismiss(id), VISIBLE_MS[kind]);
+    const toast: Toast = action ? { id, kind, message, action } : { id, kind, message };
+    set((s) => ({ toasts: [...s.toasts, toast].slice(-MAX_TOASTS) }));
+    // A notice with an action waits longer: it may be read after coming back to the window.
+    window.setTimeout(() => get().dismiss(id), VISIBLE_MS[kind] * (action ? 3 : 1));
   },
   dismiss: (id) => set((s) => ({ toasts: s.toasts.filter((t) => t.id !== id) })),
 }));

@@ -35,7 +35,8 @@ export interface ConversationFilter {
 const CONVERSATION_JSON = `json_object('id', cv.id, 'status', cv.status, 'assignee', cv.assignee_id,
   'labels', json(cv.labels), 'snoozedUntil', ${sqlIso('cv.snoozed_until')},
   'contact', json((SELECT ${CONTACT_JSON} FROM contacts c WHERE c.id = cv.contact_id)),
-  'lastMessage', json((SELECT ${MESSAGE_JSON} FROM messages m WHERE m.conversation_id = cv.id ORDER BY m.id DESC LIMIT 1)),
+  'lastMessage', json((SELECT ${MESSAGE_JSON} FROM messages m WHERE m.conversation_id = cv.id AND m.type != 'note'
+    ORDER BY m.id DESC LIMIT 1)),
   'lastMessageAt', ${sqlIso('cv.last_message_at')}, 'lastInboundAt', ${sqlIso('cv.last_inbound_at')},
   'unreadCount', cv.unread_count, 'createdAt', ${sqlIso('cv.created_at')}, 'updatedAt', ${sqlIso('cv.updated_at')})`;
 

@@ -90,6 +90,19 @@ export function conversationsService(deps: {
     return a;
   }
 
+  /**
+   * The agent a request acts as (`X-Parley-Agent`), checked only where "me" is used, so a
+   * stale header does not break the rest of the inbox.
+   */
+  function me(workspaceId: string, header: string | undefined, param: string): string {
+    if (!header) {
+      throw new ApiError('validation_error', '"me" needs the X-Parley-Agent header (an agent id)', {
+        param,
+      });
+    }
+    return agent(workspaceId, header, 'X-Parley-Agent').id;
+  }
+
   function emitUpdated(
     scope: Scope,
     id: string,
@@ -120,18 +133,13 @@ export function conversationsService(deps: {
   return {
     repo,
 
-    list(scope: Scope, q: ListQuery, me: string | null): string {
+    list(scope: Scope, q: ListQuery, agentHeader: string | undefined): string {
       const filter: ConversationFilter = {};
       if (q.status) filter.status = q.status;
       if (q.assignee === 'unassigned') filter.assignee = null;
-      else if (q.assignee === 'me') {
-        if (!me) {
-          throw new ApiError('validation_error', 'assignee=me needs the X-Parley-Agent header', {
-            param: 'assignee',
-          });
-        }
-        filter.assignee = me;
-      } else if (q.assignee) filter.assignee = agent(scope.workspaceId, q.assignee, 'assignee').id;
+      else if (q.assignee === 'me')
+        filter.assignee = me(scope.workspaceId, agentHeader, 'assignee');
+      else if (q.assignee) filter.assignee = agent(scope.workspaceId, q.assignee, 'assignee').id;
       if (q.label?.trim()) filter.label = q.label.trim();
       if (q.q?.trim()) filter.q = q.q.trim();
       let cursor: { at: number; id: string } | null = null;
@@ -156,10 +164,12 @@ export function conversationsService(deps: {
     get(scope: Scope, id: string): string {
       require(scope, id);
       const conversation = repo.json(id, windowStart());
-      const page = JSON.parse(deps.messages.list(scope, { conversationId: id, limit: 20 })) as {
-        data: unknown[];
-      };
-      return `${conversation.slice(0, -1)},"messages":${JSON.stringify(page.data)}}`;
+      const page = deps.messages.list(scope, { conversationId: id, limit: 20 });
+      // The page is `{"data":[…],"nextCursor":…}`: splice it in as messages + messagesNextCursor.
+      const at = page.lastIndexOf(',"nextCursor":');
+      const items = page.slice('{"data":'.length, at);
+      const next = page.slice(at + ',"nextCursor":'.length, -1);
+      return `${conversation.slice(0, -1)},"messages":${items},"messagesNextCursor":${next}}`;
     },
 
     messages(scope: Scope, id: string, q: { limit: number; cursor?: string }): string {
@@ -171,7 +181,7 @@ export function conversationsService(deps: {
       });
     },
 
-    patch(scope: Scope, id: string, body: PatchBody, me: string | null): string {
+    patch(scope: Scope, id: string, body: PatchBody, agentHeader: string | undefined): string {
       return db
         .transaction(() => {
           const row = require(scope, id);
@@ -202,18 +212,9 @@ export function conversationsService(deps: {
           }
           if (body.assignee !== undefined) {
             if (body.assignee === null) next.assignee_id = null;
-            else if (body.assignee === 'me') {
-              if (!me) {
-                throw new ApiError(
-                  'validation_error',
-                  'assignee "me" needs the X-Parley-Agent header',
-                  {
-                    param: 'assignee',
-                  },
-                );
-              }
-              next.assignee_id = me;
-            } else next.assignee_id = agent(scope.workspaceId, body.assignee, 'assignee').id;
+            else if (body.assignee === 'me')
+              next.assignee_id = me(scope.workspaceId, agentHeader, 'assignee');
+            else next.assignee_id = agent(scope.workspaceId, body.assignee, 'assignee').id;
           }
           const labels = body.labels ? [...new Set(body.labels.map((l) => l.trim()))] : null;
           if (labels) next.labels = JSON.stringify(labels);
@@ -255,7 +256,7 @@ export function conversationsService(deps: {
         .immediate();
     },
 
-    reply(scope: Scope, id: string, body: ReplyBody, me: string | null) {
+    reply(scope: Scope, id: string, body: ReplyBody, agentHeader: string | undefined) {
       const row = require(scope, id);
       const given = (['text', 'templateName', 'listId'] as const).filter(
         (k) => body[k] !== undefined,
@@ -269,7 +270,13 @@ export function conversationsService(deps: {
           },
         );
       }
-      const agentId = body.as === 'agent' ? (me ?? row.assignee_id) : null;
+      // An agent's reply is signed by the X-Parley-Agent header (checked), else by the assignee.
+      const agentId =
+        body.as === 'agent'
+          ? agentHeader
+            ? agent(scope.workspaceId, agentHeader, 'X-Parley-Agent').id
+            : row.assignee_id
+          : null;
       if (body.private) {
         if (body.text === undefined) {
           throw new ApiError('validation_error', 'a private note is text', { param: 'private' });
@@ -314,12 +321,6 @@ export function conversationsService(deps: {
       };
       insertAgent.run(row);
       return toAgent(row);
-    },
-
-    /** The agent a request acts as (`X-Parley-Agent`), validated against the workspace. */
-    me(workspaceId: string, header: string | undefined): string | null {
-      if (!header) return null;
-      return agent(workspaceId, header, 'X-Parley-Agent').id;
     },
   };
 }

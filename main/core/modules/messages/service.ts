@@ -148,7 +148,9 @@ export function messagesService(d: MessagingDeps) {
   function store(
     scope: Scope,
     contact: ContactRow,
-    fields: Pick<MessageRow, 'type' | 'template_name' | 'text' | 'variables'> & { category: PriceCategory },
+    fields: Pick<MessageRow, 'type' | 'template_name' | 'text' | 'variables'> & {
+      category: PriceCategory;
+    },
     sender: Sender,
   ) {
     const now = clock.now();

@@ -4,6 +4,7 @@ import { errorMessage } from '../../api/client.ts';
 import { SendIcon } from '../../components/icons.tsx';
 import { fillVariables } from '../../components/template-text.ts';
 import { formatInline } from '../../components/whatsapp-preview.tsx';
+import { useApprovedTemplates } from '../../stores/approved-templates.ts';
 import { useMessages } from '../../stores/messages.ts';
 import { hrefFor } from '../../stores/route.ts';
 import { selectIsTestMode, useSession } from '../../stores/session.ts';
@@ -17,8 +18,8 @@ const textOf = (template: Template, type: 'HEADER' | 'BODY' | 'FOOTER'): string 
   template.components.find((c) => c.type === type)?.text ?? '';
 
 function TemplateForm() {
-  const approved = useMessages((s) => s.approved);
-  const approvedStatus = useMessages((s) => s.approvedStatus);
+  const approved = useApprovedTemplates((s) => s.approved);
+  const approvedStatus = useApprovedTemplates((s) => s.status);
   const sendTemplate = useMessages((s) => s.sendTemplate);
   const [templateId, setTemplateId] = useState('');
   const [values, setValues] = useState<Record<string, string>>({});

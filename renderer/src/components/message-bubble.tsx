@@ -1,0 +1,100 @@
+import type { Message } from '../../../shared/schemas/index.ts';
+import { formatMicros } from '../../../shared/money.ts';
+import { formatDate } from './format.ts';
+import { Ticks } from './ticks.tsx';
+import { formatClock, formatInline } from './whatsapp-preview.tsx';
+
+export const dayKey = (iso: string): string => new Date(iso).toDateString();
+
+/** "Today", "Yesterday" or the date: the separators between a thread's days. */
+export function dayLabel(iso: string, now = Date.now()): string {
+  const day = new Date(iso);
+  const today = new Date(now);
+  const yesterday = new Date(now - 86_400_000);
+  if (day.toDateString() === today.toDateString()) return 'Today';
+  if (day.toDateString() === yesterday.toDateString()) return 'Yesterday';
+  return formatDate(iso);
+}
+
+export const isNote = (message: Message): boolean =>
+  message.type === 'note' || message.status === 'note';
+
+/** An internal note: seen by agents only, never sent to the contact, so it has no ticks. */
+function Note({ message, sender }: { message: Message; sender?: string | undefined }) {
+  return (
+    <div
+      className="wa-note"
+      data-testid="message"
+      data-direction="note"
+      data-message-id={message.id}
+    >
+      <span className="wa-note-label">
+        Private note{sender ? <span className="wa-note-sender"> · {sender}</span> : null}
+      </span>
+      <span className="wa-body" data-testid="message-text">
+        {formatInline(message.text)}
+      </span>
+      <time dateTime={message.createdAt} title={new Date(message.createdAt).toLocaleString()}>
+        {formatClock(new Date(message.createdAt))}
+      </time>
+    </div>
+  );
+}
+
+interface BubbleProps {
+  message: Message;
+  /** Who sent an outbound message or wrote a note (agent name, "Bot"), shown above the text. */
+  sender?: string | undefined;
+}
+
+/** One message as WhatsApp draws it: inbound left, outbound right with its delivery ticks. */
+export function MessageBubble({ message, sender }: BubbleProps) {
+  if (isNote(message)) return <Note message={message} sender={sender} />;
+  const outbound = message.direction === 'outbound';
+  return (
+    <div
+      className={`wa-group ${outbound ? 'wa-group-out' : 'wa-group-in'}`}
+      data-testid="message"
+      data-direction={message.direction}
+      data-status={message.status}
+      data-message-id={message.id}
+    >
+      <div className={`wa-bubble ${outbound ? 'wa-bubble-out' : 'wa-bubble-in'}`}>
+        {sender ? (
+          <div className="wa-sender" data-testid="message-sender">
+            {sender}
+          </div>
+        ) : null}
+        {message.type === 'template' && message.templateName ? (
+          <div className="wa-template-tag" title="Template message">
+            {message.templateName}
+          </div>
+        ) : null}
+        <div className="wa-body" data-testid="message-text">
+          {formatInline(message.text)}
+        </div>
+        <div className="wa-meta">
+          {message.environment === 'live' && outbound ? (
+            <span className="wa-cost" data-testid="message-cost" title="Charged to the wallet">
+              {message.costMicros > 0 ? formatMicros(message.costMicros) : 'free'}
+            </span>
+          ) : null}
+          <time dateTime={message.createdAt} title={new Date(message.createdAt).toLocaleString()}>
+            {formatClock(new Date(message.createdAt))}
+          </time>
+          {outbound ? <Ticks status={message.status} /> : null}
+        </div>
+      </div>
+      {message.status === 'failed' ? (
+        <div className="wa-failure" role="note" data-testid="message-error">
+          Not delivered
+          {message.error ? (
+            <>
+              : {message.error.message} <span className="mono">({message.error.code})</span>
+            </>
+          ) : null}
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,289 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { Agent, ConversationStatus } from '../../../../shared/schemas/index.ts';
+import { SearchIcon } from '../../components/icons.tsx';
+import { useNow } from '../../components/use-now.ts';
+import { useAgents } from '../../stores/agents.ts';
+import { useInbox, type AssigneeFilter } from '../../stores/inbox.ts';
+import { useThread } from '../../stores/thread.ts';
+import { notifyError } from '../../stores/toasts.ts';
+import { ConversationRow, ROW_HEIGHT } from './conversation-row.tsx';
+import { step } from './use-inbox-shortcuts.ts';
+
+/** Start fetching the next page this many rows before the end comes into view. */
+const LOAD_AHEAD = 40;
+const SEARCH_DEBOUNCE_MS = 250;
+
+const TABS: { status: ConversationStatus; label: string }[] = [
+  { status: 'open', label: 'Open' },
+  { status: 'pending', label: 'Pending' },
+  { status: 'snoozed', label: 'Snoozed' },
+  { status: 'resolved', label: 'Resolved' },
+];
+
+const ASSIGNEE_CHIPS: { value: AssigneeFilter; label: string }[] = [
+  { value: 'me', label: 'Mine' },
+  { value: 'unassigned', label: 'Unassigned' },
+  { value: 'all', label: 'All' },
+];
+
+const formatCount = (n: number): string =>
+  n >= 100_000
+    ? `${Math.floor(n / 1000)}k`
+    : n >= 10_000
+      ? `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k`
+      : n.toLocaleString('en-US');
+
+/** A text box that reports what was typed once typing pauses. */
+function useDebounced(value: string, onSettle: (value: string) => void, delayMs: number): void {
+  const settle = useRef(onSettle);
+  useEffect(() => {
+    settle.current = onSettle;
+  });
+  useEffect(() => {
+    const timer = window.setTimeout(() => settle.current(value), delayMs);
+    return () => window.clearTimeout(timer);
+  }, [value, delayMs]);
+}
+
+function ListFilters() {
+  const filters = useInbox((s) => s.filters);
+  const counts = useInbox((s) => s.counts);
+  const knownLabels = useInbox((s) => s.knownLabels);
+  const setFilters = useInbox((s) => s.setFilters);
+  const hasMe = useAgents((s) => s.meId !== null);
+  const [q, setQ] = useState(filters.q);
+  const [label, setLabel] = useState(filters.label);
+
+  useDebounced(q, (value) => setFilters({ q: value.trim() }), SEARCH_DEBOUNCE_MS);
+  useDebounced(label, (value) => setFilters({ label: value.trim() }), SEARCH_DEBOUNCE_MS);
+
+  return (
+    <div className="inbox-list-head">
+      <div className="inbox-search">
+        <SearchIcon />
+        <input
+          className="input"
+          type="search"
+          value={q}
+          placeholder="Search conversations"
+          aria-label="Search conversations"
+          onChange={(event) => setQ(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') setFilters({ q: q.trim() });
+          }}
+          data-testid="inbox-search"
+        />
+        <kbd className="kbd" aria-hidden="true">
+          /
+        </kbd>
+      </div>
+      <div className="inbox-filter-row">
+        <div className="segmented-chips" role="group" aria-label="Assignee">
+          {ASSIGNEE_CHIPS.map((chip) => {
+            const disabled = chip.value === 'me' && !hasMe;
+            return (
+              <button
+                key={chip.value}
+                type="button"
+                className={`filter-chip${filters.assignee === chip.value ? ' selected' : ''}`}
+                aria-pressed={filters.assignee === chip.value}
+                disabled={disabled}
+                title={disabled ? 'Add yourself as an agent first' : undefined}
+                onClick={() => setFilters({ assignee: chip.value })}
+                data-testid={`assignee-filter-${chip.value}`}
+              >
+                {chip.label}
+              </button>
+            );
+          })}
+        </div>
+        <input
+          className="input input-small label-filter"
+          value={label}
+          list="inbox-known-labels"
+          placeholder="Label"
+          aria-label="Filter by label"
+          onChange={(event) => setLabel(event.target.value)}
+          data-testid="label-filter"
+        />
+        <datalist id="inbox-known-labels">
+          {knownLabels.map((l) => (
+            <option key={l} value={l} />
+          ))}
+        </datalist>
+      </div>
+      <div className="inbox-tabs" role="tablist" aria-label="Status">
+        {TABS.map((tab) => {
+          const selected = filters.status === tab.status;
+          const count = counts?.[tab.status];
+          return (
+            <button
+              key={tab.status}
+              type="button"
+              role="tab"
+              aria-selected={selected}
+              className={`inbox-tab${selected ? ' selected' : ''}`}
+              title={
+                count === undefined
+                  ? undefined
+                  : `${count.toLocaleString('en-US')} ${tab.label.toLowerCase()}`
+              }
+              onClick={() => setFilters({ status: tab.status })}
+              data-testid={`status-tab-${tab.status}`}
+            >
+              <span className="inbox-tab-count" data-testid={`status-count-${tab.status}`}>
+                {count === undefined ? '–' : formatCount(count)}
+              </span>
+              <span className="inbox-tab-label">{tab.label}</span>
+            </button>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
+
+function EmptyList() {
+  const status = useInbox((s) => s.status);
+  const filters = useInbox((s) => s.filters);
+  const error = useInbox((s) => s.error);
+  const load = useInbox((s) => s.load);
+  if (status === 'loading' || status === 'idle') {
+    return (
+      <div className="inbox-empty" aria-busy="true">
+        Loading conversations…
+      </div>
+    );
+  }
+  if (status === 'error') {
+    return (
+      <div className="inbox-empty" role="alert">
+        <p>{error ?? 'The conversations could not be loaded.'}</p>
+        <button type="button" className="button button-small" onClick={() => void load()}>
+          Try again
+        </button>
+      </div>
+    );
+  }
+  const filtered = filters.q || filters.label || filters.assignee !== 'all';
+  return (
+    <div className="inbox-empty" data-testid="inbox-empty">
+      {filtered ? (
+        <p>No {filters.status} conversations match these filters.</p>
+      ) : filters.status === 'open' ? (
+        <>
+          <p className="inbox-empty-title">All caught up</p>
+          <p>New messages from customers land here.</p>
+        </>
+      ) : (
+        <p>No {filters.status} conversations.</p>
+      )}
+    </div>
+  );
+}
+
+/** The virtualised list of conversations: only the rows in view (plus a few) are in the DOM. */
+export function ConversationList() {
+  const conversations = useInbox((s) => s.conversations);
+  const nextCursor = useInbox((s) => s.nextCursor);
+  const loadingMore = useInbox((s) => s.loadingMore);
+  const loadMore = useInbox((s) => s.loadMore);
+  const filters = useInbox((s) => s.filters);
+  const selectedId = useThread((s) => s.conversationId);
+  const open = useThread((s) => s.open);
+  const agentList = useAgents((s) => s.agents);
+  const meId = useAgents((s) => s.meId);
+  const now = useNow(30_000);
+  const scrollRef = useRef<HTMLDivElement>(null);
+
+  const agents = useMemo(
+    () => new Map<string, Agent>(agentList.map((a) => [a.id, a])),
+    [agentList],
+  );
+  const onSelect = useCallback((id: string) => open(id), [open]);
+
+  const rowCount = conversations.length + (nextCursor ? 1 : 0);
+  // TanStack Virtual returns fresh functions each render by design; nothing here is memoised on them.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: rowCount,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: () => ROW_HEIGHT,
+    overscan: 6,
+    getItemKey: (index) => conversations[index]?.id ?? 'loader',
+  });
+  const items = virtualizer.getVirtualItems();
+  const lastVisible = items.length > 0 ? items[items.length - 1]!.index : -1;
+
+  useEffect(() => {
+    if (nextCursor && !loadingMore && lastVisible >= conversations.length - LOAD_AHEAD) {
+      loadMore().catch(notifyError);
+    }
+  }, [lastVisible, conversations.length, nextCursor, loadingMore, loadMore]);
+
+  // Another tab, filter or search starts from the top.
+  useEffect(() => {
+    scrollRef.current?.scrollTo({ top: 0 });
+  }, [filters]);
+
+  // Keep the selected row in view (j / k walk past the edge).
+  const selectedIndex = selectedId ? conversations.findIndex((c) => c.id === selectedId) : -1;
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+    // Only a new selection scrolls; re-sorting under a reading agent must not.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [selectedId]);
+
+  return (
+    <section className="inbox-list" aria-label="Conversations">
+      <ListFilters />
+      <div
+        className="inbox-list-scroll"
+        ref={scrollRef}
+        role="listbox"
+        aria-label="Conversations"
+        aria-activedescendant={selectedIndex >= 0 ? `conversation-${selectedId}` : undefined}
+        tabIndex={0}
+        onKeyDown={(event) => {
+          if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+            event.preventDefault();
+            step(event.key === 'ArrowDown' ? 1 : -1);
+          }
+        }}
+        data-testid="conversation-list"
+      >
+        {conversations.length === 0 ? (
+          <EmptyList />
+        ) : (
+          <div className="inbox-list-body" style={{ height: virtualizer.getTotalSize() }}>
+            {items.map((item) => {
+              const conversation = conversations[item.index];
+              if (!conversation) {
+                const style = { height: item.size, transform: `translateY(${item.start}px)` };
+                return (
+                  <div key="loader" className="conv-row conv-loader" style={style}>
+                    Loading more…
+                  </div>
+                );
+              }
+              return (
+                <ConversationRow
+                  key={conversation.id}
+                  conversation={conversation}
+                  selected={conversation.id === selectedId}
+                  agents={agents}
+                  meId={meId}
+                  now={now}
+                  index={item.index}
+                  top={item.start}
+                  onSelect={onSelect}
+                />
+              );
+            })}
+          </div>
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,179 @@
+import { memo } from 'react';
+import type { Agent, Conversation, Message } from '../../../../shared/schemas/index.ts';
+import { Avatar } from '../../components/avatar.tsx';
+import { Ticks } from '../../components/ticks.tsx';
+import { isNote } from '../../components/message-bubble.tsx';
+import { conversationTitle } from '../../stores/inbox.ts';
+import { relativeTime, wakeTime } from './time.ts';
+
+export const ROW_HEIGHT = 74;
+
+interface RowProps {
+  conversation: Conversation;
+  selected: boolean;
+  agents: ReadonlyMap<string, Agent>;
+  meId: string | null;
+  now: number;
+  index: number;
+  /** The row's offset in the list (px), from the virtualiser. */
+  top: number;
+  onSelect: (id: string) => void;
+}
+
+/** Who wrote the last message, as the list's preview prefixes it ("You: ", "Ann: ", "Note: "). */
+function previewPrefix(
+  message: Message,
+  agents: ReadonlyMap<string, Agent>,
+  meId: string | null,
+): string {
+  if (isNote(message)) return 'Note: ';
+  if (message.direction === 'inbound') return '';
+  if (message.sentBy === 'bot') return 'Bot: ';
+  if (message.agentId && message.agentId !== meId) {
+    const agent = agents.get(message.agentId);
+    if (agent) return `${agent.name.split(/\s+/)[0]}: `;
+  }
+  return 'You: ';
+}
+
+function Preview({
+  message,
+  agents,
+  meId,
+}: {
+  message: Message | null;
+  agents: ReadonlyMap<string, Agent>;
+  meId: string | null;
+}) {
+  if (!message) return <span className="conv-preview muted">No messages yet</span>;
+  const outbound = message.direction === 'outbound' && !isNote(message);
+  return (
+    <span className="conv-preview" data-testid="conversation-preview">
+      {outbound ? <Ticks status={message.status} /> : null}
+      <span className="truncate">
+        <span className={isNote(message) ? 'conv-prefix conv-prefix-note' : 'conv-prefix'}>
+          {previewPrefix(message, agents, meId)}
+        </span>
+        {message.type === 'template' && message.templateName && !message.text
+          ? message.templateName
+          : message.text}
+      </span>
+    </span>
+  );
+}
+
+function StatusMarker({ conversation, now }: { conversation: Conversation; now: number }) {
+  if (conversation.status === 'snoozed') {
+    return (
+      <span className="conv-marker conv-marker-snoozed" data-testid="conversation-marker">
+        Snoozed
+        {conversation.snoozedUntil ? ` · ${wakeTime(conversation.snoozedUntil, now)}` : ''}
+      </span>
+    );
+  }
+  if (conversation.status === 'resolved') {
+    return (
+      <span className="conv-marker conv-marker-resolved" data-testid="conversation-marker">
+        Resolved
+      </span>
+    );
+  }
+  if (conversation.status === 'pending') {
+    return (
+      <span className="conv-marker conv-marker-pending" data-testid="conversation-marker">
+        Pending
+      </span>
+    );
+  }
+  return null;
+}
+
+/** One conversation in the inbox list (absolutely positioned by the virtualiser). */
+export const ConversationRow = memo(function ConversationRow({
+  conversation,
+  selected,
+  agents,
+  meId,
+  now,
+  index,
+  top,
+  onSelect,
+}: RowProps) {
+  const title = conversationTitle(conversation);
+  const unread = conversation.unreadCount > 0;
+  const assignee = conversation.assignee ? agents.get(conversation.assignee) : undefined;
+  const labels = conversation.labels;
+  const hasMeta =
+    labels.length > 0 || conversation.assignee !== null || conversation.status !== 'open';
+  return (
+    <div
+      role="option"
+      aria-selected={selected}
+      aria-posinset={index + 1}
+      id={`conversation-${conversation.id}`}
+      className={`conv-row${selected ? ' selected' : ''}${unread ? ' unread' : ''}`}
+      style={{ height: ROW_HEIGHT, transform: `translateY(${top}px)` }}
+      onClick={() => onSelect(conversation.id)}
+      data-testid="conversation-row"
+      data-conversation-id={conversation.id}
+      data-status={conversation.status}
+      data-unread={conversation.unreadCount}
+    >
+      <Avatar name={title} colorKey={conversation.contact.id} />
+      <div className="conv-main">
+        <div className="conv-line">
+          <span className="conv-name truncate" data-testid="conversation-name">
+            {title}
+          </span>
+          <time
+            className="conv-time"
+            dateTime={conversation.lastMessageAt}
+            title={new Date(conversation.lastMessageAt).toLocaleString()}
+          >
+            {relativeTime(conversation.lastMessageAt, now)}
+          </time>
+        </div>
+        <div className="conv-line">
+          <Preview message={conversation.lastMessage} agents={agents} meId={meId} />
+          {unread ? (
+            <span
+              className="conv-unread"
+              aria-label={`${conversation.unreadCount} unread`}
+              data-testid="unread-badge"
+            >
+              {conversation.unreadCount > 99 ? '99+' : conversation.unreadCount}
+            </span>
+          ) : null}
+        </div>
+        {hasMeta ? (
+          <div className="conv-line conv-meta">
+            <span className="conv-tags">
+              <StatusMarker conversation={conversation} now={now} />
+              {labels.slice(0, 2).map((label) => (
+                <span key={label} className="chip chip-small" data-testid="conversation-label">
+                  {label}
+                </span>
+              ))}
+              {labels.length > 2 ? (
+                <span className="chip chip-small chip-more">+{labels.length - 2}</span>
+              ) : null}
+            </span>
+            {conversation.assignee ? (
+              <span
+                className="conv-assignee"
+                title={`Assigned to ${assignee?.name ?? 'an agent'}`}
+                data-testid="conversation-assignee"
+              >
+                <Avatar
+                  name={assignee?.name ?? '?'}
+                  colorKey={conversation.assignee}
+                  size="small"
+                />
+              </span>
+            ) : null}
+          </div>
+        ) : null}
+      </div>
+    </div>
+  );
+});

@@ -1,0 +1,128 @@
+import { useCallback, useEffect, useState } from 'react';
+import { ErrorBanner } from '../../components/error-banner.tsx';
+import { ChatIcon } from '../../components/icons.tsx';
+import { useAgents } from '../../stores/agents.ts';
+import { useInbox } from '../../stores/inbox.ts';
+import { useThread } from '../../stores/thread.ts';
+import { AgentSetupCard } from './agent-setup.tsx';
+import { ContactPanel } from './contact-panel.tsx';
+import { ConversationList } from './conversation-list.tsx';
+import { ReplyComposer } from './reply-composer.tsx';
+import { ShortcutsDialog } from './shortcuts-dialog.tsx';
+import { ThreadHeader } from './thread-header.tsx';
+import { ThreadMessages } from './thread-messages.tsx';
+import { useInboxShortcuts } from './use-inbox-shortcuts.ts';
+
+const PANEL_KEY = 'parley.inbox.contactPanel';
+
+function readPanelSetting(): boolean {
+  try {
+    return localStorage.getItem(PANEL_KEY) !== 'closed';
+  } catch {
+    return true;
+  }
+}
+
+function NoSelection({ onHelp }: { onHelp: () => void }) {
+  return (
+    <div className="inbox-placeholder" data-testid="no-conversation">
+      <span className="inbox-placeholder-icon" aria-hidden="true">
+        <ChatIcon />
+      </span>
+      <h2>Pick a conversation</h2>
+      <p className="muted">
+        Choose one on the left, or press <kbd className="kbd">j</kbd> to open the first.
+      </p>
+      <button type="button" className="link-button" onClick={onHelp}>
+        Keyboard shortcuts <kbd className="kbd">?</kbd>
+      </button>
+    </div>
+  );
+}
+
+function Thread({ panelOpen, togglePanel }: { panelOpen: boolean; togglePanel: () => void }) {
+  const conversation = useThread((s) => s.conversation);
+  const status = useThread((s) => s.status);
+  const error = useThread((s) => s.error);
+  const reload = useThread((s) => s.reload);
+  if (!conversation) {
+    return (
+      <section className="inbox-thread">
+        {status === 'error' && error ? (
+          <div className="inbox-thread-banner">
+            <ErrorBanner message={error} onRetry={() => void reload()} />
+          </div>
+        ) : (
+          <div className="inbox-placeholder" aria-busy="true">
+            Loading conversation…
+          </div>
+        )}
+      </section>
+    );
+  }
+  return (
+    <>
+      <section className="inbox-thread" aria-label="Conversation" data-testid="thread">
+        <ThreadHeader
+          conversation={conversation}
+          panelOpen={panelOpen}
+          onTogglePanel={togglePanel}
+        />
+        {status === 'error' && error ? (
+          <div className="inbox-thread-banner">
+            <ErrorBanner message={error} onRetry={() => void reload()} />
+          </div>
+        ) : null}
+        <ThreadMessages />
+        <ReplyComposer key={conversation.id} conversation={conversation} />
+      </section>
+      {panelOpen ? <ContactPanel conversation={conversation} /> : null}
+    </>
+  );
+}
+
+/** The agent's home: conversation list | thread | contact details, all live. */
+export function InboxScreen() {
+  const ensureLoaded = useInbox((s) => s.ensureLoaded);
+  const selectedId = useThread((s) => s.conversationId);
+  const ensureAgents = useAgents((s) => s.ensureLoaded);
+  const noAgents = useAgents((s) => s.status === 'ready' && s.agents.length === 0);
+  const [panelOpen, setPanelOpen] = useState(readPanelSetting);
+  const [help, setHelp] = useState(false);
+
+  // Both reload after a mode or workspace switch resets them.
+  const inboxStatus = useInbox((s) => s.status);
+  const agentsStatus = useAgents((s) => s.status);
+  useEffect(() => ensureLoaded(), [ensureLoaded, inboxStatus]);
+  useEffect(() => ensureAgents(), [ensureAgents, agentsStatus]);
+
+  const togglePanel = useCallback(() => {
+    setPanelOpen((open) => {
+      try {
+        localStorage.setItem(PANEL_KEY, open ? 'closed' : 'open');
+      } catch {
+        // The choice then lasts this session.
+      }
+      return !open;
+    });
+  }, []);
+  const showHelp = useCallback(() => setHelp(true), []);
+  useInboxShortcuts(showHelp);
+
+  return (
+    <div
+      className={`inbox${selectedId && panelOpen ? ' with-panel' : ''}`}
+      data-testid="screen-inbox"
+    >
+      <ConversationList />
+      {selectedId ? (
+        <Thread panelOpen={panelOpen} togglePanel={togglePanel} />
+      ) : (
+        <section className="inbox-thread">
+          {noAgents ? <AgentSetupCard /> : <NoSelection onHelp={showHelp} />}
+        </section>
+      )}
+      {help ? <ShortcutsDialog onClose={() => setHelp(false)} /> : null}
+    </div>
+  );
+}

@@ -1,0 +1,301 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import type { Conversation, Template } from '../../../../shared/schemas/index.ts';
+import { ApiRequestError, errorMessage } from '../../api/client.ts';
+import { SendIcon } from '../../components/icons.tsx';
+import { useNow } from '../../components/use-now.ts';
+import { WhatsAppPreview } from '../../components/whatsapp-preview.tsx';
+import { isUsable, useApprovedTemplates } from '../../stores/approved-templates.ts';
+import { hrefFor } from '../../stores/route.ts';
+import { useSession } from '../../stores/session.ts';
+import { isWindowOpen, useThread, windowClosesAt } from '../../stores/thread.ts';
+import { remaining } from './time.ts';
+
+type Mode = 'reply' | 'note';
+
+/** The API's limit for free text (design.md §4 Sending). */
+const TEXT_MAX = 4096;
+
+/** Unsent text per conversation, so switching conversations keeps a half-written reply. */
+const drafts = new Map<string, string>();
+
+/** The reply box's id: the `r` shortcut focuses it. */
+export const REPLY_INPUT_ID = 'inbox-reply-input';
+
+const textOf = (template: Template, type: 'HEADER' | 'BODY' | 'FOOTER'): string =>
+  template.components.find((c) => c.type === type)?.text ?? '';
+
+function TextReply({ conversation, note }: { conversation: Conversation; note: boolean }) {
+  const reply = useThread((s) => s.reply);
+  const reload = useThread((s) => s.reload);
+  const draftKey = `${conversation.id}:${note ? 'note' : 'reply'}`;
+  const [text, setText] = useState(() => drafts.get(draftKey) ?? '');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const edit = (value: string) => {
+    setText(value);
+    if (value) drafts.set(draftKey, value);
+    else drafts.delete(draftKey);
+  };
+
+  const submit = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!text.trim() || busy) return;
+    setError(null);
+    setBusy(true);
+    try {
+      await reply(note ? { text, private: true } : { text });
+      edit('');
+    } catch (e) {
+      setError(errorMessage(e));
+      // The window closed meanwhile: fetch the conversation so the composer offers templates.
+      if (e instanceof ApiRequestError && e.code === 'outside_service_window') void reload();
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form className="reply-form" onSubmit={submit} noValidate data-testid="reply-text-form">
+      <div className="reply-text-row">
+        <textarea
+          id={REPLY_INPUT_ID}
+          className="input textarea reply-textarea"
+          rows={2}
+          value={text}
+          maxLength={TEXT_MAX}
+          placeholder={
+            note
+              ? 'Write a private note — only agents see it'
+              : 'Type a reply · Enter to send, Shift+Enter for a new line'
+          }
+          aria-label={note ? 'Private note' : 'Reply'}
+          onChange={(event) => edit(event.target.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+              event.preventDefault();
+              void submit();
+            }
+          }}
+          data-testid="reply-text"
+        />
+        <button
+          type="submit"
+          className={`button ${note ? 'button-note' : 'button-primary'} reply-send`}
+          disabled={!text.trim() || busy}
+          aria-label={note ? 'Add note' : 'Send reply'}
+          data-testid="reply-send"
+        >
+          <SendIcon />
+          <span>{note ? 'Add note' : 'Send'}</span>
+        </button>
+      </div>
+      {error ? (
+        <p className="form-error" role="alert" data-testid="reply-error">
+          {error}
+        </p>
+      ) : null}
+    </form>
+  );
+}
+
+function TemplateReply({ conversation, now }: { conversation: Conversation; now: number }) {
+  const approved = useApprovedTemplates((s) => s.approved);
+  const status = useApprovedTemplates((s) => s.status);
+  const ensureLoaded = useApprovedTemplates((s) => s.ensureLoaded);
+  const reply = useThread((s) => s.reply);
+  const businessName = useSession((s) => s.me?.businessAccount.name ?? 'Your business');
+  const [templateId, setTemplateId] = useState('');
+  const [values, setValues] = useState<Record<string, string>>({});
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => ensureLoaded(), [ensureLoaded]);
+
+  const usable = approved.filter((t) => isUsable(t, now));
+  const template = usable.find((t) => t.id === templateId) ?? null;
+  const numbers = Array.from({ length: template?.variableCount ?? 0 }, (_, i) => String(i + 1));
+  const missing = numbers.filter((n) => !values[n]?.trim());
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (!template || busy) return;
+    setError(null);
+    if (missing.length > 0) {
+      setError(`Fill in ${missing.map((n) => `{{${n}}}`).join(', ')}.`);
+      return;
+    }
+    setBusy(true);
+    try {
+      await reply({
+        templateName: template.name,
+        ...(numbers.length > 0
+          ? { variables: Object.fromEntries(numbers.map((n) => [n, values[n]!.trim()])) }
+          : {}),
+      });
+      setValues({});
+      setTemplateId('');
+    } catch (e) {
+      setError(errorMessage(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const buttons = template?.components.find((c) => c.type === 'BUTTONS')?.buttons ?? [];
+
+  return (
+    <form
+      className="reply-form reply-template"
+      onSubmit={submit}
+      noValidate
+      data-testid="template-picker"
+    >
+      <p className="reply-window-note" data-testid="window-closed-note">
+        <strong>
+          {conversation.lastInboundAt
+            ? 'The customer hasn’t written in 24 h — send a template.'
+            : 'The customer hasn’t written yet — start with a template.'}
+        </strong>{' '}
+        Free text is only allowed within 24 hours of their last message; an approved template
+        restarts the conversation.
+      </p>
+      {status === 'ready' && usable.length === 0 ? (
+        <p className="composer-note" data-testid="no-approved-templates">
+          No approved templates yet. <a href={hrefFor('templates')}>Create one in Templates</a>;
+          once approved it can restart the conversation.
+        </p>
+      ) : (
+        <div className={`reply-template-grid${template ? ' with-preview' : ''}`}>
+          <div className="reply-template-fields">
+            <select
+              id={REPLY_INPUT_ID}
+              className="select"
+              aria-label="Template"
+              value={templateId}
+              onChange={(event) => {
+                setTemplateId(event.target.value);
+                setValues({});
+                setError(null);
+              }}
+              data-testid="reply-template-select"
+            >
+              <option value="">
+                {status === 'loading' || status === 'idle'
+                  ? 'Loading templates…'
+                  : 'Choose an approved template…'}
+              </option>
+              {usable.map((t) => (
+                <option key={t.id} value={t.id}>
+                  {t.name} · {t.language}
+                </option>
+              ))}
+            </select>
+            {numbers.map((n) => (
+              <label key={n} className="composer-var">
+                <code>{`{{${n}}}`}</code>
+                <input
+                  className="input"
+                  value={values[n] ?? ''}
+                  placeholder={`Value for {{${n}}}`}
+                  onChange={(event) => setValues((v) => ({ ...v, [n]: event.target.value }))}
+                  aria-label={`Value for {{${n}}}`}
+                  data-testid={`reply-var-${n}`}
+                />
+              </label>
+            ))}
+            {error ? (
+              <p className="form-error" role="alert" data-testid="reply-error">
+                {error}
+              </p>
+            ) : null}
+            <div className="reply-template-actions">
+              <button
+                type="submit"
+                className="button button-primary"
+                disabled={!template || busy}
+                data-testid="send-template"
+              >
+                <SendIcon />
+                {busy ? 'Sending…' : 'Send template'}
+              </button>
+            </div>
+          </div>
+          {template ? (
+            <div className="reply-template-preview">
+              <WhatsAppPreview
+                header={textOf(template, 'HEADER')}
+                body={textOf(template, 'BODY')}
+                footer={textOf(template, 'FOOTER')}
+                buttons={buttons}
+                samples={values}
+                status="accepted"
+                businessName={businessName}
+                testId="reply-template-preview"
+              />
+            </div>
+          ) : null}
+        </div>
+      )}
+    </form>
+  );
+}
+
+function WindowChip({ conversation, now }: { conversation: Conversation; now: number }) {
+  const closesAt = windowClosesAt(conversation, now);
+  return (
+    <span
+      className={`window-chip ${closesAt ? 'window-open' : 'window-closed'}`}
+      data-testid="service-window"
+      data-open={closesAt !== null}
+      title="Free text is allowed for 24 hours after the customer's last message"
+    >
+      {closesAt
+        ? `Window open · ${remaining(closesAt - now)} left`
+        : 'Window closed · templates only'}
+    </span>
+  );
+}
+
+/** Replies and notes; outside the 24 h window, replies are approved templates. */
+export function ReplyComposer({ conversation }: { conversation: Conversation }) {
+  const now = useNow(30_000);
+  const [mode, setMode] = useState<Mode>('reply');
+  const windowOpen = isWindowOpen(conversation, now);
+  const kind = mode === 'note' ? 'note' : windowOpen ? 'text' : 'template';
+
+  return (
+    <div className={`reply-composer reply-${kind}`} data-testid="reply-composer" data-kind={kind}>
+      <div className="reply-head">
+        <div className="reply-modes" role="tablist" aria-label="Reply or note">
+          <button
+            type="button"
+            role="tab"
+            aria-selected={mode === 'reply'}
+            className={`reply-mode${mode === 'reply' ? ' selected' : ''}`}
+            onClick={() => setMode('reply')}
+            data-testid="composer-mode-reply"
+          >
+            Reply
+          </button>
+          <button
+            type="button"
+            role="tab"
+            aria-selected={mode === 'note'}
+            className={`reply-mode reply-mode-note${mode === 'note' ? ' selected' : ''}`}
+            onClick={() => setMode('note')}
+            data-testid="composer-mode-note"
+          >
+            Private note
+          </button>
+        </div>
+        <WindowChip conversation={conversation} now={now} />
+      </div>
+      {kind === 'template' ? (
+        <TemplateReply conversation={conversation} now={now} />
+      ) : (
+        <TextReply key={kind} conversation={conversation} note={kind === 'note'} />
+      )}
+    </div>
+  );
+}

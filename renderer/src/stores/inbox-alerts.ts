@@ -1,0 +1,77 @@
+import type { Message } from '../../../shared/schemas/index.ts';
+import { events } from '../api/events.ts';
+import { conversationTitle, knownConversation, useInbox } from './inbox.ts';
+import { useRoute } from './route.ts';
+import { useThread } from './thread.ts';
+import { useToasts } from './toasts.ts';
+
+/**
+ * Desktop touches for arriving messages: a native notification through the shell while its
+ * window is in the background (an in-page notice in a browser), the unread count in the title
+ * and on the dock badge, and opening a conversation from a notification click.
+ */
+const BASE_TITLE = 'Parley';
+const PREVIEW_CHARS = 140;
+const TOAST_PREVIEW_CHARS = 60;
+
+/** Brings the inbox up on one conversation (a notification or a notice was clicked). */
+export function openConversation(conversationId: string): void {
+  if (useRoute.getState().route !== 'inbox') useRoute.getState().navigate('inbox');
+  useThread.getState().open(conversationId);
+}
+
+const preview = (text: string, chars = PREVIEW_CHARS): string =>
+  text.length > chars ? `${text.slice(0, chars - 1).trimEnd()}…` : text;
+
+function announce(message: Message): void {
+  if (message.direction !== 'inbound') return;
+  const conversation = knownConversation(message.conversationId);
+  const name = conversation ? conversationTitle(conversation) : message.phone;
+  const focused = document.hasFocus();
+  const bridge = window.parley;
+  if (!focused && bridge?.notify) {
+    bridge.notify({
+      title: name,
+      body: preview(message.text),
+      conversationId: message.conversationId,
+    });
+    return;
+  }
+  const watching =
+    focused &&
+    useRoute.getState().route === 'inbox' &&
+    useThread.getState().conversationId === message.conversationId;
+  if (watching) return;
+  useToasts
+    .getState()
+    .push('info', `New message from ${name}: “${preview(message.text, TOAST_PREVIEW_CHARS)}”`, {
+      label: 'Open',
+      onSelect: () => openConversation(message.conversationId),
+    });
+}
+
+let lastBadge = -1;
+function showUnread(total: number): void {
+  document.title = total > 0 ? `(${total}) ${BASE_TITLE}` : BASE_TITLE;
+  if (total === lastBadge) return;
+  lastBadge = total;
+  window.parley?.setUnreadCount?.(total);
+}
+
+/** Starts the alerts (once, from the app shell); returns the stop. */
+export function startInboxAlerts(): () => void {
+  const stops = [
+    events.subscribe('message.received', (event) => {
+      const message = event.data.message as Message | undefined;
+      if (message?.conversationId) announce(message);
+    }),
+    useInbox.subscribe((s, previous) => {
+      if (s.unreadTotal !== previous.unreadTotal) showUnread(s.unreadTotal);
+    }),
+    window.parley?.onOpenConversation?.(openConversation) ?? (() => {}),
+  ];
+  showUnread(useInbox.getState().unreadTotal);
+  return () => {
+    for (const stop of stops) stop();
+  };
+}

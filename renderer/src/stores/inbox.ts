@@ -1,0 +1,419 @@
+import { create } from 'zustand';
+import type {
+  Conversation,
+  ConversationStatus,
+  Message,
+  MessageStatus,
+} from '../../../shared/schemas/index.ts';
+import {
+  api,
+  errorMessage,
+  scopeGeneration,
+  type ConversationCounts,
+  type ConversationQuery,
+} from '../api/client.ts';
+import { events } from '../api/events.ts';
+import { useAgents } from './agents.ts';
+import { registerScopedStore, type LoadStatus } from './scope.ts';
+
+/**
+ * The inbox's conversation list: one filtered, paged view sorted by last activity (newest first),
+ * kept live by conversation.* and message.* events, with per-status counts for the tabs.
+ */
+export type AssigneeFilter = 'all' | 'me' | 'unassigned';
+
+export interface InboxFilters {
+  status: ConversationStatus;
+  assignee: AssigneeFilter;
+  label: string;
+  q: string;
+}
+
+type Changes = Record<string, { from: unknown; to: unknown }>;
+
+interface InboxState {
+  filters: InboxFilters;
+  conversations: Conversation[];
+  nextCursor: string | null;
+  counts: ConversationCounts | null;
+  status: LoadStatus;
+  loadingMore: boolean;
+  error: string | null;
+  /** Unread messages over the open and pending conversations this desk knows of. */
+  unreadTotal: number;
+  /** Conversation labels seen so far, offered by the label filter. */
+  knownLabels: string[];
+  setFilters: (filters: Partial<InboxFilters>) => void;
+  /** Loads once (e.g. at start-up); later calls are no-ops (a failed load is retried on request). */
+  ensureLoaded: () => void;
+  load: () => Promise<void>;
+  loadMore: () => Promise<void>;
+  /** Re-reads the first page and the counts, merging them in (after a stream reconnect). */
+  refreshTop: () => Promise<void>;
+  /** A fresher copy of a conversation: `changes` (from an event) also moves the counts. */
+  apply: (conversation: Conversation, changes?: Changes | 'created') => void;
+  applyMessage: (message: Message) => void;
+  reset: () => void;
+}
+
+export const FIRST_PAGE_SIZE = 50;
+export const PAGE_SIZE = 100;
+const RECONCILE_DELAY_MS = 800;
+
+const DEFAULT_FILTERS: InboxFilters = { status: 'open', assignee: 'all', label: '', q: '' };
+
+/** The list's order: last activity first, the id breaking ties (as the API pages). */
+export function compareConversations(a: Conversation, b: Conversation): number {
+  const at = Date.parse(b.lastMessageAt) - Date.parse(a.lastMessageAt);
+  if (at !== 0) return at;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+const isNewer = (next: Conversation, current: Conversation): boolean =>
+  !(Date.parse(next.updatedAt) < Date.parse(current.updatedAt));
+
+/** Statuses only move forward, so a late event never rolls a preview's ticks back. */
+const RANK: Record<MessageStatus, number> = {
+  received: 0,
+  note: 0,
+  accepted: 0,
+  sent: 1,
+  delivered: 2,
+  read: 3,
+  failed: 4,
+};
+
+// ---------- What this desk knows of every conversation it has seen ----------
+
+/** The freshest copy of every conversation seen (any tab, any event): names and unread totals. */
+const known = new Map<string, Conversation>();
+
+const unreadOf = (c: Conversation | undefined): number =>
+  c && (c.status === 'open' || c.status === 'pending') ? c.unreadCount : 0;
+
+export const knownConversation = (id: string): Conversation | undefined => known.get(id);
+
+// ---------- Filters ----------
+
+function matchesExceptStatus(c: Conversation, f: InboxFilters, meId: string | null): boolean {
+  if (f.assignee === 'me' && (meId === null || c.assignee !== meId)) return false;
+  if (f.assignee === 'unassigned' && c.assignee !== null) return false;
+  if (f.label.trim() && !c.labels.includes(f.label.trim())) return false;
+  return true;
+}
+
+const queryOf = (f: InboxFilters): ConversationQuery => ({
+  status: f.status,
+  ...(f.assignee !== 'all' ? { assignee: f.assignee } : {}),
+  ...(f.label.trim() ? { label: f.label.trim() } : {}),
+  ...(f.q.trim() ? { q: f.q.trim() } : {}),
+});
+
+/** The conversation as it was before `changes` (the event's from-values). */
+function previousOf(c: Conversation, changes: Changes): Conversation {
+  const before: Record<string, unknown> = { ...c };
+  for (const [field, change] of Object.entries(changes)) before[field] = change.from;
+  return before as Conversation;
+}
+
+function insertSorted(list: Conversation[], c: Conversation, hasMore: boolean): Conversation[] {
+  let index = list.findIndex((row) => compareConversations(c, row) < 0);
+  if (index < 0) {
+    // Past the last loaded row: it arrives with a later page, in order.
+    if (hasMore) return list;
+    index = list.length;
+  }
+  const next = list.slice();
+  next.splice(index, 0, c);
+  return next;
+}
+
+export const useInbox = create<InboxState>()((set, get) => {
+  // Bumped by every first-page load: answers for an older filter or scope are dropped.
+  let listSeq = 0;
+  // Bumped by every local change to the counts: a reconcile read before it is stale.
+  let countsSeq = 0;
+  let reconcileTimer: number | null = null;
+
+  const isCurrent = (seq: number, generation: number): boolean =>
+    seq === listSeq && generation === scopeGeneration();
+
+  const meId = (): string | null => useAgents.getState().meId;
+
+  /** Keeps the freshest copy of each; returns what the desk now holds for each of them. */
+  const rememberAll = (list: Conversation[]): Conversation[] => {
+    let delta = 0;
+    const labels = new Set(get().knownLabels);
+    const before = labels.size;
+    const kept = list.map((c) => {
+      const current = known.get(c.id);
+      if (current && !isNewer(c, current)) return current;
+      known.set(c.id, c);
+      delta += unreadOf(c) - unreadOf(current);
+      for (const label of c.labels) labels.add(label);
+      return c;
+    });
+    if (delta !== 0 || labels.size !== before) {
+      set((s) => ({
+        unreadTotal: s.unreadTotal + delta,
+        ...(labels.size !== before ? { knownLabels: [...labels].sort() } : {}),
+      }));
+    }
+    return kept;
+  };
+  const remember = (c: Conversation): Conversation => rememberAll([c])[0]!;
+
+  const scheduleReconcile = (): void => {
+    if (reconcileTimer !== null) window.clearTimeout(reconcileTimer);
+    reconcileTimer = window.setTimeout(() => {
+      reconcileTimer = null;
+      void reconcileCounts();
+    }, RECONCILE_DELAY_MS);
+  };
+
+  /** Reads the counts alone (a one-row page) when they cannot be worked out locally. */
+  const reconcileCounts = async (): Promise<void> => {
+    const seq = listSeq;
+    const startedAt = countsSeq;
+    const generation = scopeGeneration();
+    try {
+      const page = await api.conversations.list({ ...queryOf(get().filters), limit: 1 });
+      if (!isCurrent(seq, generation)) return;
+      if (startedAt !== countsSeq) return scheduleReconcile();
+      set({ counts: page.counts });
+    } catch {
+      // The next event or load tries again; the tabs keep their last counts meanwhile.
+    }
+  };
+
+  const adjustCounts = (c: Conversation, changes: Changes | 'created'): void => {
+    const { counts, filters } = get();
+    if (!counts) return;
+    if (filters.q.trim()) {
+      // Message-text search cannot be judged here: ask the API.
+      countsSeq += 1;
+      scheduleReconcile();
+      return;
+    }
+    let previous: Conversation | null = null;
+    if (changes !== 'created') {
+      // Only these move a conversation between tabs or in and out of the filters.
+      if (!('status' in changes || 'assignee' in changes || 'labels' in changes)) return;
+      previous = previousOf(c, changes);
+    }
+    const me = meId();
+    const next = { ...counts };
+    if (previous && matchesExceptStatus(previous, filters, me)) {
+      next[previous.status] = Math.max(0, next[previous.status] - 1);
+    }
+    if (matchesExceptStatus(c, filters, me)) next[c.status] += 1;
+    countsSeq += 1;
+    set({ counts: next });
+  };
+
+  const upsertRow = (c: Conversation): void => {
+    set((s) => {
+      if (s.status !== 'ready') return s;
+      const index = s.conversations.findIndex((row) => row.id === c.id);
+      const matches = c.status === s.filters.status && matchesExceptStatus(c, s.filters, meId());
+      if (index >= 0) {
+        const current = s.conversations[index]!;
+        if (!isNewer(c, current)) return s;
+        const without = s.conversations.slice();
+        without.splice(index, 1);
+        if (!matches) return { conversations: without };
+        return { conversations: insertSorted(without, c, false) };
+      }
+      // A search matches on message text too, which only the API can judge.
+      if (!matches || s.filters.q.trim()) return s;
+      return { conversations: insertSorted(s.conversations, c, s.nextCursor !== null) };
+    });
+  };
+
+  return {
+    filters: DEFAULT_FILTERS,
+    conversations: [],
+    nextCursor: null,
+    counts: null,
+    status: 'idle',
+    loadingMore: false,
+    error: null,
+    unreadTotal: 0,
+    knownLabels: [],
+
+    setFilters: (partial) => {
+      const current = get().filters;
+      const next = { ...current, ...partial };
+      if (
+        next.status === current.status &&
+        next.assignee === current.assignee &&
+        next.label === current.label &&
+        next.q === current.q
+      ) {
+        return;
+      }
+      set({ filters: next });
+      void get().load();
+    },
+
+    ensureLoaded: () => {
+      const { status, load } = get();
+      if (status === 'idle') void load();
+    },
+
+    load: async () => {
+      const seq = ++listSeq;
+      const generation = scopeGeneration();
+      set({ status: 'loading', error: null, loadingMore: false });
+      try {
+        const page = await api.conversations.list({
+          ...queryOf(get().filters),
+          limit: FIRST_PAGE_SIZE,
+        });
+        if (!isCurrent(seq, generation)) return;
+        countsSeq += 1;
+        set({
+          conversations: rememberAll(page.data),
+          nextCursor: page.nextCursor,
+          counts: page.counts,
+          status: 'ready',
+        });
+      } catch (e) {
+        if (isCurrent(seq, generation)) set({ status: 'error', error: errorMessage(e) });
+      }
+    },
+
+    loadMore: async () => {
+      const { nextCursor, loadingMore, status } = get();
+      if (!nextCursor || loadingMore || status !== 'ready') return;
+      const seq = listSeq;
+      const generation = scopeGeneration();
+      set({ loadingMore: true });
+      try {
+        const page = await api.conversations.list({
+          ...queryOf(get().filters),
+          limit: PAGE_SIZE,
+          cursor: nextCursor,
+        });
+        if (!isCurrent(seq, generation)) return;
+        const seen = new Set(get().conversations.map((c) => c.id));
+        const fresh = rememberAll(page.data.filter((c) => !seen.has(c.id)));
+        set((s) => ({
+          conversations: [...s.conversations, ...fresh],
+          nextCursor: page.nextCursor,
+        }));
+      } finally {
+        if (isCurrent(seq, generation)) set({ loadingMore: false });
+      }
+    },
+
+    refreshTop: async () => {
+      if (get().status !== 'ready') return get().load();
+      const seq = listSeq;
+      const generation = scopeGeneration();
+      try {
+        const page = await api.conversations.list({
+          ...queryOf(get().filters),
+          limit: FIRST_PAGE_SIZE,
+        });
+        if (!isCurrent(seq, generation)) return;
+        countsSeq += 1;
+        set({ counts: page.counts });
+        for (const c of rememberAll(page.data)) upsertRow(c);
+      } catch {
+        // Still showing the last known state; the next reconnect or load tries again.
+      }
+    },
+
+    apply: (conversation, changes) => {
+      const fresh = remember(conversation);
+      if (changes) adjustCounts(conversation, changes);
+      if (fresh === conversation) upsertRow(conversation);
+    },
+
+    applyMessage: (message) => {
+      const current = known.get(message.conversationId);
+      if (!current) return;
+      const last = current.lastMessage;
+      if (
+        last &&
+        (message.id < last.id ||
+          (message.id === last.id && RANK[message.status] < RANK[last.status]))
+      ) {
+        return;
+      }
+      const next = { ...current, lastMessage: message };
+      known.set(next.id, next);
+      set((s) => {
+        const index = s.conversations.findIndex((c) => c.id === next.id);
+        if (index < 0) return s;
+        const conversations = s.conversations.slice();
+        conversations[index] = next;
+        return { conversations };
+      });
+    },
+
+    reset: () => {
+      listSeq += 1;
+      known.clear();
+      if (reconcileTimer !== null) window.clearTimeout(reconcileTimer);
+      reconcileTimer = null;
+      set({
+        conversations: [],
+        nextCursor: null,
+        counts: null,
+        status: 'idle',
+        loadingMore: false,
+        error: null,
+        unreadTotal: 0,
+        knownLabels: [],
+      });
+    },
+  };
+});
+
+registerScopedStore(() => useInbox.getState().reset());
+
+events.subscribe(['conversation.created', 'conversation.updated'], (event) => {
+  const conversation = event.data.conversation as Conversation | undefined;
+  if (!conversation?.id) return;
+  const changes =
+    event.type === 'conversation.created'
+      ? 'created'
+      : ((event.data.changes as Changes | undefined) ?? {});
+  useInbox.getState().apply(conversation, changes);
+});
+
+events.subscribe(
+  [
+    'message.received',
+    'message.sent',
+    'message.delivered',
+    'message.read',
+    'message.failed',
+    'message.note',
+  ],
+  (event) => {
+    const message = event.data.message as Message | undefined;
+    if (message?.conversationId) useInbox.getState().applyMessage(message);
+  },
+);
+
+// The Mine filter follows whoever the desk acts as.
+useAgents.subscribe((s, previous) => {
+  if (s.meId === previous.meId) return;
+  const inbox = useInbox.getState();
+  if (inbox.filters.assignee === 'me' && inbox.status !== 'idle') void inbox.load();
+});
+
+/** How a conversation is called in lists and notices: the contact's name, else the phone. */
+export const conversationTitle = (c: Pick<Conversation, 'contact'>): string =>
+  c.contact.name?.trim() || c.contact.phone;
+
+// After the stream was down, re-read what is on screen (events missed meanwhile included).
+let streamWas = events.status;
+events.onStatus((status) => {
+  const resumed = status === 'open' && streamWas === 'reconnecting';
+  streamWas = status;
+  if (resumed && useInbox.getState().status === 'ready') void useInbox.getState().refreshTop();
+});

@@ -1,0 +1,147 @@
+// The inbox's first render in Chromium: ms from navigation start until the first conversation
+// row is painted, then a long wheel scroll down the list counting DOM rows (the list is
+// virtualised: it must stay under 100) and long tasks (> 50 ms main-thread blocks, i.e. janky
+// frames). Called by test/bench/run.mjs against the seeded 100k-conversation store; standalone:
+//   node test/bench/inbox-render.mjs http://127.0.0.1:PORT
+/* global document, window, requestAnimationFrame, MutationObserver -- in-page code */
+import { chromium } from 'playwright-core';
+import { fileURLToPath } from 'node:url';
+
+const ROW = '[data-testid=conversation-row]';
+const LIST = '[data-testid=conversation-list]';
+const WHEEL_STEPS = 20;
+const WHEEL_PX = 1500;
+/** How long a step may wait for the next page once the loaded end is reached (a bound, not a sleep). */
+const PAGE_WAIT_MS = 3000;
+
+/** Runs in the page before any of its scripts: notes the first row's paint and long tasks. */
+function instrument(rowSelector) {
+  window.__bench = { firstRowMs: null, longTasks: [] };
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        window.__bench.longTasks.push({ start: entry.startTime, duration: entry.duration });
+      }
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // No long-task timing in this engine: the count stays 0.
+  }
+  const seen = () => {
+    if (window.__bench.firstRowMs !== null || !document.querySelector(rowSelector)) return false;
+    // The row is in the DOM; it is on screen once the frame that lays it out has been painted.
+    requestAnimationFrame(() =>
+      setTimeout(() => {
+        if (window.__bench.firstRowMs === null) window.__bench.firstRowMs = performance.now();
+      }, 0),
+    );
+    return true;
+  };
+  const observer = new MutationObserver(() => {
+    if (seen()) observer.disconnect();
+  });
+  observer.observe(document, { childList: true, subtree: true });
+}
+
+/** Resolves after the browser has produced the next frame. */
+const nextFrame = (page) =>
+  page.evaluate(
+    () => new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0))),
+  );
+
+/**
+ * Opens `${baseUrl}/#/inbox` in a fresh Chromium context and measures it.
+ * @param {string} baseUrl e.g. http://127.0.0.1:4780
+ * @returns {Promise<{firstRowMs: number, domRows: number, maxDomRows: number, longTasks: number,
+ *   longTaskMs: number, loadedRows: number, scrolledPx: number}>}
+ */
+export async function measureInboxRender(baseUrl) {
+  const browser = await chromium.launch({
+    executablePath: '/usr/bin/chromium',
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  try {
+    const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+    const page = await context.newPage();
+    await page.addInitScript(instrument, ROW);
+    await page.goto(`${baseUrl.replace(/\/+$/, '')}/#/inbox`, { waitUntil: 'commit' });
+    await page.waitForSelector(ROW, { timeout: 30_000 });
+    await page.waitForFunction(() => window.__bench.firstRowMs !== null, null, { timeout: 10_000 });
+    const firstRowMs = await page.evaluate(() => window.__bench.firstRowMs);
+    const rows = () => page.locator(ROW).count();
+    const domRows = await rows();
+
+    // Scroll a long way down with the wheel, as an agent would, paging in as the end nears.
+    const list = page.locator(LIST);
+    const box = await list.boundingBox();
+    if (!box) throw new Error('the conversation list is not on screen');
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    const scrollStart = await page.evaluate(() => performance.now());
+    let maxDomRows = domRows;
+    for (let step = 0; step < WHEEL_STEPS; step++) {
+      await page.mouse.wheel(0, WHEEL_PX);
+      await nextFrame(page);
+      maxDomRows = Math.max(maxDomRows, await rows());
+      const atEnd = await list.evaluate(
+        (el) => el.scrollHeight - el.scrollTop - el.clientHeight < 4,
+      );
+      if (atEnd) {
+        const height = await list.evaluate((el) => el.scrollHeight);
+        await page
+          .waitForFunction(
+            ([selector, before]) => document.querySelector(selector).scrollHeight > before,
+            [LIST, height],
+            { timeout: PAGE_WAIT_MS },
+          )
+          .catch(() => {
+            // Everything is loaded (or the page is slow): carry on with what is there.
+          });
+      }
+    }
+    await nextFrame(page);
+    maxDomRows = Math.max(maxDomRows, await rows());
+    const { longTasks, longTaskMs, scrolledPx, loadedRows } = await page.evaluate(
+      ([start, listSelector]) => {
+        const during = window.__bench.longTasks.filter((t) => t.start >= start);
+        const el = document.querySelector(listSelector);
+        return {
+          longTasks: during.length,
+          longTaskMs: Math.round(during.reduce((sum, t) => sum + t.duration, 0)),
+          scrolledPx: Math.round(el.scrollTop),
+          loadedRows: Math.round(
+            el.scrollHeight /
+              (el.querySelector('[data-testid=conversation-row]')?.offsetHeight || 1),
+          ),
+        };
+      },
+      [scrollStart, LIST],
+    );
+    await context.close();
+    return {
+      firstRowMs: Math.round(firstRowMs),
+      domRows,
+      maxDomRows,
+      longTasks,
+      longTaskMs,
+      loadedRows,
+      scrolledPx,
+    };
+  } finally {
+    await browser.close();
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const [url] = process.argv.slice(2);
+  if (!url) {
+    console.error('usage: node test/bench/inbox-render.mjs BASE_URL');
+    process.exit(2);
+  }
+  console.log(await measureInboxRender(url));
+}
