@@ -26,7 +26,9 @@ export const conversationSchema = z.object({
   labels: z.array(z.string()),
   snoozedUntil: isoDate.nullable(),
   contact: contactSchema,
-  lastMessage: messageSchema.nullable().describe('the last message exchanged (private notes aside)'),
+  lastMessage: messageSchema
+    .nullable()
+    .describe('the last message exchanged (private notes aside)'),
   lastMessageAt: isoDate,
   lastInboundAt: isoDate.nullable(),
   windowOpen: z.boolean().describe('the 24-hour service window is open: free text allowed'),
@@ -38,7 +40,10 @@ export type Conversation = z.infer<typeof conversationSchema>;
 
 export const conversationDetailSchema = conversationSchema.extend({
   messages: z.array(messageSchema).describe('the last 20 messages, newest first'),
-  messagesNextCursor: z.string().nullable().describe('cursor for GET /conversations/:id/messages, to load older ones'),
+  messagesNextCursor: z
+    .string()
+    .nullable()
+    .describe('cursor for GET /conversations/:id/messages, to load older ones'),
 });
 
 export const listConversationsQuery = pageQuery.extend({

@@ -216,7 +216,7 @@ async function inbox() {
       throw new Error(`${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
     results.push({ name, rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99 });
   }
-  let render = null;
+  let render;
   try {
     const { measureInboxRender } = await import('./inbox-render.mjs');
     render = await measureInboxRender(server.url);
