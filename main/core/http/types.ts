@@ -9,7 +9,7 @@ export type ZodApp = ReturnType<typeof withZod>;
 export type RegisterRoutes = (app: ZodApp, services: Services) => void;
 
 /** Sends a body the database already serialised (see toRawPage); the schema still documents it. */
-export function sendJson(reply: FastifyReply, json: string) {
+export function sendJson(reply: FastifyReply, json: string | Buffer) {
   // The typed reply expects the schema's object; this body is that object, already serialised.
   return reply.type('application/json; charset=utf-8').send(json as never);
 }

@@ -52,6 +52,7 @@ CREATE UNIQUE INDEX conversations_contact ON conversations(contact_id, business_
 CREATE INDEX conversations_scope_activity ON conversations(workspace_id, environment, last_message_at DESC, id DESC);
 CREATE INDEX conversations_scope_status ON conversations(workspace_id, environment, status, last_message_at DESC, id DESC);
 CREATE INDEX conversations_scope_assignee ON conversations(workspace_id, environment, assignee_id, last_message_at DESC, id DESC);
+CREATE INDEX conversations_scope_assignee_status ON conversations(workspace_id, environment, assignee_id, status, last_message_at DESC, id DESC);
 
 -- Labels, with the conversation's status, assignee and last activity mirrored (by trigger) so
 -- a label filter pages and counts from its own rows.

@@ -94,31 +94,36 @@ export function conversationsRepo(db: Db) {
   /**
    * This process's cache of conversation JSON, trusted while the row's version (bumped by
    * triggers on any change to the conversation, its contact or its messages, from any process)
-   * is unchanged. A page then costs one index read plus the rows that changed.
+   * is unchanged. A page then costs one index read plus the rows that changed. Entries hold the
+   * UTF-8 bytes of the JSON after its opening brace, so pages are assembled without re-encoding;
+   * `windowOpen` (it depends on the time) goes in front.
    */
-  const jsonCache = new Map<string, { version: number; json: string }>();
+  const jsonCache = new Map<string, { version: number; body: Buffer }>();
   const JSON_CACHE_MAX = 20_000;
-  function jsonFor(rows: { id: string; version: number }[]): Map<string, string> {
-    const out = new Map<string, string>();
+  function bodiesFor(rows: { id: string; version: number }[]): Map<string, Buffer> {
+    const out = new Map<string, Buffer>();
     const missing: string[] = [];
     for (const r of rows) {
       const hit = jsonCache.get(r.id);
-      if (hit && hit.version === r.version) out.set(r.id, hit.json);
+      if (hit && hit.version === r.version) out.set(r.id, hit.body);
       else missing.push(r.id);
     }
     if (missing.length) {
       const fresh = jsonByIds.all({ ids: JSON.stringify(missing) }) as [string, number, string][];
       for (const [id, version, json] of fresh) {
+        const body = Buffer.from(json.slice(1));
         jsonCache.delete(id);
-        jsonCache.set(id, { version, json });
-        out.set(id, json);
+        jsonCache.set(id, { version, body });
+        out.set(id, body);
       }
       while (jsonCache.size > JSON_CACHE_MAX) jsonCache.delete(jsonCache.keys().next().value!);
     }
     return out;
   }
-  const withWindow = (json: string, lastInboundAt: number | null, windowStart: number) =>
-    `{"windowOpen":${lastInboundAt !== null && lastInboundAt > windowStart},${json.slice(1)}`;
+  const OPEN = Buffer.from('{"windowOpen":true,');
+  const CLOSED = Buffer.from('{"windowOpen":false,');
+  const head = (lastInboundAt: number | null, windowStart: number) =>
+    lastInboundAt !== null && lastInboundAt > windowStart ? OPEN : CLOSED;
 
   const cache = new Map<string, Statement>();
   const cached = (key: string, build: () => Statement) => {
@@ -260,7 +265,8 @@ export function conversationsRepo(db: Db) {
     json(id: string, windowStart: number): string {
       const row = versionOf.get(id) as [string, number, number | null] | undefined;
       if (!row) throw new Error(`no conversation ${id}`);
-      return withWindow(jsonFor([{ id, version: row[1] }]).get(id)!, row[2], windowStart);
+      const body = bodiesFor([{ id, version: row[1] }]).get(id)!;
+      return head(row[2], windowStart).toString() + body.toString();
     },
     list: (
       scope: Scope,
@@ -268,18 +274,19 @@ export function conversationsRepo(db: Db) {
       cursor: { at: number; id: string } | null,
       limit: number,
       windowStart: number,
-    ): [string, string][] => {
+    ): { key: string; head: Buffer; body: Buffer }[] => {
       const rows = listStatement(f).all({
         ...params(scope, f),
         cursorAt: cursor?.at ?? null,
         cursorId: cursor?.id ?? null,
         limit,
       }) as [string, string, number, number | null][];
-      const json = jsonFor(rows.map(([, id, version]) => ({ id, version })));
-      return rows.map(([key, id, , inbound]) => [
+      const bodies = bodiesFor(rows.map(([, id, version]) => ({ id, version })));
+      return rows.map(([key, id, , inbound]) => ({
         key,
-        withWindow(json.get(id)!, inbound, windowStart),
-      ]);
+        head: head(inbound, windowStart),
+        body: bodies.get(id)!,
+      }));
     },
     counts: (scope: Scope, f: ConversationFilter) =>
       countsStatement(f).all(params(scope, f)) as { status: string; n: number }[],

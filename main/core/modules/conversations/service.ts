@@ -20,6 +20,9 @@ interface AgentRow {
   created_at: number;
 }
 
+const DATA_OPEN = Buffer.from('{"data":[');
+const COMMA = Buffer.from(',');
+
 const toAgent = (r: AgentRow): Agent => ({
   id: r.id,
   name: r.name,
@@ -133,7 +136,7 @@ export function conversationsService(deps: {
   return {
     repo,
 
-    list(scope: Scope, q: ListQuery, agentHeader: string | undefined): string {
+    list(scope: Scope, q: ListQuery, agentHeader: string | undefined): Buffer {
       const filter: ConversationFilter = {};
       if (q.status) filter.status = q.status;
       if (q.assignee === 'unassigned') filter.assignee = null;
@@ -156,8 +159,14 @@ export function conversationsService(deps: {
       const kept = more ? rows.slice(0, q.limit) : rows;
       const counts = { open: 0, pending: 0, snoozed: 0, resolved: 0 };
       for (const c of repo.counts(scope, filter)) counts[c.status as keyof typeof counts] = c.n;
-      const next = more ? JSON.stringify(encodeCursor(kept[kept.length - 1]![0])) : 'null';
-      return `{"data":[${kept.map((r) => r[1]).join(',')}],"nextCursor":${next},"counts":${JSON.stringify(counts)}}`;
+      const next = more ? JSON.stringify(encodeCursor(kept[kept.length - 1]!.key)) : 'null';
+      const parts: Buffer[] = [DATA_OPEN];
+      kept.forEach((r, i) => {
+        if (i > 0) parts.push(COMMA);
+        parts.push(r.head, r.body);
+      });
+      parts.push(Buffer.from(`],"nextCursor":${next},"counts":${JSON.stringify(counts)}}`));
+      return Buffer.concat(parts);
     },
 
     /** One conversation with its last 20 messages, newest first. */
