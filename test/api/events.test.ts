@@ -192,6 +192,31 @@ describe('webhooks', () => {
     return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, got };
   }
 
+  /** A core on a manual clock, a local receiver answering `answers`, a webhook on it, one inbound message. */
+  async function hooked(answers: number[], events?: string[]) {
+    const clock = manualClock(Date.now());
+    t = await makeCore({ clock });
+    const key = t.key();
+    const rx = await receiver(answers);
+    await t.request('PATCH', '/api/workspace/settings', {
+      session: 'test',
+      body: { allowPrivateWebhooks: true },
+    });
+    const hook = (
+      await t.request('POST', '/webhooks', {
+        key,
+        body: { url: rx.url, ...(events ? { events } : {}) },
+      })
+    ).body;
+    await t.request('POST', '/api/simulator/inbound', {
+      key,
+      body: { phone: '+14155552671', message: 'hi' },
+    });
+    const deliveries = async () =>
+      (await t.request('GET', `/webhooks/${hook.id}/deliveries`, { key })).body.data;
+    return { clock, key, rx, hook, jobs: t.core.services.scheduler, deliveries };
+  }
+
   it('refuses private-network targets unless the workspace allows them, and shows the secret once', async () => {
     t = await makeCore();
     const key = t.key();
@@ -227,27 +252,12 @@ describe('webhooks', () => {
   });
 
   it('signs deliveries so a real receiver can verify them, and retries with backoff until 2xx', async () => {
-    const clock = manualClock(Date.now());
-    t = await makeCore({ clock });
-    const key = t.key();
-    const rx = await receiver([500, 503, 200]);
-    await t.request('PATCH', '/api/workspace/settings', {
-      session: 'test',
-      body: { allowPrivateWebhooks: true },
-    });
-    const hook = (
-      await t.request('POST', '/webhooks', {
-        key,
-        body: { url: rx.url, events: ['message.received'] },
-      })
-    ).body;
-    await t.request('POST', '/api/simulator/inbound', {
-      key,
-      body: { phone: '+14155552671', message: 'hi' },
-    });
-    const jobs = t.core.services.scheduler;
+    const { clock, rx, hook, jobs, deliveries } = await hooked(
+      [500, 503, 200],
+      ['message.received'],
+    );
     await jobs.runDue();
-    let log = (await t.request('GET', `/webhooks/${hook.id}/deliveries`, { key })).body.data;
+    let log = await deliveries();
     expect(log[0]).toMatchObject({
       status: 'pending',
       attempts: 1,
@@ -259,13 +269,13 @@ describe('webhooks', () => {
     expect(firstRetry).toBeLessThanOrEqual(10_000);
     clock.advance(firstRetry);
     await jobs.runDue();
-    log = (await t.request('GET', `/webhooks/${hook.id}/deliveries`, { key })).body.data;
+    log = await deliveries();
     expect(log[0]).toMatchObject({ attempts: 2, lastStatusCode: 503 });
     const secondRetry = Date.parse(log[0].nextAttemptAt) - clock.now();
     expect(secondRetry).toBeGreaterThan(firstRetry); // exponential
     clock.advance(secondRetry);
     await jobs.runDue();
-    log = (await t.request('GET', `/webhooks/${hook.id}/deliveries`, { key })).body.data;
+    log = await deliveries();
     expect(log[0]).toMatchObject({
       status: 'succeeded',
       attempts: 3,
@@ -290,24 +300,11 @@ describe('webhooks', () => {
   });
 
   it('gives up after 3 days', async () => {
-    const clock = manualClock(Date.now());
-    t = await makeCore({ clock });
-    const key = t.key();
-    const rx = await receiver(Array(100).fill(500));
-    await t.request('PATCH', '/api/workspace/settings', {
-      session: 'test',
-      body: { allowPrivateWebhooks: true },
-    });
-    const hook = (await t.request('POST', '/webhooks', { key, body: { url: rx.url } })).body;
-    await t.request('POST', '/api/simulator/inbound', {
-      key,
-      body: { phone: '+14155552671', message: 'hi' },
-    });
-    const jobs = t.core.services.scheduler;
+    const { clock, rx, jobs, deliveries } = await hooked(Array(100).fill(500));
     let log;
     for (let i = 0; i < 40; i++) {
       await jobs.runDue();
-      log = (await t.request('GET', `/webhooks/${hook.id}/deliveries`, { key })).body.data;
+      log = await deliveries();
       if (log.every((d: { status: string }) => d.status !== 'pending')) break;
       clock.advance(6 * 3600_000);
     }
@@ -321,31 +318,14 @@ describe('webhooks', () => {
   });
 
   it('keeps a pending retry across a restart', async () => {
-    const clock = manualClock(Date.now());
-    t = await makeCore({ clock });
-    const key = t.key();
-    const rx = await receiver([500, 200]);
-    await t.request('PATCH', '/api/workspace/settings', {
-      session: 'test',
-      body: { allowPrivateWebhooks: true },
-    });
-    const hook = (
-      await t.request('POST', '/webhooks', {
-        key,
-        body: { url: rx.url, events: ['message.received'] },
-      })
-    ).body;
-    await t.request('POST', '/api/simulator/inbound', {
-      key,
-      body: { phone: '+14155552671', message: 'hi' },
-    });
-    await t.core.services.scheduler.runDue();
+    const { clock, rx, jobs, deliveries } = await hooked([500, 200], ['message.received']);
+    await jobs.runDue();
     const dataDir = t.dataDir;
     await t.core.stop();
     t = await makeCore({ clock, dataDir });
     clock.advance(3600_000);
     await t.core.services.scheduler.runDue();
-    const log = (await t.request('GET', `/webhooks/${hook.id}/deliveries`, { key })).body.data;
+    const log = await deliveries();
     expect(log[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(rx.got).toHaveLength(2);
   });
