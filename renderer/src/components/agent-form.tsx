@@ -2,6 +2,7 @@ import { useId, useState, type FormEvent } from 'react';
 import type { Agent } from '../../../shared/schemas/index.ts';
 import { ApiRequestError, errorMessage } from '../api/client.ts';
 import { useAgents } from '../stores/agents.ts';
+import { FormError } from './form-error.tsx';
 
 interface AgentFormProps {
   submitLabel: string;
@@ -78,11 +79,7 @@ export function AgentForm({
           data-testid="agent-email"
         />
       </div>
-      {error ? (
-        <p className="form-error" role="alert" data-testid="agent-error">
-          {error.message}
-        </p>
-      ) : null}
+      <FormError error={error?.message ?? null} testId="agent-error" />
       <div className="agent-form-actions">
         {onCancel ? (
           <button type="button" className="button" onClick={onCancel}>

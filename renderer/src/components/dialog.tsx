@@ -1,5 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 
+export type DialogSize = 'small' | 'medium' | 'large';
+
 interface DialogProps {
   title: string;
   onClose: () => void;
@@ -7,7 +9,7 @@ interface DialogProps {
   footer?: ReactNode;
   /** Escape closes the dialog unless this is false (e.g. while a request is running). */
   dismissible?: boolean;
-  size?: 'small' | 'medium' | 'large';
+  size?: DialogSize;
   testId?: string;
 }
 

@@ -154,3 +154,23 @@ export const PersonIcon = () => (
     <path d="M4 21v-1a6 6 0 0 1 6-6h4a6 6 0 0 1 6 6v1" />
   </Icon>
 );
+
+export const ClockIcon = () => (
+  <Icon width="15" height="15" strokeWidth="2" strokeLinejoin="miter">
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 7v5l3 2" />
+  </Icon>
+);
+
+export const CheckIcon = () => (
+  <Icon width="15" height="15" strokeWidth="2.2">
+    <path d="m5 12.5 4.5 4.5L19 7.5" />
+  </Icon>
+);
+
+export const PanelIcon = () => (
+  <Icon width="17" height="17" strokeLinejoin="miter">
+    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <path d="M15 4v16" />
+  </Icon>
+);

@@ -1,3 +1,5 @@
+import type { Template } from '../../../shared/schemas/index.ts';
+
 /** Placeholders in template text: `{{1}}`, `{{2}}`, … (shared by the editor, preview and composer). */
 const VARIABLE = /\{\{\s*(\d+)\s*\}\}/g;
 
@@ -28,3 +30,7 @@ export const fillVariables = (text: string, values: Record<string, string>): str
   segments(text, values)
     .map((s) => (s.kind === 'text' ? s.text : s.value || `{{${s.n}}}`))
     .join('');
+
+/** The text of a template's header, body or footer ('' when it has none). */
+export const componentText = (template: Template, type: 'HEADER' | 'BODY' | 'FOOTER'): string =>
+  template.components.find((c) => c.type === type)?.text ?? '';

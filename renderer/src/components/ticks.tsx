@@ -10,6 +10,18 @@ const LABELS: Record<MessageStatus, string> = {
   note: 'Private note',
 };
 
+/** One tick of the sent/delivered/read marks. */
+const TickMark = ({ d }: { d: string }) => (
+  <path
+    d={d}
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="1.6"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  />
+);
+
 /** WhatsApp-style delivery marks: clock, one grey tick, two grey ticks, two blue ticks, red “!”. */
 export function Ticks({ status }: { status: MessageStatus }) {
   if (status === 'received' || status === 'note') return null;
@@ -42,33 +54,12 @@ export function Ticks({ status }: { status: MessageStatus }) {
         </svg>
       ) : status === 'sent' ? (
         <svg width="16" height="11" viewBox="0 0 16 11" aria-hidden="true">
-          <path
-            d="M2.5 5.8 5.6 8.9 12.8 1.7"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.6"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
+          <TickMark d="M2.5 5.8 5.6 8.9 12.8 1.7" />
         </svg>
       ) : (
         <svg width="19" height="11" viewBox="0 0 19 11" aria-hidden="true">
-          <path
-            d="M1.5 5.8 4.6 8.9 11.8 1.7"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.6"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-          <path
-            d="M8.4 8.2 9.1 8.9 16.3 1.7"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.6"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
+          <TickMark d="M1.5 5.8 4.6 8.9 11.8 1.7" />
+          <TickMark d="M8.4 8.2 9.1 8.9 16.3 1.7" />
         </svg>
       )}
     </span>

@@ -1,19 +1,16 @@
 import { create } from 'zustand';
 import type { Contact, UpsertContactBody } from '../../../shared/schemas/index.ts';
-import { api, errorMessage, scopeGeneration } from '../api/client.ts';
-import { registerScopedStore, type LoadStatus } from './scope.ts';
+import { api } from '../api/client.ts';
+import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
+import { registerScopedStore } from './scope.ts';
 
 export interface ContactFilters {
   q: string;
   label: string;
 }
 
-interface ContactsState {
+interface ContactsState extends PagedListMeta {
   contacts: Contact[];
-  nextCursor: string | null;
-  status: LoadStatus;
-  loadingMore: boolean;
-  error: string | null;
   filters: ContactFilters;
   setFilters: (filters: Partial<ContactFilters>) => void;
   load: () => Promise<void>;
@@ -24,25 +21,26 @@ interface ContactsState {
 
 export const CONTACTS_PAGE_SIZE = 100;
 
-type ListData = Pick<ContactsState, 'contacts' | 'nextCursor' | 'status' | 'loadingMore' | 'error'>;
-const emptyList = (): ListData => ({
+const emptyList = (): Pick<ContactsState, 'contacts' | keyof PagedListMeta> => ({
+  ...emptyPagedList(),
   contacts: [],
-  nextCursor: null,
-  status: 'idle',
-  loadingMore: false,
-  error: null,
 });
 
 export const useContacts = create<ContactsState>()((set, get) => {
-  // Bumped by every new first-page load, so a slow answer for an old search or scope is dropped.
-  let listSeq = 0;
-  const isCurrent = (seq: number, generation: number): boolean =>
-    seq === listSeq && generation === scopeGeneration();
-
   const query = () => {
     const { q, label } = get().filters;
     return { q: q.trim(), label: label.trim(), limit: CONTACTS_PAGE_SIZE };
   };
+
+  // A slow answer for an old search or scope is dropped.
+  const list = createPagedList({
+    set,
+    get,
+    first: () => api.contacts.list(query()),
+    next: (cursor) => api.contacts.list({ ...query(), cursor }),
+    rows: (s) => s.contacts,
+    withRows: (contacts) => ({ contacts }),
+  });
 
   return {
     ...emptyList(),
@@ -56,39 +54,8 @@ export const useContacts = create<ContactsState>()((set, get) => {
       void get().load();
     },
 
-    load: async () => {
-      const seq = ++listSeq;
-      const generation = scopeGeneration();
-      set({ status: 'loading', error: null, loadingMore: false });
-      try {
-        const page = await api.contacts.list(query());
-        if (!isCurrent(seq, generation)) return;
-        set({ contacts: page.data, nextCursor: page.nextCursor, status: 'ready' });
-      } catch (e) {
-        if (isCurrent(seq, generation)) set({ status: 'error', error: errorMessage(e) });
-      }
-    },
-
-    loadMore: async () => {
-      const { nextCursor, loadingMore, status } = get();
-      if (!nextCursor || loadingMore || status !== 'ready') return;
-      const seq = listSeq;
-      const generation = scopeGeneration();
-      set({ loadingMore: true });
-      try {
-        const page = await api.contacts.list({ ...query(), cursor: nextCursor });
-        if (!isCurrent(seq, generation)) return;
-        set((s) => {
-          const seen = new Set(s.contacts.map((c) => c.id));
-          return {
-            contacts: [...s.contacts, ...page.data.filter((c) => !seen.has(c.id))],
-            nextCursor: page.nextCursor,
-          };
-        });
-      } finally {
-        if (isCurrent(seq, generation)) set({ loadingMore: false });
-      }
-    },
+    load: list.load,
+    loadMore: list.loadMore,
 
     upsert: async (body) => {
       const result = await api.contacts.upsert(body);
@@ -97,7 +64,7 @@ export const useContacts = create<ContactsState>()((set, get) => {
     },
 
     reset: () => {
-      listSeq += 1;
+      list.invalidate();
       set(emptyList());
     },
   };

@@ -1,20 +1,11 @@
 import { create } from 'zustand';
-import type {
-  Conversation,
-  ConversationStatus,
-  Message,
-  MessageStatus,
-} from '../../../shared/schemas/index.ts';
-import {
-  api,
-  errorMessage,
-  scopeGeneration,
-  type ConversationCounts,
-  type ConversationQuery,
-} from '../api/client.ts';
+import type { Conversation, ConversationStatus, Message } from '../../../shared/schemas/index.ts';
+import { api, type ConversationCounts, type ConversationQuery } from '../api/client.ts';
 import { events } from '../api/events.ts';
 import { useAgents } from './agents.ts';
-import { registerScopedStore, type LoadStatus } from './scope.ts';
+import { MESSAGE_EVENTS, STATUS_RANK } from './message-list.ts';
+import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
+import { registerScopedStore } from './scope.ts';
 
 /**
  * The inbox's conversation list: one filtered, paged view sorted by last activity (newest first),
@@ -31,14 +22,10 @@ export interface InboxFilters {
 
 type Changes = Record<string, { from: unknown; to: unknown }>;
 
-interface InboxState {
+interface InboxState extends PagedListMeta {
   filters: InboxFilters;
   conversations: Conversation[];
-  nextCursor: string | null;
   counts: ConversationCounts | null;
-  status: LoadStatus;
-  loadingMore: boolean;
-  error: string | null;
   /** Unread messages over the open and pending conversations this desk knows of. */
   unreadTotal: number;
   /** Conversation labels seen so far, offered by the label filter. */
@@ -62,6 +49,20 @@ const RECONCILE_DELAY_MS = 800;
 
 const DEFAULT_FILTERS: InboxFilters = { status: 'open', assignee: 'all', label: '', q: '' };
 
+type InboxData = Pick<
+  InboxState,
+  'conversations' | 'counts' | 'unreadTotal' | 'knownLabels' | keyof PagedListMeta
+>;
+
+/** All but the filters, as before the first load (and after a scope switch). */
+const emptyList = (): InboxData => ({
+  ...emptyPagedList(),
+  conversations: [],
+  counts: null,
+  unreadTotal: 0,
+  knownLabels: [],
+});
+
 /** The list's order: last activity first, the id breaking ties (as the API pages). */
 export function compareConversations(a: Conversation, b: Conversation): number {
   const at = Date.parse(b.lastMessageAt) - Date.parse(a.lastMessageAt);
@@ -71,17 +72,6 @@ export function compareConversations(a: Conversation, b: Conversation): number {
 
 const isNewer = (next: Conversation, current: Conversation): boolean =>
   !(Date.parse(next.updatedAt) < Date.parse(current.updatedAt));
-
-/** Statuses only move forward, so a late event never rolls a preview's ticks back. */
-const RANK: Record<MessageStatus, number> = {
-  received: 0,
-  note: 0,
-  accepted: 0,
-  sent: 1,
-  delivered: 2,
-  read: 3,
-  failed: 4,
-};
 
 // ---------- What this desk knows of every conversation it has seen ----------
 
@@ -129,14 +119,9 @@ function insertSorted(list: Conversation[], c: Conversation, hasMore: boolean): 
 }
 
 export const useInbox = create<InboxState>()((set, get) => {
-  // Bumped by every first-page load: answers for an older filter or scope are dropped.
-  let listSeq = 0;
   // Bumped by every local change to the counts: a reconcile read before it is stale.
   let countsSeq = 0;
   let reconcileTimer: number | null = null;
-
-  const isCurrent = (seq: number, generation: number): boolean =>
-    seq === listSeq && generation === scopeGeneration();
 
   const meId = (): string | null => useAgents.getState().meId;
 
@@ -163,6 +148,22 @@ export const useInbox = create<InboxState>()((set, get) => {
   };
   const remember = (c: Conversation): Conversation => rememberAll([c])[0]!;
 
+  // Every first-page load supersedes the ones before: answers for an older filter are dropped.
+  const list = createPagedList({
+    set,
+    get,
+    first: () => api.conversations.list({ ...queryOf(get().filters), limit: FIRST_PAGE_SIZE }),
+    onFirst: (page) => {
+      countsSeq += 1;
+      return { counts: page.counts };
+    },
+    next: (cursor) =>
+      api.conversations.list({ ...queryOf(get().filters), limit: PAGE_SIZE, cursor }),
+    rows: (s) => s.conversations,
+    withRows: (conversations) => ({ conversations }),
+    keep: rememberAll,
+  });
+
   const scheduleReconcile = (): void => {
     if (reconcileTimer !== null) window.clearTimeout(reconcileTimer);
     reconcileTimer = window.setTimeout(() => {
@@ -173,12 +174,11 @@ export const useInbox = create<InboxState>()((set, get) => {
 
   /** Reads the counts alone (a one-row page) when they cannot be worked out locally. */
   const reconcileCounts = async (): Promise<void> => {
-    const seq = listSeq;
+    const isCurrent = list.guard.start();
     const startedAt = countsSeq;
-    const generation = scopeGeneration();
     try {
       const page = await api.conversations.list({ ...queryOf(get().filters), limit: 1 });
-      if (!isCurrent(seq, generation)) return;
+      if (!isCurrent()) return;
       if (startedAt !== countsSeq) return scheduleReconcile();
       set({ counts: page.counts });
     } catch {
@@ -231,15 +231,8 @@ export const useInbox = create<InboxState>()((set, get) => {
   };
 
   return {
+    ...emptyList(),
     filters: DEFAULT_FILTERS,
-    conversations: [],
-    nextCursor: null,
-    counts: null,
-    status: 'idle',
-    loadingMore: false,
-    error: null,
-    unreadTotal: 0,
-    knownLabels: [],
 
     setFilters: (partial) => {
       const current = get().filters;
@@ -261,62 +254,18 @@ export const useInbox = create<InboxState>()((set, get) => {
       if (status === 'idle') void load();
     },
 
-    load: async () => {
-      const seq = ++listSeq;
-      const generation = scopeGeneration();
-      set({ status: 'loading', error: null, loadingMore: false });
-      try {
-        const page = await api.conversations.list({
-          ...queryOf(get().filters),
-          limit: FIRST_PAGE_SIZE,
-        });
-        if (!isCurrent(seq, generation)) return;
-        countsSeq += 1;
-        set({
-          conversations: rememberAll(page.data),
-          nextCursor: page.nextCursor,
-          counts: page.counts,
-          status: 'ready',
-        });
-      } catch (e) {
-        if (isCurrent(seq, generation)) set({ status: 'error', error: errorMessage(e) });
-      }
-    },
-
-    loadMore: async () => {
-      const { nextCursor, loadingMore, status } = get();
-      if (!nextCursor || loadingMore || status !== 'ready') return;
-      const seq = listSeq;
-      const generation = scopeGeneration();
-      set({ loadingMore: true });
-      try {
-        const page = await api.conversations.list({
-          ...queryOf(get().filters),
-          limit: PAGE_SIZE,
-          cursor: nextCursor,
-        });
-        if (!isCurrent(seq, generation)) return;
-        const seen = new Set(get().conversations.map((c) => c.id));
-        const fresh = rememberAll(page.data.filter((c) => !seen.has(c.id)));
-        set((s) => ({
-          conversations: [...s.conversations, ...fresh],
-          nextCursor: page.nextCursor,
-        }));
-      } finally {
-        if (isCurrent(seq, generation)) set({ loadingMore: false });
-      }
-    },
+    load: list.load,
+    loadMore: list.loadMore,
 
     refreshTop: async () => {
       if (get().status !== 'ready') return get().load();
-      const seq = listSeq;
-      const generation = scopeGeneration();
+      const isCurrent = list.guard.start();
       try {
         const page = await api.conversations.list({
           ...queryOf(get().filters),
           limit: FIRST_PAGE_SIZE,
         });
-        if (!isCurrent(seq, generation)) return;
+        if (!isCurrent()) return;
         countsSeq += 1;
         set({ counts: page.counts });
         for (const c of rememberAll(page.data)) upsertRow(c);
@@ -338,7 +287,7 @@ export const useInbox = create<InboxState>()((set, get) => {
       if (
         last &&
         (message.id < last.id ||
-          (message.id === last.id && RANK[message.status] < RANK[last.status]))
+          (message.id === last.id && STATUS_RANK[message.status] < STATUS_RANK[last.status]))
       ) {
         return;
       }
@@ -354,20 +303,11 @@ export const useInbox = create<InboxState>()((set, get) => {
     },
 
     reset: () => {
-      listSeq += 1;
+      list.invalidate();
       known.clear();
       if (reconcileTimer !== null) window.clearTimeout(reconcileTimer);
       reconcileTimer = null;
-      set({
-        conversations: [],
-        nextCursor: null,
-        counts: null,
-        status: 'idle',
-        loadingMore: false,
-        error: null,
-        unreadTotal: 0,
-        knownLabels: [],
-      });
+      set(emptyList());
     },
   };
 });
@@ -384,20 +324,10 @@ events.subscribe(['conversation.created', 'conversation.updated'], (event) => {
   useInbox.getState().apply(conversation, changes);
 });
 
-events.subscribe(
-  [
-    'message.received',
-    'message.sent',
-    'message.delivered',
-    'message.read',
-    'message.failed',
-    'message.note',
-  ],
-  (event) => {
-    const message = event.data.message as Message | undefined;
-    if (message?.conversationId) useInbox.getState().applyMessage(message);
-  },
-);
+events.subscribe(MESSAGE_EVENTS, (event) => {
+  const message = event.data.message as Message | undefined;
+  if (message?.conversationId) useInbox.getState().applyMessage(message);
+});
 
 // The Mine filter follows whoever the desk acts as.
 useAgents.subscribe((s, previous) => {

@@ -1,19 +1,21 @@
 import { create } from 'zustand';
-import type { Contact, Message, MessageStatus } from '../../../shared/schemas/index.ts';
-import { api, errorMessage, scopeGeneration } from '../api/client.ts';
+import type { Contact, Message } from '../../../shared/schemas/index.ts';
+import { api } from '../api/client.ts';
 import { events } from '../api/events.ts';
 import { useApprovedTemplates } from './approved-templates.ts';
-import { registerScopedStore, type LoadStatus } from './scope.ts';
+import {
+  createMessageList,
+  emptyMessageList,
+  MESSAGE_STATUS_EVENTS,
+  mergeMessages,
+  SERVICE_WINDOW_MS,
+  type MessageListData,
+} from './message-list.ts';
+import { registerScopedStore } from './scope.ts';
 
 /** The thread of the contact open in the messages drawer, kept live by message.* events. */
-interface MessagesState {
+interface MessagesState extends MessageListData {
   contact: Contact | null;
-  /** Oldest first, as a chat reads. */
-  messages: Message[];
-  nextCursor: string | null;
-  status: LoadStatus;
-  loadingOlder: boolean;
-  error: string | null;
   open: (contact: Contact) => void;
   close: () => void;
   refresh: () => Promise<void>;
@@ -25,120 +27,41 @@ interface MessagesState {
   reset: () => void;
 }
 
-export const MESSAGES_PAGE_SIZE = 30;
-export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-/** Statuses only move forward (design.md §4): a late or replayed event never moves one back. */
-const RANK: Record<MessageStatus, number> = {
-  received: 0,
-  note: 0,
-  accepted: 0,
-  sent: 1,
-  delivered: 2,
-  read: 3,
-  failed: 4,
-};
-
-const byTime = (a: Message, b: Message): number =>
-  Date.parse(a.createdAt) - Date.parse(b.createdAt) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
-
-/** Merges fresher copies and new messages into a thread kept oldest first. */
-export function mergeMessages(current: Message[], incoming: Message[]): Message[] {
-  const byId = new Map(current.map((m) => [m.id, m]));
-  let changed = false;
-  for (const next of incoming) {
-    const existing = byId.get(next.id);
-    if (existing && RANK[next.status] < RANK[existing.status]) continue;
-    if (existing === next) continue;
-    byId.set(next.id, next);
-    changed = true;
-  }
-  return changed ? [...byId.values()].sort(byTime) : current;
-}
-
 const laterOf = (a: string | null, b: string | null): string | null =>
   !a ? b : !b ? a : Date.parse(a) >= Date.parse(b) ? a : b;
 
-type ThreadData = Pick<
-  MessagesState,
-  'contact' | 'messages' | 'nextCursor' | 'status' | 'loadingOlder' | 'error'
->;
-const emptyThread = (): ThreadData => ({
+const emptyThread = (): Pick<MessagesState, 'contact' | keyof MessageListData> => ({
+  ...emptyMessageList(),
   contact: null,
-  messages: [],
-  nextCursor: null,
-  status: 'idle',
-  loadingOlder: false,
-  error: null,
 });
 
 export const useMessages = create<MessagesState>()((set, get) => {
-  // Bumped whenever another contact is opened, so answers for the previous one are dropped.
-  let threadSeq = 0;
-  const isCurrent = (seq: number, generation: number): boolean =>
-    seq === threadSeq && generation === scopeGeneration();
+  const list = createMessageList({
+    set,
+    get,
+    empty: emptyThread,
+    openId: (s) => s.contact?.id ?? null,
+    fetchPage: (contactId, page) => api.messages.list({ contactId, ...page }),
+  });
 
   return {
     ...emptyThread(),
 
     open: (contact) => {
-      threadSeq += 1;
-      set({ ...emptyThread(), contact });
+      list.open({ contact });
       void get().refresh();
       useApprovedTemplates.getState().ensureLoaded();
     },
 
-    close: () => {
-      threadSeq += 1;
-      set(emptyThread());
-    },
+    close: list.clear,
 
-    /** Loads (or reloads) the newest page and merges it with what is shown. */
-    refresh: async () => {
-      const contact = get().contact;
-      if (!contact) return;
-      const seq = threadSeq;
-      const generation = scopeGeneration();
-      if (get().status !== 'ready') set({ status: 'loading', error: null });
-      try {
-        const page = await api.messages.list({ contactId: contact.id, limit: MESSAGES_PAGE_SIZE });
-        if (!isCurrent(seq, generation)) return;
-        const first = get().status !== 'ready';
-        set((s) => ({
-          messages: mergeMessages(s.messages, page.data),
-          // Only the first load decides where "load older" continues from.
-          nextCursor: first ? page.nextCursor : s.nextCursor,
-          status: 'ready',
-        }));
-      } catch (e) {
-        if (isCurrent(seq, generation)) {
-          if (get().status === 'ready') throw e;
-          set({ status: 'error', error: errorMessage(e) });
-        }
-      }
-    },
+    /**
+     * Loads (or reloads) the newest page and merges it with what is shown. Once messages show,
+     * a failed refresh (e.g. after a send) goes to the caller instead of replacing them.
+     */
+    refresh: () => list.loadNewest({ keepShown: true }),
 
-    loadOlder: async () => {
-      const { contact, nextCursor, loadingOlder } = get();
-      if (!contact || !nextCursor || loadingOlder) return;
-      const seq = threadSeq;
-      const generation = scopeGeneration();
-      set({ loadingOlder: true });
-      try {
-        const page = await api.messages.list({
-          contactId: contact.id,
-          limit: MESSAGES_PAGE_SIZE,
-          cursor: nextCursor,
-        });
-        if (!isCurrent(seq, generation)) return;
-        set((s) => ({
-          messages: mergeMessages(s.messages, page.data),
-          nextCursor: page.nextCursor,
-        }));
-      } finally {
-        if (isCurrent(seq, generation)) set({ loadingOlder: false });
-      }
-    },
+    loadOlder: list.loadOlder,
 
     sendTemplate: async (templateName, variables) => {
       const contact = get().contact;
@@ -164,13 +87,12 @@ export const useMessages = create<MessagesState>()((set, get) => {
       const contact = get().contact;
       if (!contact) return;
       await api.simulator.inbound({ phone: contact.phone, message: text });
-      const seq = threadSeq;
-      const generation = scopeGeneration();
+      const isCurrent = list.guard.start();
       const [fresh] = await Promise.all([
         api.contacts.get(contact.id).catch(() => null),
         get().refresh(),
       ]);
-      if (fresh && isCurrent(seq, generation)) {
+      if (fresh && isCurrent()) {
         set((s) =>
           s.contact
             ? {
@@ -201,22 +123,16 @@ export const useMessages = create<MessagesState>()((set, get) => {
       }));
     },
 
-    reset: () => {
-      threadSeq += 1;
-      set(emptyThread());
-    },
+    reset: list.clear,
   };
 });
 
 registerScopedStore(() => useMessages.getState().reset());
 
-events.subscribe(
-  ['message.received', 'message.sent', 'message.delivered', 'message.read', 'message.failed'],
-  (event) => {
-    const message = event.data.message as Message | undefined;
-    if (message?.id) useMessages.getState().apply([message]);
-  },
-);
+events.subscribe(MESSAGE_STATUS_EVENTS, (event) => {
+  const message = event.data.message as Message | undefined;
+  if (message?.id) useMessages.getState().apply([message]);
+});
 
 /** Whether free text may be sent: the contact wrote within the last 24 hours. */
 export function windowClosesAt(contact: Contact | null): number | null {

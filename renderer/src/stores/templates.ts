@@ -5,19 +5,16 @@ import type {
   Template,
   TemplateStatus,
 } from '../../../shared/schemas/index.ts';
-import { api, errorMessage, scopeGeneration, type ReviewDecision } from '../api/client.ts';
+import { api, scopeGeneration, type ReviewDecision } from '../api/client.ts';
 import { events } from '../api/events.ts';
-import { registerScopedStore, type LoadStatus } from './scope.ts';
+import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
+import { registerScopedStore } from './scope.ts';
 import { notify } from './toasts.ts';
 
 export type StatusFilter = TemplateStatus | '';
 
-interface TemplatesState {
+interface TemplatesState extends PagedListMeta {
   templates: Template[];
-  nextCursor: string | null;
-  status: LoadStatus;
-  loadingMore: boolean;
-  error: string | null;
   statusFilter: StatusFilter;
   setStatusFilter: (filter: StatusFilter) => void;
   load: () => Promise<void>;
@@ -35,16 +32,9 @@ interface TemplatesState {
 
 const PAGE_SIZE = 50;
 
-type ListData = Pick<
-  TemplatesState,
-  'templates' | 'nextCursor' | 'status' | 'loadingMore' | 'error'
->;
-const emptyList = (): ListData => ({
+const emptyList = (): Pick<TemplatesState, 'templates' | keyof PagedListMeta> => ({
+  ...emptyPagedList(),
   templates: [],
-  nextCursor: null,
-  status: 'idle',
-  loadingMore: false,
-  error: null,
 });
 
 /** An answer or event older than what is shown must not roll a status back. */
@@ -52,9 +42,14 @@ const isNewer = (next: Template, current: Template): boolean =>
   !(Date.parse(next.updatedAt) < Date.parse(current.updatedAt));
 
 export const useTemplates = create<TemplatesState>()((set, get) => {
-  let listSeq = 0;
-  const isCurrent = (seq: number, generation: number): boolean =>
-    seq === listSeq && generation === scopeGeneration();
+  const list = createPagedList({
+    set,
+    get,
+    first: () => api.templates.list({ status: get().statusFilter, limit: PAGE_SIZE }),
+    next: (cursor) => api.templates.list({ status: get().statusFilter, limit: PAGE_SIZE, cursor }),
+    rows: (s) => s.templates,
+    withRows: (templates) => ({ templates }),
+  });
 
   return {
     ...emptyList(),
@@ -66,43 +61,8 @@ export const useTemplates = create<TemplatesState>()((set, get) => {
       void get().load();
     },
 
-    load: async () => {
-      const seq = ++listSeq;
-      const generation = scopeGeneration();
-      set({ status: 'loading', error: null, loadingMore: false });
-      try {
-        const page = await api.templates.list({ status: get().statusFilter, limit: PAGE_SIZE });
-        if (!isCurrent(seq, generation)) return;
-        set({ templates: page.data, nextCursor: page.nextCursor, status: 'ready' });
-      } catch (e) {
-        if (isCurrent(seq, generation)) set({ status: 'error', error: errorMessage(e) });
-      }
-    },
-
-    loadMore: async () => {
-      const { nextCursor, loadingMore, status } = get();
-      if (!nextCursor || loadingMore || status !== 'ready') return;
-      const seq = listSeq;
-      const generation = scopeGeneration();
-      set({ loadingMore: true });
-      try {
-        const page = await api.templates.list({
-          status: get().statusFilter,
-          limit: PAGE_SIZE,
-          cursor: nextCursor,
-        });
-        if (!isCurrent(seq, generation)) return;
-        set((s) => {
-          const seen = new Set(s.templates.map((t) => t.id));
-          return {
-            templates: [...s.templates, ...page.data.filter((t) => !seen.has(t.id))],
-            nextCursor: page.nextCursor,
-          };
-        });
-      } finally {
-        if (isCurrent(seq, generation)) set({ loadingMore: false });
-      }
-    },
+    load: list.load,
+    loadMore: list.loadMore,
 
     create: async (body) => {
       const { template } = await api.templates.create(body);
@@ -154,7 +114,7 @@ export const useTemplates = create<TemplatesState>()((set, get) => {
     },
 
     reset: () => {
-      listSeq += 1;
+      list.invalidate();
       set(emptyList());
     },
   };

@@ -1,28 +1,24 @@
 import { create } from 'zustand';
 import type { Conversation, Message } from '../../../shared/schemas/index.ts';
-import {
-  api,
-  errorMessage,
-  scopeGeneration,
-  type PatchConversation,
-  type ReplyBody,
-} from '../api/client.ts';
+import { api, type PatchConversation, type ReplyBody } from '../api/client.ts';
 import { events } from '../api/events.ts';
 import { knownConversation, useInbox } from './inbox.ts';
-import { mergeMessages } from './messages.ts';
+import {
+  createMessageList,
+  emptyMessageList,
+  MESSAGE_EVENTS,
+  mergeMessages,
+  SERVICE_WINDOW_MS,
+  type MessageListData,
+} from './message-list.ts';
 import { useRoute } from './route.ts';
-import { registerScopedStore, type LoadStatus } from './scope.ts';
+import { registerScopedStore } from './scope.ts';
 import { notifyError } from './toasts.ts';
 
 /** The conversation open in the inbox: its header state and its messages, oldest first. */
-interface ThreadState {
+interface ThreadState extends MessageListData {
   conversationId: string | null;
   conversation: Conversation | null;
-  messages: Message[];
-  nextCursor: string | null;
-  status: LoadStatus;
-  loadingOlder: boolean;
-  error: string | null;
   open: (id: string) => void;
   close: () => void;
   reload: () => Promise<void>;
@@ -36,27 +32,13 @@ interface ThreadState {
   reset: () => void;
 }
 
-export const THREAD_PAGE_SIZE = 30;
-const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
-
-type ThreadData = Pick<
+const emptyThread = (): Pick<
   ThreadState,
-  | 'conversationId'
-  | 'conversation'
-  | 'messages'
-  | 'nextCursor'
-  | 'status'
-  | 'loadingOlder'
-  | 'error'
->;
-const emptyThread = (): ThreadData => ({
+  'conversationId' | 'conversation' | keyof MessageListData
+> => ({
+  ...emptyMessageList(),
   conversationId: null,
   conversation: null,
-  messages: [],
-  nextCursor: null,
-  status: 'idle',
-  loadingOlder: false,
-  error: null,
 });
 
 const isNewer = (next: Conversation, current: Conversation | null): boolean =>
@@ -69,74 +51,42 @@ const isWatching = (): boolean =>
   useRoute.getState().route === 'inbox';
 
 export const useThread = create<ThreadState>()((set, get) => {
-  // Bumped whenever another conversation opens, so answers for the previous one are dropped.
-  let threadSeq = 0;
+  const list = createMessageList({
+    set,
+    get,
+    empty: emptyThread,
+    openId: (s) => s.conversationId,
+    fetchPage: (id, page) => api.conversations.messages(id, page),
+  });
   let marking: string | null = null;
-  const isCurrent = (seq: number, generation: number): boolean =>
-    seq === threadSeq && generation === scopeGeneration();
 
   return {
     ...emptyThread(),
 
     open: (id) => {
       if (id === get().conversationId && get().status !== 'error') return;
-      threadSeq += 1;
-      set({ ...emptyThread(), conversationId: id, conversation: knownConversation(id) ?? null });
+      list.open({ conversationId: id, conversation: knownConversation(id) ?? null });
       void get().reload();
     },
 
-    close: () => {
-      threadSeq += 1;
-      set(emptyThread());
-    },
+    close: list.clear,
 
-    reload: async () => {
-      const id = get().conversationId;
-      if (!id) return;
-      const seq = threadSeq;
-      const generation = scopeGeneration();
-      if (get().status !== 'ready') set({ status: 'loading', error: null });
-      try {
-        const [detail, page] = await Promise.all([
-          api.conversations.get(id),
-          api.conversations.messages(id, { limit: THREAD_PAGE_SIZE }),
-        ]);
-        if (!isCurrent(seq, generation)) return;
-        const { messages: _latest, ...conversation } = detail;
-        const first = get().status !== 'ready';
-        set((s) => ({
+    reload: () =>
+      list.loadNewest({
+        along: async (id): Promise<Conversation> => {
+          const { messages: _latest, ...conversation } = await api.conversations.get(id);
+          return conversation;
+        },
+        show: (conversation, s) => ({
           conversation: isNewer(conversation, s.conversation) ? conversation : s.conversation,
-          messages: mergeMessages(s.messages, page.data),
-          nextCursor: first ? page.nextCursor : s.nextCursor,
-          status: 'ready',
-        }));
-        useInbox.getState().apply(conversation);
-        if (isWatching()) get().markRead();
-      } catch (e) {
-        if (isCurrent(seq, generation)) set({ status: 'error', error: errorMessage(e) });
-      }
-    },
+        }),
+        then: (conversation) => {
+          useInbox.getState().apply(conversation);
+          if (isWatching()) get().markRead();
+        },
+      }),
 
-    loadOlder: async () => {
-      const { conversationId, nextCursor, loadingOlder } = get();
-      if (!conversationId || !nextCursor || loadingOlder) return;
-      const seq = threadSeq;
-      const generation = scopeGeneration();
-      set({ loadingOlder: true });
-      try {
-        const page = await api.conversations.messages(conversationId, {
-          limit: THREAD_PAGE_SIZE,
-          cursor: nextCursor,
-        });
-        if (!isCurrent(seq, generation)) return;
-        set((s) => ({
-          messages: mergeMessages(s.messages, page.data),
-          nextCursor: page.nextCursor,
-        }));
-      } finally {
-        if (isCurrent(seq, generation)) set({ loadingOlder: false });
-      }
-    },
+    loadOlder: list.loadOlder,
 
     reply: async (body) => {
       const id = get().conversationId;
@@ -191,10 +141,7 @@ export const useThread = create<ThreadState>()((set, get) => {
       });
     },
 
-    reset: () => {
-      threadSeq += 1;
-      set(emptyThread());
-    },
+    reset: list.clear,
   };
 });
 
@@ -211,20 +158,10 @@ events.subscribe(['conversation.created', 'conversation.updated'], (event) => {
   }
 });
 
-events.subscribe(
-  [
-    'message.received',
-    'message.sent',
-    'message.delivered',
-    'message.read',
-    'message.failed',
-    'message.note',
-  ],
-  (event) => {
-    const message = event.data.message as Message | undefined;
-    if (message?.id) useThread.getState().applyMessage(message);
-  },
-);
+events.subscribe(MESSAGE_EVENTS, (event) => {
+  const message = event.data.message as Message | undefined;
+  if (message?.id) useThread.getState().applyMessage(message);
+});
 
 // Back at the desk: whatever arrived in the open conversation meanwhile is now seen.
 window.addEventListener('focus', () => {

@@ -1,18 +1,15 @@
 import { create } from 'zustand';
 import { formatMicros } from '../../../shared/money.ts';
 import type { LedgerEntry, Wallet } from '../../../shared/schemas/index.ts';
-import { api, errorMessage, scopeGeneration } from '../api/client.ts';
+import { api } from '../api/client.ts';
 import { events } from '../api/events.ts';
-import { registerScopedStore, type LoadStatus } from './scope.ts';
+import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
+import { registerScopedStore } from './scope.ts';
 import { notify } from './toasts.ts';
 
-interface WalletState {
+interface WalletState extends PagedListMeta {
   wallet: Wallet | null;
   entries: LedgerEntry[];
-  nextCursor: string | null;
-  status: LoadStatus;
-  loadingMore: boolean;
-  error: string | null;
   load: () => Promise<void>;
   loadMore: () => Promise<void>;
   topup: (amountMicros: number, description?: string) => Promise<LedgerEntry>;
@@ -20,68 +17,51 @@ interface WalletState {
 }
 
 const PAGE_SIZE = 25;
-type WalletData = Pick<
-  WalletState,
-  'wallet' | 'entries' | 'nextCursor' | 'status' | 'loadingMore' | 'error'
->;
-const initial = (): WalletData => ({
+const initial = (): Pick<WalletState, 'wallet' | 'entries' | keyof PagedListMeta> => ({
+  ...emptyPagedList(),
   wallet: null,
   entries: [],
-  nextCursor: null,
-  status: 'idle',
-  loadingMore: false,
-  error: null,
 });
 
-export const useWallet = create<WalletState>()((set, get) => ({
-  ...initial(),
-
-  load: async () => {
-    const generation = scopeGeneration();
-    set({ status: 'loading', error: null });
-    try {
+export const useWallet = create<WalletState>()((set, get) => {
+  // The balance is read with the first page of the ledger.
+  const list = createPagedList({
+    set,
+    get,
+    first: async () => {
       const [wallet, page] = await Promise.all([
         api.wallet.get(),
         api.wallet.transactions({ limit: PAGE_SIZE }),
       ]);
-      if (generation !== scopeGeneration()) return;
-      set({ wallet, entries: page.data, nextCursor: page.nextCursor, status: 'ready' });
-    } catch (e) {
-      if (generation === scopeGeneration()) set({ status: 'error', error: errorMessage(e) });
-    }
-  },
+      return { ...page, wallet };
+    },
+    onFirst: ({ wallet }) => ({ wallet }),
+    next: (cursor) => api.wallet.transactions({ limit: PAGE_SIZE, cursor }),
+    rows: (s) => s.entries,
+    withRows: (entries) => ({ entries }),
+  });
 
-  loadMore: async () => {
-    const { nextCursor, loadingMore } = get();
-    if (!nextCursor || loadingMore) return;
-    const generation = scopeGeneration();
-    set({ loadingMore: true });
-    try {
-      const page = await api.wallet.transactions({ limit: PAGE_SIZE, cursor: nextCursor });
-      if (generation !== scopeGeneration()) return;
-      set((s) => {
-        const seen = new Set(s.entries.map((e) => e.id));
-        return {
-          entries: [...s.entries, ...page.data.filter((e) => !seen.has(e.id))],
-          nextCursor: page.nextCursor,
-        };
+  return {
+    ...initial(),
+
+    load: list.load,
+    loadMore: list.loadMore,
+
+    topup: async (amountMicros, description) => {
+      const { wallet, entry } = await api.wallet.topup({
+        amountMicros,
+        ...(description ? { description } : {}),
       });
-    } finally {
-      if (generation === scopeGeneration()) set({ loadingMore: false });
-    }
-  },
+      set((s) => ({ wallet, entries: [entry, ...s.entries.filter((e) => e.id !== entry.id)] }));
+      return entry;
+    },
 
-  topup: async (amountMicros, description) => {
-    const { wallet, entry } = await api.wallet.topup({
-      amountMicros,
-      ...(description ? { description } : {}),
-    });
-    set((s) => ({ wallet, entries: [entry, ...s.entries.filter((e) => e.id !== entry.id)] }));
-    return entry;
-  },
-
-  reset: () => set(initial()),
-}));
+    reset: () => {
+      list.invalidate();
+      set(initial());
+    },
+  };
+});
 
 registerScopedStore(() => useWallet.getState().reset());
 

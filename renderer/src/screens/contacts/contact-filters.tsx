@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
-import { SearchIcon } from '../../components/icons.tsx';
+import { useState } from 'react';
 import { plural } from '../../components/format.ts';
+import { SearchField } from '../../components/search-field.tsx';
+import { useDebounced } from '../../components/use-debounced.ts';
 import { useContacts, type ContactFilters as Filters } from '../../stores/contacts.ts';
 
 const DEBOUNCE_MS = 300;
@@ -10,11 +11,7 @@ function useDebouncedFilter(name: keyof Filters) {
   const stored = useContacts((s) => s.filters[name]);
   const setFilters = useContacts((s) => s.setFilters);
   const [value, setValue] = useState(stored);
-
-  useEffect(() => {
-    const timer = window.setTimeout(() => setFilters({ [name]: value }), DEBOUNCE_MS);
-    return () => window.clearTimeout(timer);
-  }, [name, value, setFilters]);
+  useDebounced(value, (settled) => setFilters({ [name]: settled }), DEBOUNCE_MS);
 
   return [value, setValue] as const;
 }
@@ -28,18 +25,13 @@ export function ContactFilters() {
 
   return (
     <div className="toolbar">
-      <div className="search-input">
-        <SearchIcon />
-        <input
-          type="search"
-          className="input"
-          placeholder="Search name, phone or email"
-          aria-label="Search contacts"
-          value={q}
-          onChange={(event) => setQ(event.target.value)}
-          data-testid="contacts-search"
-        />
-      </div>
+      <SearchField
+        value={q}
+        onChange={setQ}
+        placeholder="Search name, phone or email"
+        label="Search contacts"
+        testId="contacts-search"
+      />
       <input
         type="search"
         className="input input-label-filter"

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Contact } from '../../../../shared/schemas/index.ts';
 import { api, ApiRequestError, errorMessage } from '../../api/client.ts';
-import { Dialog } from '../../components/dialog.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { useContacts } from '../../stores/contacts.ts';
 import { notify } from '../../stores/toasts.ts';
 
@@ -115,40 +115,22 @@ export function ContactFormDialog({ contact, onClose }: ContactFormDialogProps) 
   );
 
   return (
-    <Dialog
+    <FormDialog
       title={contact ? 'Edit contact' : 'Add contact'}
       onClose={onClose}
-      dismissible={!busy}
+      onSubmit={submit}
+      submitLabel={busy ? 'Saving…' : contact ? 'Save' : 'Add contact'}
+      submitTestId="contact-submit"
+      busy={busy}
+      error={formError}
       testId="contact-dialog"
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form={formId}
-            className="button button-primary"
-            disabled={busy}
-            data-testid="contact-submit"
-          >
-            {busy ? 'Saving…' : contact ? 'Save' : 'Add contact'}
-          </button>
-        </>
-      }
+      formId={formId}
     >
-      <form id={formId} className="form-stack" onSubmit={submit} noValidate>
-        {input('phone', 'Phone', { placeholder: '+4915112345678', type: 'tel' })}
-        {input('name', 'Name', { placeholder: 'Ada Lovelace' })}
-        {input('email', 'Email', { placeholder: 'ada@example.com', type: 'email' })}
-        {input('labels', 'Labels', { placeholder: 'vip, newsletter' })}
-        <p className="hint">Separate labels with commas.</p>
-        {formError ? (
-          <p className="form-error" role="alert">
-            {formError}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      {input('phone', 'Phone', { placeholder: '+4915112345678', type: 'tel' })}
+      {input('name', 'Name', { placeholder: 'Ada Lovelace' })}
+      {input('email', 'Email', { placeholder: 'ada@example.com', type: 'email' })}
+      {input('labels', 'Labels', { placeholder: 'vip, newsletter' })}
+      <p className="hint">Separate labels with commas.</p>
+    </FormDialog>
   );
 }

@@ -4,6 +4,7 @@ import type { Contact } from '../../../../shared/schemas/index.ts';
 import { formatDate } from '../../components/format.ts';
 import { ChatIcon } from '../../components/icons.tsx';
 import { LabelChips } from '../../components/label-chips.tsx';
+import { EmptyState } from '../../components/table.tsx';
 import { selectHasFilters, useContacts } from '../../stores/contacts.ts';
 import { notifyError } from '../../stores/toasts.ts';
 
@@ -73,13 +74,13 @@ export function ContactList({ onOpen, onMessages, activeId }: ContactListProps) 
       </div>
       <div className="vtable-scroll" ref={scrollRef} data-testid="contacts-scroll">
         {contacts.length === 0 ? (
-          <div className="empty-state" data-testid="contacts-empty">
+          <EmptyState testId="contacts-empty">
             {status === 'loading' || status === 'idle'
               ? 'Loading contacts…'
               : filtered
                 ? 'No contacts match this search.'
                 : 'No contacts yet. Add one or import a CSV file.'}
-          </div>
+          </EmptyState>
         ) : (
           <div
             role="rowgroup"

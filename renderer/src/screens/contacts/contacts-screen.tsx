@@ -1,6 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Contact } from '../../../../shared/schemas/index.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { selectImportBusy, useContactImport } from '../../stores/contact-import.ts';
 import { useContacts } from '../../stores/contacts.ts';
 import { ContactFilters } from './contact-filters.tsx';
@@ -21,42 +23,42 @@ export function ContactsScreen() {
   const [importing, setImporting] = useState(false);
   const [messaging, setMessaging] = useState<Contact | null>(null);
 
-  useEffect(() => {
-    if (status === 'idle') void load();
-  }, [status, load]);
+  useLoadWhenIdle(status, load);
 
   return (
     <div
       className={`screen screen-fill${messaging ? ' screen-with-drawer' : ''}`}
       data-testid="screen-contacts"
     >
-      <div className="page-header">
-        <div>
-          <h1>Contacts</h1>
-          <p className="page-description">
+      <PageHeader
+        title="Contacts"
+        description={
+          <>
             Everyone this workspace can message. Contacts are matched by phone number (E.164), so
             adding or importing a known number updates it.
-          </p>
-        </div>
-        <div className="page-actions">
-          <button
-            type="button"
-            className="button"
-            onClick={() => setImporting(true)}
-            data-testid="open-import"
-          >
-            {importBusy ? 'Importing…' : 'Import CSV'}
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={() => setEditing({ mode: 'add' })}
-            data-testid="open-add-contact"
-          >
-            Add contact
-          </button>
-        </div>
-      </div>
+          </>
+        }
+        actions={
+          <>
+            <button
+              type="button"
+              className="button"
+              onClick={() => setImporting(true)}
+              data-testid="open-import"
+            >
+              {importBusy ? 'Importing…' : 'Import CSV'}
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => setEditing({ mode: 'add' })}
+              data-testid="open-add-contact"
+            >
+              Add contact
+            </button>
+          </>
+        }
+      />
 
       {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
 

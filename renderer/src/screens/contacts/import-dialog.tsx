@@ -2,6 +2,7 @@ import { useEffect, useId, useState, type FormEvent } from 'react';
 import { errorMessage } from '../../api/client.ts';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
+import { FormError } from '../../components/form-error.tsx';
 import {
   selectImportBusy,
   selectImportFraction,
@@ -161,11 +162,7 @@ function ImportForm() {
           />
         ) : null}
       </div>
-      {formError ? (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <FormError error={formError} />
       <div>
         <button
           type="submit"

@@ -1,8 +1,15 @@
 import { useState, type FormEvent } from 'react';
-import type { Template } from '../../../../shared/schemas/index.ts';
-import { errorMessage } from '../../api/client.ts';
+import { FormError } from '../../components/form-error.tsx';
 import { SendIcon } from '../../components/icons.tsx';
-import { fillVariables } from '../../components/template-text.ts';
+import { Tab } from '../../components/tab.tsx';
+import {
+  SendTemplateButton,
+  TemplateSelect,
+  useTemplateVariables,
+  VariableInputs,
+} from '../../components/template-picker.tsx';
+import { componentText, fillVariables } from '../../components/template-text.ts';
+import { useAction } from '../../components/use-action.ts';
 import { formatInline } from '../../components/whatsapp-preview.tsx';
 import { useApprovedTemplates } from '../../stores/approved-templates.ts';
 import { useMessages } from '../../stores/messages.ts';
@@ -14,41 +21,25 @@ type Mode = 'template' | 'text';
 /** The API's limit for free text (design.md §4 Sending). */
 const TEXT_MAX = 4096;
 
-const textOf = (template: Template, type: 'HEADER' | 'BODY' | 'FOOTER'): string =>
-  template.components.find((c) => c.type === type)?.text ?? '';
-
 function TemplateForm() {
   const approved = useApprovedTemplates((s) => s.approved);
   const approvedStatus = useApprovedTemplates((s) => s.status);
   const sendTemplate = useMessages((s) => s.sendTemplate);
   const [templateId, setTemplateId] = useState('');
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
 
   const template = approved.find((t) => t.id === templateId) ?? null;
-  const count = template?.variableCount ?? 0;
-  const numbers = Array.from({ length: count }, (_, i) => String(i + 1));
-  const missing = numbers.filter((n) => !values[n]?.trim());
+  const { values, setValues, numbers, missingError } = useTemplateVariables(template);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!template) return;
-    setError(null);
-    if (missing.length > 0) {
-      setError(`Fill in ${missing.map((n) => `{{${n}}}`).join(', ')}.`);
-      return;
-    }
-    setBusy(true);
-    try {
+    if (missingError) return setError(missingError);
+    await run(async () => {
       const variables = Object.fromEntries(numbers.map((n) => [n, values[n] ?? '']));
       await sendTemplate(template.name, variables);
       setValues({});
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   if (approvedStatus === 'ready' && approved.length === 0) {
@@ -67,69 +58,42 @@ function TemplateForm() {
       noValidate
       data-testid="compose-template-form"
     >
-      <select
-        className="select"
-        aria-label="Template"
+      <TemplateSelect
+        templates={approved}
         value={templateId}
-        onChange={(event) => {
-          setTemplateId(event.target.value);
+        onChange={(id) => {
+          setTemplateId(id);
           setError(null);
         }}
-        data-testid="compose-template"
-      >
-        <option value="">
-          {approvedStatus === 'loading' ? 'Loading templates…' : 'Choose an approved template…'}
-        </option>
-        {approved.map((t) => (
-          <option key={t.id} value={t.id}>
-            {t.name} · {t.language}
-          </option>
-        ))}
-      </select>
+        loading={approvedStatus === 'loading'}
+        testId="compose-template"
+      />
       {template ? (
         <>
           {numbers.length > 0 ? (
             <div className="composer-vars">
-              {numbers.map((n) => (
-                <label key={n} className="composer-var">
-                  <code>{`{{${n}}}`}</code>
-                  <input
-                    className="input"
-                    value={values[n] ?? ''}
-                    onChange={(event) => setValues((v) => ({ ...v, [n]: event.target.value }))}
-                    aria-label={`Value for {{${n}}}`}
-                    data-testid={`compose-var-${n}`}
-                  />
-                </label>
-              ))}
+              <VariableInputs
+                numbers={numbers}
+                values={values}
+                onChange={setValues}
+                testIdPrefix="compose-var"
+              />
             </div>
           ) : null}
           <div className="composer-preview" data-testid="compose-preview">
-            {textOf(template, 'HEADER') ? (
-              <strong>{fillVariables(textOf(template, 'HEADER'), values)}</strong>
+            {componentText(template, 'HEADER') ? (
+              <strong>{fillVariables(componentText(template, 'HEADER'), values)}</strong>
             ) : null}
-            <span>{formatInline(fillVariables(textOf(template, 'BODY'), values))}</span>
-            {textOf(template, 'FOOTER') ? (
-              <span className="muted small">{textOf(template, 'FOOTER')}</span>
+            <span>{formatInline(fillVariables(componentText(template, 'BODY'), values))}</span>
+            {componentText(template, 'FOOTER') ? (
+              <span className="muted small">{componentText(template, 'FOOTER')}</span>
             ) : null}
           </div>
         </>
       ) : null}
-      {error ? (
-        <p className="form-error" role="alert" data-testid="compose-error">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} testId="compose-error" />
       <div className="composer-actions">
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={!template || busy}
-          data-testid="send-template"
-        >
-          <SendIcon />
-          {busy ? 'Sending…' : 'Send template'}
-        </button>
+        <SendTemplateButton busy={busy} disabled={!template || busy} />
       </div>
     </form>
   );
@@ -138,22 +102,15 @@ function TemplateForm() {
 function TextForm({ windowOpen }: { windowOpen: boolean }) {
   const sendText = useMessages((s) => s.sendText);
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     if (!text.trim() || busy) return;
-    setError(null);
-    setBusy(true);
-    try {
+    await run(async () => {
       await sendText(text);
       setText('');
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -192,11 +149,7 @@ function TextForm({ windowOpen }: { windowOpen: boolean }) {
           <SendIcon />
         </button>
       </div>
-      {error ? (
-        <p className="form-error" role="alert" data-testid="compose-error">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} testId="compose-error" />
     </form>
   );
 }
@@ -204,22 +157,15 @@ function TextForm({ windowOpen }: { windowOpen: boolean }) {
 function SimulateReply() {
   const simulateInbound = useMessages((s) => s.simulateInbound);
   const [text, setText] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!text.trim()) return;
-    setBusy(true);
-    setError(null);
-    try {
+    await run(async () => {
       await simulateInbound(text.trim());
       setText('');
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   return (
@@ -241,11 +187,7 @@ function SimulateReply() {
       >
         {busy ? 'Sending…' : 'Simulate reply'}
       </button>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} />
     </form>
   );
 }
@@ -257,27 +199,17 @@ export function MessageComposer({ windowOpen }: { windowOpen: boolean }) {
   return (
     <div className="composer" data-testid="composer">
       <div className="tabs composer-tabs" role="tablist">
-        <button
-          type="button"
-          role="tab"
-          aria-selected={mode === 'template'}
-          className={`tab${mode === 'template' ? ' selected' : ''}`}
-          onClick={() => setMode('template')}
-          data-testid="compose-mode-template"
+        <Tab
+          selected={mode === 'template'}
+          onSelect={() => setMode('template')}
+          testId="compose-mode-template"
         >
           Template
-        </button>
-        <button
-          type="button"
-          role="tab"
-          aria-selected={mode === 'text'}
-          className={`tab${mode === 'text' ? ' selected' : ''}`}
-          onClick={() => setMode('text')}
-          data-testid="compose-mode-text"
-        >
+        </Tab>
+        <Tab selected={mode === 'text'} onSelect={() => setMode('text')} testId="compose-mode-text">
           Free text
           {!windowOpen ? <span className="tab-count">closed</span> : null}
-        </button>
+        </Tab>
       </div>
       {mode === 'template' ? <TemplateForm /> : <TextForm windowOpen={windowOpen} />}
       {testMode ? <SimulateReply /> : null}

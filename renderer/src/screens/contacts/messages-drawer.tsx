@@ -1,11 +1,13 @@
 import { useEffect } from 'react';
+import { useShallow } from 'zustand/react/shallow';
 import type { Contact } from '../../../../shared/schemas/index.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { CloseIcon, PersonIcon } from '../../components/icons.tsx';
+import { MessageList } from '../../components/message-list.tsx';
 import { useNow } from '../../components/use-now.ts';
+import { selectMessageList } from '../../stores/message-list.ts';
 import { useMessages, windowClosesAt } from '../../stores/messages.ts';
 import { MessageComposer } from './message-composer.tsx';
-import { MessageThread } from './message-thread.tsx';
 
 const MINUTE = 60_000;
 
@@ -39,6 +41,7 @@ export function MessagesDrawer({ contact, onClose, onEdit }: MessagesDrawerProps
   const status = useMessages((s) => s.status);
   const error = useMessages((s) => s.error);
   const refresh = useMessages((s) => s.refresh);
+  const list = useMessages(useShallow(selectMessageList));
   const now = useNow(30_000);
 
   useEffect(() => {
@@ -99,7 +102,12 @@ export function MessagesDrawer({ contact, onClose, onEdit }: MessagesDrawerProps
           <ErrorBanner message={error} onRetry={() => void refresh()} />
         </div>
       ) : null}
-      <MessageThread />
+      <MessageList
+        list={list}
+        className="thread wa-wallpaper"
+        testId="message-thread"
+        emptyText="No messages yet. A conversation starts with an approved template."
+      />
       <MessageComposer key={shown.id} windowOpen={windowOpen} />
     </aside>
   );

@@ -1,7 +1,9 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { Agent, ConversationStatus } from '../../../../shared/schemas/index.ts';
-import { SearchIcon } from '../../components/icons.tsx';
+import { SearchField } from '../../components/search-field.tsx';
+import { Tab } from '../../components/tab.tsx';
+import { useDebounced } from '../../components/use-debounced.ts';
 import { useNow } from '../../components/use-now.ts';
 import { useAgents } from '../../stores/agents.ts';
 import { useInbox, type AssigneeFilter } from '../../stores/inbox.ts';
@@ -34,18 +36,6 @@ const formatCount = (n: number): string =>
       ? `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k`
       : n.toLocaleString('en-US');
 
-/** A text box that reports what was typed once typing pauses. */
-function useDebounced(value: string, onSettle: (value: string) => void, delayMs: number): void {
-  const settle = useRef(onSettle);
-  useEffect(() => {
-    settle.current = onSettle;
-  });
-  useEffect(() => {
-    const timer = window.setTimeout(() => settle.current(value), delayMs);
-    return () => window.clearTimeout(timer);
-  }, [value, delayMs]);
-}
-
 function ListFilters() {
   const filters = useInbox((s) => s.filters);
   const counts = useInbox((s) => s.counts);
@@ -60,24 +50,21 @@ function ListFilters() {
 
   return (
     <div className="inbox-list-head">
-      <div className="inbox-search">
-        <SearchIcon />
-        <input
-          className="input"
-          type="search"
-          value={q}
-          placeholder="Search conversations"
-          aria-label="Search conversations"
-          onChange={(event) => setQ(event.target.value)}
-          onKeyDown={(event) => {
-            if (event.key === 'Enter') setFilters({ q: q.trim() });
-          }}
-          data-testid="inbox-search"
-        />
+      <SearchField
+        className="inbox-search"
+        value={q}
+        onChange={setQ}
+        placeholder="Search conversations"
+        label="Search conversations"
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') setFilters({ q: q.trim() });
+        }}
+        testId="inbox-search"
+      >
         <kbd className="kbd" aria-hidden="true">
           /
         </kbd>
-      </div>
+      </SearchField>
       <div className="inbox-filter-row">
         <div className="segmented-chips" role="group" aria-label="Assignee">
           {ASSIGNEE_CHIPS.map((chip) => {
@@ -118,25 +105,23 @@ function ListFilters() {
           const selected = filters.status === tab.status;
           const count = counts?.[tab.status];
           return (
-            <button
+            <Tab
               key={tab.status}
-              type="button"
-              role="tab"
-              aria-selected={selected}
-              className={`inbox-tab${selected ? ' selected' : ''}`}
+              selected={selected}
+              onSelect={() => setFilters({ status: tab.status })}
+              className="inbox-tab"
               title={
                 count === undefined
                   ? undefined
                   : `${count.toLocaleString('en-US')} ${tab.label.toLowerCase()}`
               }
-              onClick={() => setFilters({ status: tab.status })}
-              data-testid={`status-tab-${tab.status}`}
+              testId={`status-tab-${tab.status}`}
             >
               <span className="inbox-tab-count" data-testid={`status-count-${tab.status}`}>
                 {count === undefined ? '–' : formatCount(count)}
               </span>
               <span className="inbox-tab-label">{tab.label}</span>
-            </button>
+            </Tab>
           );
         })}
       </div>

@@ -1,7 +1,17 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import type { Conversation, Template } from '../../../../shared/schemas/index.ts';
-import { ApiRequestError, errorMessage } from '../../api/client.ts';
+import type { Conversation } from '../../../../shared/schemas/index.ts';
+import { ApiRequestError } from '../../api/client.ts';
+import { FormError } from '../../components/form-error.tsx';
 import { SendIcon } from '../../components/icons.tsx';
+import { Tab } from '../../components/tab.tsx';
+import {
+  SendTemplateButton,
+  TemplateSelect,
+  useTemplateVariables,
+  VariableInputs,
+} from '../../components/template-picker.tsx';
+import { componentText } from '../../components/template-text.ts';
+import { useAction } from '../../components/use-action.ts';
 import { useNow } from '../../components/use-now.ts';
 import { WhatsAppPreview } from '../../components/whatsapp-preview.tsx';
 import { isUsable, useApprovedTemplates } from '../../stores/approved-templates.ts';
@@ -21,16 +31,12 @@ const drafts = new Map<string, string>();
 /** The reply box's id: the `r` shortcut focuses it. */
 export const REPLY_INPUT_ID = 'inbox-reply-input';
 
-const textOf = (template: Template, type: 'HEADER' | 'BODY' | 'FOOTER'): string =>
-  template.components.find((c) => c.type === type)?.text ?? '';
-
 function TextReply({ conversation, note }: { conversation: Conversation; note: boolean }) {
   const reply = useThread((s) => s.reply);
   const reload = useThread((s) => s.reload);
   const draftKey = `${conversation.id}:${note ? 'note' : 'reply'}`;
   const [text, setText] = useState(() => drafts.get(draftKey) ?? '');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, run } = useAction();
 
   const edit = (value: string) => {
     setText(value);
@@ -41,18 +47,16 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     if (!text.trim() || busy) return;
-    setError(null);
-    setBusy(true);
-    try {
-      await reply(note ? { text, private: true } : { text });
-      edit('');
-    } catch (e) {
-      setError(errorMessage(e));
-      // The window closed meanwhile: fetch the conversation so the composer offers templates.
-      if (e instanceof ApiRequestError && e.code === 'outside_service_window') void reload();
-    } finally {
-      setBusy(false);
-    }
+    await run(
+      async () => {
+        await reply(note ? { text, private: true } : { text });
+        edit('');
+      },
+      (e) => {
+        // The window closed meanwhile: fetch the conversation so the composer offers templates.
+        if (e instanceof ApiRequestError && e.code === 'outside_service_window') void reload();
+      },
+    );
   };
 
   return (
@@ -90,11 +94,7 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
           <span>{note ? 'Add note' : 'Send'}</span>
         </button>
       </div>
-      {error ? (
-        <p className="form-error" role="alert" data-testid="reply-error">
-          {error}
-        </p>
-      ) : null}
+      <FormError error={error} testId="reply-error" />
     </form>
   );
 }
@@ -106,27 +106,19 @@ function TemplateReply({ conversation, now }: { conversation: Conversation; now:
   const reply = useThread((s) => s.reply);
   const businessName = useSession((s) => s.me?.businessAccount.name ?? 'Your business');
   const [templateId, setTemplateId] = useState('');
-  const [values, setValues] = useState<Record<string, string>>({});
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const { busy, error, setError, run } = useAction();
 
   useEffect(() => ensureLoaded(), [ensureLoaded]);
 
   const usable = approved.filter((t) => isUsable(t, now));
   const template = usable.find((t) => t.id === templateId) ?? null;
-  const numbers = Array.from({ length: template?.variableCount ?? 0 }, (_, i) => String(i + 1));
-  const missing = numbers.filter((n) => !values[n]?.trim());
+  const { values, setValues, numbers, missingError } = useTemplateVariables(template);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (!template || busy) return;
-    setError(null);
-    if (missing.length > 0) {
-      setError(`Fill in ${missing.map((n) => `{{${n}}}`).join(', ')}.`);
-      return;
-    }
-    setBusy(true);
-    try {
+    if (missingError) return setError(missingError);
+    await run(async () => {
       await reply({
         templateName: template.name,
         ...(numbers.length > 0
@@ -135,11 +127,7 @@ function TemplateReply({ conversation, now }: { conversation: Conversation; now:
       });
       setValues({});
       setTemplateId('');
-    } catch (e) {
-      setError(errorMessage(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const buttons = template?.components.find((c) => c.type === 'BUTTONS')?.buttons ?? [];
@@ -168,65 +156,36 @@ function TemplateReply({ conversation, now }: { conversation: Conversation; now:
       ) : (
         <div className={`reply-template-grid${template ? ' with-preview' : ''}`}>
           <div className="reply-template-fields">
-            <select
+            <TemplateSelect
               id={REPLY_INPUT_ID}
-              className="select"
-              aria-label="Template"
+              templates={usable}
               value={templateId}
-              onChange={(event) => {
-                setTemplateId(event.target.value);
+              onChange={(id) => {
+                setTemplateId(id);
                 setValues({});
                 setError(null);
               }}
-              data-testid="reply-template-select"
-            >
-              <option value="">
-                {status === 'loading' || status === 'idle'
-                  ? 'Loading templates…'
-                  : 'Choose an approved template…'}
-              </option>
-              {usable.map((t) => (
-                <option key={t.id} value={t.id}>
-                  {t.name} · {t.language}
-                </option>
-              ))}
-            </select>
-            {numbers.map((n) => (
-              <label key={n} className="composer-var">
-                <code>{`{{${n}}}`}</code>
-                <input
-                  className="input"
-                  value={values[n] ?? ''}
-                  placeholder={`Value for {{${n}}}`}
-                  onChange={(event) => setValues((v) => ({ ...v, [n]: event.target.value }))}
-                  aria-label={`Value for {{${n}}}`}
-                  data-testid={`reply-var-${n}`}
-                />
-              </label>
-            ))}
-            {error ? (
-              <p className="form-error" role="alert" data-testid="reply-error">
-                {error}
-              </p>
-            ) : null}
+              loading={status === 'loading' || status === 'idle'}
+              testId="reply-template-select"
+            />
+            <VariableInputs
+              numbers={numbers}
+              values={values}
+              onChange={setValues}
+              testIdPrefix="reply-var"
+              placeholders
+            />
+            <FormError error={error} testId="reply-error" />
             <div className="reply-template-actions">
-              <button
-                type="submit"
-                className="button button-primary"
-                disabled={!template || busy}
-                data-testid="send-template"
-              >
-                <SendIcon />
-                {busy ? 'Sending…' : 'Send template'}
-              </button>
+              <SendTemplateButton busy={busy} disabled={!template || busy} />
             </div>
           </div>
           {template ? (
             <div className="reply-template-preview">
               <WhatsAppPreview
-                header={textOf(template, 'HEADER')}
-                body={textOf(template, 'BODY')}
-                footer={textOf(template, 'FOOTER')}
+                header={componentText(template, 'HEADER')}
+                body={componentText(template, 'BODY')}
+                footer={componentText(template, 'FOOTER')}
                 buttons={buttons}
                 samples={values}
                 status="accepted"
@@ -268,26 +227,22 @@ export function ReplyComposer({ conversation }: { conversation: Conversation }) 
     <div className={`reply-composer reply-${kind}`} data-testid="reply-composer" data-kind={kind}>
       <div className="reply-head">
         <div className="reply-modes" role="tablist" aria-label="Reply or note">
-          <button
-            type="button"
-            role="tab"
-            aria-selected={mode === 'reply'}
-            className={`reply-mode${mode === 'reply' ? ' selected' : ''}`}
-            onClick={() => setMode('reply')}
-            data-testid="composer-mode-reply"
+          <Tab
+            selected={mode === 'reply'}
+            onSelect={() => setMode('reply')}
+            className="reply-mode"
+            testId="composer-mode-reply"
           >
             Reply
-          </button>
-          <button
-            type="button"
-            role="tab"
-            aria-selected={mode === 'note'}
-            className={`reply-mode reply-mode-note${mode === 'note' ? ' selected' : ''}`}
-            onClick={() => setMode('note')}
-            data-testid="composer-mode-note"
+          </Tab>
+          <Tab
+            selected={mode === 'note'}
+            onSelect={() => setMode('note')}
+            className="reply-mode reply-mode-note"
+            testId="composer-mode-note"
           >
             Private note
-          </button>
+          </Tab>
         </div>
         <WindowChip conversation={conversation} now={now} />
       </div>

@@ -1,9 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import type { Conversation } from '../../../../shared/schemas/index.ts';
 import { Avatar } from '../../components/avatar.tsx';
-import { Dialog } from '../../components/dialog.tsx';
 import { Dropdown, MenuButton } from '../../components/dropdown.tsx';
-import { CloseIcon, PersonIcon, PlusIcon } from '../../components/icons.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
+import {
+  CheckIcon,
+  ClockIcon,
+  CloseIcon,
+  PanelIcon,
+  PersonIcon,
+  PlusIcon,
+} from '../../components/icons.tsx';
 import { useNow } from '../../components/use-now.ts';
 import { selectMe, useAgents } from '../../stores/agents.ts';
 import { conversationTitle } from '../../stores/inbox.ts';
@@ -191,49 +198,32 @@ function SnoozeDialog({ onClose }: { onClose: () => void }) {
   };
 
   return (
-    <Dialog
+    <FormDialog
       title="Snooze until…"
       onClose={onClose}
+      onSubmit={submit}
+      submitLabel="Snooze"
+      submitTestId="snooze-submit"
+      busy={busy}
+      lockWhileBusy={false}
+      error={error}
       size="small"
       testId="snooze-dialog"
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form="snooze-form"
-            className="button button-primary"
-            disabled={busy}
-            data-testid="snooze-submit"
-          >
-            Snooze
-          </button>
-        </>
-      }
     >
-      <form id="snooze-form" className="form-stack" onSubmit={submit} noValidate>
-        <p className="dialog-lead">
-          The conversation leaves the Open tab and comes back by itself at this time, or sooner if
-          the customer writes.
-        </p>
-        <input
-          className="input"
-          type="datetime-local"
-          value={value}
-          min={toLocalInput(new Date())}
-          onChange={(event) => setValue(event.target.value)}
-          aria-label="Snooze until"
-          data-testid="snooze-custom"
-        />
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+      <p className="dialog-lead">
+        The conversation leaves the Open tab and comes back by itself at this time, or sooner if the
+        customer writes.
+      </p>
+      <input
+        className="input"
+        type="datetime-local"
+        value={value}
+        min={toLocalInput(new Date())}
+        onChange={(event) => setValue(event.target.value)}
+        aria-label="Snooze until"
+        data-testid="snooze-custom"
+      />
+    </FormDialog>
   );
 }
 
@@ -358,54 +348,6 @@ function StatusActions({ conversation }: { conversation: Conversation }) {
     </div>
   );
 }
-
-const ClockIcon = () => (
-  <svg
-    width="15"
-    height="15"
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth="2"
-    strokeLinecap="round"
-    aria-hidden="true"
-  >
-    <circle cx="12" cy="12" r="9" />
-    <path d="M12 7v5l3 2" />
-  </svg>
-);
-
-const CheckIcon = () => (
-  <svg
-    width="15"
-    height="15"
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth="2.2"
-    strokeLinecap="round"
-    strokeLinejoin="round"
-    aria-hidden="true"
-  >
-    <path d="m5 12.5 4.5 4.5L19 7.5" />
-  </svg>
-);
-
-const PanelIcon = () => (
-  <svg
-    width="17"
-    height="17"
-    viewBox="0 0 24 24"
-    fill="none"
-    stroke="currentColor"
-    strokeWidth="1.8"
-    strokeLinecap="round"
-    aria-hidden="true"
-  >
-    <rect x="3" y="4" width="18" height="16" rx="2" />
-    <path d="M15 4v16" />
-  </svg>
-);
 
 interface ThreadHeaderProps {
   conversation: Conversation;

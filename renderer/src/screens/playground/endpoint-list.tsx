@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { EndpointGroup } from '../../api/openapi.ts';
-import { SearchIcon } from '../../components/icons.tsx';
+import { SearchField } from '../../components/search-field.tsx';
 
 export function MethodBadge({ method }: { method: string }) {
   return <span className={`method method-${method.toLowerCase()}`}>{method}</span>;
@@ -30,18 +30,14 @@ export function EndpointList({ groups, selected, onSelect }: EndpointListProps) 
 
   return (
     <nav className="endpoint-list card card-flush" aria-label="Endpoints">
-      <div className="endpoint-search search-input">
-        <SearchIcon />
-        <input
-          type="search"
-          className="input"
-          placeholder="Filter endpoints"
-          aria-label="Filter endpoints"
-          value={filter}
-          onChange={(event) => setFilter(event.target.value)}
-          data-testid="endpoint-filter"
-        />
-      </div>
+      <SearchField
+        className="endpoint-search search-input"
+        value={filter}
+        onChange={setFilter}
+        placeholder="Filter endpoints"
+        label="Filter endpoints"
+        testId="endpoint-filter"
+      />
       <div className="endpoint-scroll">
         {shown.length === 0 ? <p className="empty-state small">No endpoint matches.</p> : null}
         {shown.map((group) => (

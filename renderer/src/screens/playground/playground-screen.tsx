@@ -11,6 +11,7 @@ import { Dialog } from '../../components/dialog.tsx';
 import { EnvBadge } from '../../components/env-badge.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { CopyIcon, SendIcon } from '../../components/icons.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
 import { usePlayground, type PlaygroundEntry } from '../../stores/playground.ts';
 import { notify } from '../../stores/toasts.ts';
 import { EndpointList, MethodBadge } from './endpoint-list.tsx';
@@ -77,6 +78,38 @@ async function copyText(text: string): Promise<boolean> {
   }
 }
 
+interface ParamRowProps {
+  /** Path parameters are required (marked *); query parameters are optional. */
+  kind: 'path' | 'query';
+  name: string;
+  value: string;
+  placeholder: string | undefined;
+  onChange: (value: string) => void;
+}
+
+function ParamRow({ kind, name, value, placeholder, onChange }: ParamRowProps) {
+  return (
+    <div className="param-row">
+      <label htmlFor={`${kind}-${name}`} className="mono">
+        {name}
+        {kind === 'path' ? (
+          <span className="required-mark" aria-label="required">
+            *
+          </span>
+        ) : null}
+      </label>
+      <input
+        id={`${kind}-${name}`}
+        className="input mono"
+        value={value}
+        placeholder={placeholder}
+        onChange={(event) => onChange(event.target.value)}
+        data-testid={`${kind}-param-${name}`}
+      />
+    </div>
+  );
+}
+
 export function PlaygroundScreen() {
   const groups = usePlayground((s) => s.groups);
   const specStatus = usePlayground((s) => s.specStatus);
@@ -124,6 +157,13 @@ export function PlaygroundScreen() {
     const body = endpoint.body && form.body.trim() ? form.body : undefined;
     setSending(true);
     let entry: PlaygroundEntry;
+    const request = {
+      endpointKey: endpoint.key,
+      method: endpoint.method,
+      path,
+      environment: environment === 'test' || environment === 'live' ? environment : null,
+      requestBody: body,
+    };
     try {
       const response = await sendWithApiKey({
         method: endpoint.method,
@@ -131,25 +171,9 @@ export function PlaygroundScreen() {
         apiKey: apiKey.trim(),
         ...(body !== undefined ? { body } : {}),
       });
-      entry = record({
-        endpointKey: endpoint.key,
-        method: endpoint.method,
-        path,
-        environment: environment === 'test' || environment === 'live' ? environment : null,
-        requestBody: body,
-        response,
-        error: null,
-      });
+      entry = record({ ...request, response, error: null });
     } catch (e) {
-      entry = record({
-        endpointKey: endpoint.key,
-        method: endpoint.method,
-        path,
-        environment: environment === 'test' || environment === 'live' ? environment : null,
-        requestBody: body,
-        response: null,
-        error: errorMessage(e),
-      });
+      entry = record({ ...request, response: null, error: errorMessage(e) });
     } finally {
       setSending(false);
     }
@@ -182,16 +206,16 @@ export function PlaygroundScreen() {
 
   return (
     <div className="screen screen-wide" data-testid="screen-playground">
-      <div className="page-header">
-        <div>
-          <p className="eyebrow">Developers</p>
-          <h1>API playground</h1>
-          <p className="page-description">
+      <PageHeader
+        eyebrow="Developers"
+        title="API playground"
+        description={
+          <>
             Call this desk&apos;s local API with an API key, exactly as a script would: requests
             carry only <code>X-API-Key</code>. The key stays in this screen and is never saved.
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
 
       <section className="card key-card">
         <div className="field">
@@ -267,26 +291,16 @@ export function PlaygroundScreen() {
                 <div className="param-block">
                   <h3 className="param-title">Path parameters</h3>
                   {endpoint.pathParams.map((p) => (
-                    <div key={p.name} className="param-row">
-                      <label htmlFor={`path-${p.name}`} className="mono">
-                        {p.name}
-                        <span className="required-mark" aria-label="required">
-                          *
-                        </span>
-                      </label>
-                      <input
-                        id={`path-${p.name}`}
-                        className="input mono"
-                        value={form.pathValues[p.name] ?? ''}
-                        placeholder={p.description ?? typeHint(p) ?? ''}
-                        onChange={(event) =>
-                          updateForm({
-                            pathValues: { ...form.pathValues, [p.name]: event.target.value },
-                          })
-                        }
-                        data-testid={`path-param-${p.name}`}
-                      />
-                    </div>
+                    <ParamRow
+                      key={p.name}
+                      kind="path"
+                      name={p.name}
+                      value={form.pathValues[p.name] ?? ''}
+                      placeholder={p.description ?? typeHint(p) ?? ''}
+                      onChange={(value) =>
+                        updateForm({ pathValues: { ...form.pathValues, [p.name]: value } })
+                      }
+                    />
                   ))}
                 </div>
               ) : null}
@@ -298,23 +312,16 @@ export function PlaygroundScreen() {
                     <span className="muted small">({endpoint.queryParams.length}, optional)</span>
                   </summary>
                   {endpoint.queryParams.map((p) => (
-                    <div key={p.name} className="param-row">
-                      <label htmlFor={`query-${p.name}`} className="mono">
-                        {p.name}
-                      </label>
-                      <input
-                        id={`query-${p.name}`}
-                        className="input mono"
-                        value={form.queryValues[p.name] ?? ''}
-                        placeholder={typeHint(p)}
-                        onChange={(event) =>
-                          updateForm({
-                            queryValues: { ...form.queryValues, [p.name]: event.target.value },
-                          })
-                        }
-                        data-testid={`query-param-${p.name}`}
-                      />
-                    </div>
+                    <ParamRow
+                      key={p.name}
+                      kind="query"
+                      name={p.name}
+                      value={form.queryValues[p.name] ?? ''}
+                      placeholder={typeHint(p)}
+                      onChange={(value) =>
+                        updateForm({ queryValues: { ...form.queryValues, [p.name]: value } })
+                      }
+                    />
                   ))}
                 </details>
               ) : null}

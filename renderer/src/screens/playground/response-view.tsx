@@ -1,5 +1,6 @@
 import { useState, type ReactNode } from 'react';
 import { EnvBadge } from '../../components/env-badge.tsx';
+import { Tab } from '../../components/tab.tsx';
 import type { PlaygroundEntry } from '../../stores/playground.ts';
 import { MethodBadge } from './endpoint-list.tsx';
 
@@ -108,25 +109,16 @@ export function ResponseView({ entry }: { entry: PlaygroundEntry }) {
       {response ? (
         <>
           <div className="tabs" role="tablist">
-            <button
-              type="button"
-              role="tab"
-              aria-selected={tab === 'body'}
-              className={`tab${tab === 'body' ? ' selected' : ''}`}
-              onClick={() => setTab('body')}
-            >
+            <Tab selected={tab === 'body'} onSelect={() => setTab('body')}>
               Body
-            </button>
-            <button
-              type="button"
-              role="tab"
-              aria-selected={tab === 'headers'}
-              className={`tab${tab === 'headers' ? ' selected' : ''}`}
-              onClick={() => setTab('headers')}
-              data-testid="response-headers-tab"
+            </Tab>
+            <Tab
+              selected={tab === 'headers'}
+              onSelect={() => setTab('headers')}
+              testId="response-headers-tab"
             >
               Headers <span className="tab-count">{response.headers.length}</span>
-            </button>
+            </Tab>
           </div>
           {tab === 'body' ? (
             <pre className="code-block response-body" data-testid="response-body">

@@ -1,9 +1,11 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { ApiKey, CreatedKey } from '../../../../shared/schemas/index.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
+import { LoadMore } from '../../components/load-more.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { useKeys } from '../../stores/keys.ts';
 import { useSession } from '../../stores/session.ts';
-import { notifyError } from '../../stores/toasts.ts';
 import { CreateKeyForm } from './create-key-form.tsx';
 import { KeyRevealDialog } from './key-reveal-dialog.tsx';
 import { KeysTable } from './keys-table.tsx';
@@ -22,23 +24,21 @@ export function ApiKeysScreen() {
   const [created, setCreated] = useState<CreatedKey | null>(null);
   const [revoking, setRevoking] = useState<ApiKey | null>(null);
 
-  useEffect(() => {
-    if (status === 'idle') void load();
-  }, [status, load]);
+  useLoadWhenIdle(status, load);
 
   return (
     <div className="screen" data-testid="screen-keys">
-      <div className="page-header">
-        <div>
-          <p className="eyebrow">Settings</p>
-          <h1>API keys</h1>
-          <p className="page-description">
+      <PageHeader
+        eyebrow="Settings"
+        title="API keys"
+        description={
+          <>
             Keys authenticate calls to this desk&apos;s local API with the <code>X-API-Key</code>{' '}
             header. Test keys (<code>svc_test_…</code>) work on simulated data and never charge the
             wallet; live keys (<code>svc_live_…</code>) do. Keys are shared by the whole workspace.
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
 
       <section className="card">
         <h2 className="card-title">Create a key</h2>
@@ -51,18 +51,7 @@ export function ApiKeysScreen() {
         </div>
         {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
         <KeysTable onRevoke={setRevoking} loading={status === 'loading' || status === 'idle'} />
-        {nextCursor ? (
-          <div className="card-footer">
-            <button
-              type="button"
-              className="button"
-              disabled={loadingMore}
-              onClick={() => loadMore().catch(notifyError)}
-            >
-              {loadingMore ? 'Loading…' : 'Load more'}
-            </button>
-          </div>
-        ) : null}
+        <LoadMore nextCursor={nextCursor} loadingMore={loadingMore} loadMore={loadMore} />
       </section>
 
       {created ? <KeyRevealDialog created={created} onClose={() => setCreated(null)} /> : null}

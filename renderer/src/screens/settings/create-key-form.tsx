@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { CreatedKey } from '../../../../shared/schemas/index.ts';
 import { ApiRequestError, errorMessage, type Environment } from '../../api/client.ts';
+import { FormError } from '../../components/form-error.tsx';
 import { useKeys } from '../../stores/keys.ts';
 
 interface CreateKeyFormProps {
@@ -82,11 +83,7 @@ export function CreateKeyForm({ defaultEnvironment, onCreated }: CreateKeyFormPr
           {busy ? 'Creating…' : 'Create key'}
         </button>
       </div>
-      {formError ? (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <FormError error={formError} />
     </form>
   );
 }

@@ -1,6 +1,7 @@
 import type { ApiKey } from '../../../../shared/schemas/index.ts';
 import { EnvBadge } from '../../components/env-badge.tsx';
 import { formatDate, formatDateTime } from '../../components/format.ts';
+import { EmptyState, TableHead } from '../../components/table.tsx';
 import { useKeys } from '../../stores/keys.ts';
 
 interface KeysTableProps {
@@ -13,28 +14,19 @@ export function KeysTable({ onRevoke, loading }: KeysTableProps) {
 
   if (keys.length === 0) {
     return (
-      <div className="empty-state" data-testid="keys-empty">
+      <EmptyState testId="keys-empty">
         {loading ? 'Loading keys…' : 'No keys yet. Create one above to call the local API.'}
-      </div>
+      </EmptyState>
     );
   }
 
   return (
     <div className="table-wrap">
       <table className="table" data-testid="keys-table">
-        <thead>
-          <tr>
-            <th>Name</th>
-            <th>Key</th>
-            <th>Environment</th>
-            <th>Created</th>
-            <th>Last used</th>
-            <th>Status</th>
-            <th className="col-actions">
-              <span className="visually-hidden">Actions</span>
-            </th>
-          </tr>
-        </thead>
+        <TableHead
+          columns={['Name', 'Key', 'Environment', 'Created', 'Last used', 'Status']}
+          actions
+        />
         <tbody>
           {keys.map((key) => (
             <tr

@@ -1,9 +1,6 @@
-import { useState } from 'react';
 import type { Template } from '../../../../shared/schemas/index.ts';
-import { errorMessage } from '../../api/client.ts';
-import { Dialog } from '../../components/dialog.tsx';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { useTemplates } from '../../stores/templates.ts';
-import { notify } from '../../stores/toasts.ts';
 
 export function DeleteTemplateDialog({
   template,
@@ -13,56 +10,20 @@ export function DeleteTemplateDialog({
   onClose: () => void;
 }) {
   const remove = useTemplates((s) => s.remove);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const confirm = async () => {
-    setBusy(true);
-    setError(null);
-    try {
-      await remove(template.id);
-      notify('success', `Template “${template.name}” deleted.`);
-      onClose();
-    } catch (e) {
-      setError(errorMessage(e));
-      setBusy(false);
-    }
-  };
-
   return (
-    <Dialog
+    <ConfirmDialog
       title={`Delete “${template.name}”?`}
       onClose={onClose}
-      dismissible={!busy}
-      size="small"
+      onConfirm={() => remove(template.id)}
+      doneMessage={`Template “${template.name}” deleted.`}
+      confirmLabel="Delete template"
+      busyLabel="Deleting…"
       testId="delete-template-dialog"
-      footer={
-        <>
-          <button type="button" className="button" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="button"
-            className="button button-danger"
-            onClick={() => void confirm()}
-            disabled={busy}
-            data-testid="confirm-delete-template"
-          >
-            {busy ? 'Deleting…' : 'Delete template'}
-          </button>
-        </>
-      }
+      confirmTestId="confirm-delete-template"
     >
-      <p>
-        Sends, campaigns and workflows that use <code>{template.name}</code> will fail with{' '}
-        <code>template_not_found</code>. Messages already sent keep their history. This cannot be
-        undone.
-      </p>
-      {error ? (
-        <p className="form-error" role="alert">
-          {error}
-        </p>
-      ) : null}
-    </Dialog>
+      Sends, campaigns and workflows that use <code>{template.name}</code> will fail with{' '}
+      <code>template_not_found</code>. Messages already sent keep their history. This cannot be
+      undone.
+    </ConfirmDialog>
   );
 }

@@ -1,7 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Template } from '../../../../shared/schemas/index.ts';
 import { ApiRequestError, errorMessage, type ReviewDecision } from '../../api/client.ts';
-import { Dialog } from '../../components/dialog.tsx';
+import { FormDialog } from '../../components/form-dialog.tsx';
 import { TemplateStatusBadge } from '../../components/template-status.tsx';
 import { useTemplates } from '../../stores/templates.ts';
 import { notify } from '../../stores/toasts.ts';
@@ -47,77 +47,63 @@ export function ReviewDialog({ template, onClose }: { template: Template; onClos
   };
 
   return (
-    <Dialog
+    <FormDialog
       title="Simulate a review"
       onClose={onClose}
-      dismissible={!busy}
+      onSubmit={submit}
+      submitLabel={busy ? 'Sending…' : 'Apply decision'}
+      submitTestId="confirm-review"
+      busy={busy}
+      error={error}
       size="small"
       testId="review-dialog"
-      footer={
+      formId={formId}
+      lead={
         <>
-          <button type="button" className="button" onClick={onClose} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="submit"
-            form={formId}
-            className="button button-primary"
-            disabled={busy}
-            data-testid="confirm-review"
-          >
-            {busy ? 'Sending…' : 'Apply decision'}
-          </button>
+          <p className="dialog-lead">
+            <code>{template.name}</code> <TemplateStatusBadge status={template.status} />
+          </p>
+          <p className="hint">
+            Test mode: this plays the channel provider&apos;s review, so you can try every status.
+          </p>
         </>
       }
     >
-      <p className="dialog-lead">
-        <code>{template.name}</code> <TemplateStatusBadge status={template.status} />
-      </p>
-      <p className="hint">
-        Test mode: this plays the channel provider&apos;s review, so you can try every status.
-      </p>
-      <form id={formId} className="form-stack" onSubmit={submit} noValidate>
-        <fieldset className="radio-list">
-          <legend className="visually-hidden">Decision</legend>
-          {DECISIONS.map((d) => (
-            <label key={d.value} className={`radio-card${decision === d.value ? ' selected' : ''}`}>
-              <input
-                type="radio"
-                name="decision"
-                value={d.value}
-                checked={decision === d.value}
-                onChange={() => setDecision(d.value)}
-                data-testid={`review-${d.value}`}
-              />
-              <span>
-                <span className="radio-title">{d.label}</span>
-                <span className="hint">{d.help}</span>
-              </span>
-            </label>
-          ))}
-        </fieldset>
-        {decision === 'reject' ? (
-          <div className="field">
-            <label htmlFor={`${formId}-reason`}>Rejection reason</label>
+      <fieldset className="radio-list">
+        <legend className="visually-hidden">Decision</legend>
+        {DECISIONS.map((d) => (
+          <label key={d.value} className={`radio-card${decision === d.value ? ' selected' : ''}`}>
             <input
-              id={`${formId}-reason`}
-              className={`input${reasonError ? ' invalid' : ''}`}
-              value={reason}
-              maxLength={500}
-              placeholder="e.g. The body promotes a prohibited product."
-              onChange={(event) => setReason(event.target.value)}
-              aria-invalid={reasonError ? true : undefined}
-              data-testid="review-reason"
+              type="radio"
+              name="decision"
+              value={d.value}
+              checked={decision === d.value}
+              onChange={() => setDecision(d.value)}
+              data-testid={`review-${d.value}`}
             />
-            {reasonError ? <p className="field-error">{reasonError}</p> : null}
-          </div>
-        ) : null}
-        {error ? (
-          <p className="form-error" role="alert">
-            {error}
-          </p>
-        ) : null}
-      </form>
-    </Dialog>
+            <span>
+              <span className="radio-title">{d.label}</span>
+              <span className="hint">{d.help}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+      {decision === 'reject' ? (
+        <div className="field">
+          <label htmlFor={`${formId}-reason`}>Rejection reason</label>
+          <input
+            id={`${formId}-reason`}
+            className={`input${reasonError ? ' invalid' : ''}`}
+            value={reason}
+            maxLength={500}
+            placeholder="e.g. The body promotes a prohibited product."
+            onChange={(event) => setReason(event.target.value)}
+            aria-invalid={reasonError ? true : undefined}
+            data-testid="review-reason"
+          />
+          {reasonError ? <p className="field-error">{reasonError}</p> : null}
+        </div>
+      ) : null}
+    </FormDialog>
   );
 }

@@ -1,7 +1,9 @@
 import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { Template } from '../../../../shared/schemas/index.ts';
 import { ApiRequestError, errorMessage } from '../../api/client.ts';
+import { FormButtons } from '../../components/form-buttons.tsx';
 import { PlusIcon } from '../../components/icons.tsx';
+import { PageHeader } from '../../components/page-header.tsx';
 import { TemplateStatusBadge } from '../../components/template-status.tsx';
 import { WhatsAppPreview } from '../../components/whatsapp-preview.tsx';
 import { selectIsTestMode, useSession } from '../../stores/session.ts';
@@ -249,45 +251,43 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
 
   return (
     <div className="screen screen-wide" data-testid="template-editor">
-      <div className="page-header">
-        <div>
-          <p className="eyebrow">
-            <button type="button" className="link-button" onClick={onDone} disabled={busy}>
-              ← Templates
-            </button>
-          </p>
-          <h1 className="title-with-badge">
+      <PageHeader
+        eyebrow={
+          <button type="button" className="link-button" onClick={onDone} disabled={busy}>
+            ← Templates
+          </button>
+        }
+        title={
+          <>
             {template ? 'Edit template' : 'New template'}
             {template ? <TemplateStatusBadge status={template.status} /> : null}
-          </h1>
-          <p className="page-description">
-            {template ? (
-              <>
-                Saving sends <code>{template.name}</code> for review again: it is{' '}
-                <strong>pending</strong> and cannot be sent until it is approved.
-              </>
-            ) : testMode ? (
-              'Submitted templates go to the simulated provider, which reviews them within seconds in test mode.'
-            ) : (
-              'Submitted templates go to the channel provider for review. Approved templates can be sent about 10 minutes after approval.'
-            )}
-          </p>
-        </div>
-        <div className="page-actions">
-          <button type="button" className="button" onClick={onDone} disabled={busy}>
-            Cancel
-          </button>
-          <button
-            type="submit"
+          </>
+        }
+        titleClassName="title-with-badge"
+        description={
+          template ? (
+            <>
+              Saving sends <code>{template.name}</code> for review again: it is{' '}
+              <strong>pending</strong> and cannot be sent until it is approved.
+            </>
+          ) : testMode ? (
+            'Submitted templates go to the simulated provider, which reviews them within seconds in test mode.'
+          ) : (
+            'Submitted templates go to the channel provider for review. Approved templates can be sent about 10 minutes after approval.'
+          )
+        }
+        actions={
+          <FormButtons
+            onCancel={onDone}
+            cancelDisabled={busy}
             form="template-form"
-            className="button button-primary"
             disabled={busy}
-            data-testid="template-submit"
+            testId="template-submit"
           >
             {busy ? 'Submitting…' : template ? 'Save and resubmit' : 'Submit for review'}
-          </button>
-        </div>
-      </div>
+          </FormButtons>
+        }
+      />
 
       {formError ? (
         <div className="banner banner-error" role="alert" data-testid="template-form-error">

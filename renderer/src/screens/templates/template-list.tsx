@@ -1,20 +1,19 @@
 import type { Template, TemplateStatus } from '../../../../shared/schemas/index.ts';
 import { formatDateTime } from '../../components/format.ts';
-import { useNow } from '../../components/use-now.ts';
+import { LoadMore } from '../../components/load-more.tsx';
 import { RowMenu, type MenuSection } from '../../components/menu.tsx';
+import { EmptyState, TableHead } from '../../components/table.tsx';
 import { TemplateStatusBadge } from '../../components/template-status.tsx';
+import { componentText } from '../../components/template-text.ts';
+import { useNow } from '../../components/use-now.ts';
 import { formatClock } from '../../components/whatsapp-preview.tsx';
 import { selectIsTestMode, useSession } from '../../stores/session.ts';
 import { STATUS_LABELS, useTemplates, type StatusFilter } from '../../stores/templates.ts';
-import { notifyError } from '../../stores/toasts.ts';
 
 const FILTERS: StatusFilter[] = ['', 'PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED'];
 
 /** Statuses a template may be edited in (design.md §4: back to PENDING on save). */
 export const EDITABLE: ReadonlySet<TemplateStatus> = new Set(['APPROVED', 'REJECTED', 'PAUSED']);
-
-const bodyOf = (template: Template): string =>
-  template.components.find((c) => c.type === 'BODY')?.text ?? '';
 
 function UsableNote({ template }: { template: Template }) {
   const now = useNow(15_000);
@@ -99,7 +98,7 @@ export function TemplateList({ onEdit, onDelete, onReview, onCreate }: TemplateL
       </div>
 
       {templates.length === 0 ? (
-        <div className="empty-state" data-testid="templates-empty">
+        <EmptyState testId="templates-empty">
           {status === 'loading' || status === 'idle' ? (
             'Loading templates…'
           ) : filter ? (
@@ -112,21 +111,10 @@ export function TemplateList({ onEdit, onDelete, onReview, onCreate }: TemplateL
               </button>
             </>
           )}
-        </div>
+        </EmptyState>
       ) : (
         <table className="table templates-table" data-testid="templates-table">
-          <thead>
-            <tr>
-              <th>Name</th>
-              <th>Status</th>
-              <th>Category</th>
-              <th>Body</th>
-              <th>Updated</th>
-              <th className="col-actions">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={['Name', 'Status', 'Category', 'Body', 'Updated']} actions />
           <tbody>
             {templates.map((template) => {
               const editable = EDITABLE.has(template.status);
@@ -156,8 +144,8 @@ export function TemplateList({ onEdit, onDelete, onReview, onCreate }: TemplateL
                     <span className="category">{template.category.toLowerCase()}</span>
                   </td>
                   <td className="template-body-cell">
-                    <span className="template-body-preview" title={bodyOf(template)}>
-                      {bodyOf(template)}
+                    <span className="template-body-preview" title={componentText(template, 'BODY')}>
+                      {componentText(template, 'BODY')}
                     </span>
                   </td>
                   <td className="nowrap muted">{formatDateTime(template.updatedAt)}</td>
@@ -192,18 +180,7 @@ export function TemplateList({ onEdit, onDelete, onReview, onCreate }: TemplateL
           </tbody>
         </table>
       )}
-      {nextCursor ? (
-        <div className="card-footer">
-          <button
-            type="button"
-            className="button"
-            disabled={loadingMore}
-            onClick={() => loadMore().catch(notifyError)}
-          >
-            {loadingMore ? 'Loading…' : 'Load more'}
-          </button>
-        </div>
-      ) : null}
+      <LoadMore nextCursor={nextCursor} loadingMore={loadingMore} loadMore={loadMore} />
     </section>
   );
 }

@@ -1,8 +1,10 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import type { Template } from '../../../../shared/schemas/index.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { SyncIcon } from '../../components/icons.tsx';
 import { plural } from '../../components/format.ts';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { notify, notifyError } from '../../stores/toasts.ts';
 import { useTemplates } from '../../stores/templates.ts';
 import { DeleteTemplateDialog } from './delete-template-dialog.tsx';
@@ -24,9 +26,7 @@ export function TemplatesScreen() {
   const [syncing, setSyncing] = useState(false);
   const [lastSync, setLastSync] = useState<string | null>(null);
 
-  useEffect(() => {
-    if (status === 'idle') void load();
-  }, [status, load]);
+  useLoadWhenIdle(status, load);
 
   if (view.mode !== 'list') {
     return (
@@ -56,36 +56,38 @@ export function TemplatesScreen() {
 
   return (
     <div className="screen" data-testid="screen-templates">
-      <div className="page-header">
-        <div>
-          <h1>Templates</h1>
-          <p className="page-description">
+      <PageHeader
+        title="Templates"
+        description={
+          <>
             Pre-approved messages that may start a conversation at any time. New and edited
             templates go to the channel provider for review; only approved ones can be sent.
-          </p>
-        </div>
-        <div className="page-actions">
-          <button
-            type="button"
-            className="button"
-            onClick={() => void runSync()}
-            disabled={syncing}
-            data-testid="templates-sync"
-            title="Ask the provider for pending reviews and reconcile statuses"
-          >
-            <SyncIcon />
-            {syncing ? 'Syncing…' : 'Sync'}
-          </button>
-          <button
-            type="button"
-            className="button button-primary"
-            onClick={() => setView({ mode: 'create' })}
-            data-testid="new-template"
-          >
-            New template
-          </button>
-        </div>
-      </div>
+          </>
+        }
+        actions={
+          <>
+            <button
+              type="button"
+              className="button"
+              onClick={() => void runSync()}
+              disabled={syncing}
+              data-testid="templates-sync"
+              title="Ask the provider for pending reviews and reconcile statuses"
+            >
+              <SyncIcon />
+              {syncing ? 'Syncing…' : 'Sync'}
+            </button>
+            <button
+              type="button"
+              className="button button-primary"
+              onClick={() => setView({ mode: 'create' })}
+              data-testid="new-template"
+            >
+              New template
+            </button>
+          </>
+        }
+      />
 
       {lastSync ? (
         <div className="banner banner-info" role="status" data-testid="sync-result">

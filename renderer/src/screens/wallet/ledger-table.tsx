@@ -1,7 +1,8 @@
 import type { LedgerEntry } from '../../../../shared/schemas/index.ts';
 import { formatMicros } from '../../../../shared/money.ts';
 import { formatDateTime } from '../../components/format.ts';
-import { notifyError } from '../../stores/toasts.ts';
+import { LoadMore } from '../../components/load-more.tsx';
+import { EmptyState, TableHead } from '../../components/table.tsx';
 import { useWallet } from '../../stores/wallet.ts';
 
 const TYPE_LABELS: Record<LedgerEntry['type'], string> = {
@@ -25,11 +26,11 @@ export function LedgerTable() {
 
   if (entries.length === 0) {
     return (
-      <div className="empty-state" data-testid="ledger-empty">
+      <EmptyState testId="ledger-empty">
         {status === 'ready'
           ? 'No transactions yet. Top-ups, charges and refunds will appear here.'
           : 'Loading transactions…'}
-      </div>
+      </EmptyState>
     );
   }
 
@@ -37,15 +38,15 @@ export function LedgerTable() {
     <>
       <div className="table-wrap">
         <table className="table" data-testid="ledger-table">
-          <thead>
-            <tr>
-              <th>Date</th>
-              <th>Type</th>
-              <th>Description</th>
-              <th className="num">Amount</th>
-              <th className="num">Balance after</th>
-            </tr>
-          </thead>
+          <TableHead
+            columns={[
+              'Date',
+              'Type',
+              'Description',
+              { label: 'Amount', className: 'num' },
+              { label: 'Balance after', className: 'num' },
+            ]}
+          />
           <tbody>
             {entries.map((entry) => (
               <tr key={entry.id} data-testid="ledger-row">
@@ -73,19 +74,12 @@ export function LedgerTable() {
           </tbody>
         </table>
       </div>
-      {nextCursor ? (
-        <div className="card-footer">
-          <button
-            type="button"
-            className="button"
-            disabled={loadingMore}
-            onClick={() => loadMore().catch(notifyError)}
-            data-testid="ledger-load-more"
-          >
-            {loadingMore ? 'Loading…' : 'Load more'}
-          </button>
-        </div>
-      ) : null}
+      <LoadMore
+        nextCursor={nextCursor}
+        loadingMore={loadingMore}
+        loadMore={loadMore}
+        testId="ledger-load-more"
+      />
     </>
   );
 }

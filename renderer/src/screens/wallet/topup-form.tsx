@@ -1,6 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { formatMicros, parseAmountToMicros } from '../../../../shared/money.ts';
 import { ApiRequestError, errorMessage } from '../../api/client.ts';
+import { FormError } from '../../components/form-error.tsx';
 import { notify } from '../../stores/toasts.ts';
 import { useWallet } from '../../stores/wallet.ts';
 
@@ -71,11 +72,7 @@ export function TopupForm({ currency }: { currency: string }) {
           data-testid="topup-description"
         />
       </div>
-      {formError ? (
-        <p className="form-error" role="alert">
-          {formError}
-        </p>
-      ) : null}
+      <FormError error={formError} />
       <div>
         <button
           type="submit"

@@ -1,7 +1,8 @@
-import { useEffect } from 'react';
 import { formatMicros } from '../../../../shared/money.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { formatDateTime } from '../../components/format.ts';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { useSession } from '../../stores/session.ts';
 import { selectIsLowBalance, useWallet } from '../../stores/wallet.ts';
 import { LedgerTable } from './ledger-table.tsx';
@@ -15,21 +16,19 @@ export function WalletScreen() {
   const load = useWallet((s) => s.load);
   const low = useWallet(selectIsLowBalance);
 
-  useEffect(() => {
-    if (status === 'idle') void load();
-  }, [status, load]);
+  useLoadWhenIdle(status, load);
 
   return (
     <div className="screen" data-testid="screen-wallet">
-      <div className="page-header">
-        <div>
-          <h1>Wallet</h1>
-          <p className="page-description">
+      <PageHeader
+        title="Wallet"
+        description={
+          <>
             The prepaid balance of this workspace. Each live message deducts its price; a send that
             later fails is refunded.
-          </p>
-        </div>
-      </div>
+          </>
+        }
+      />
 
       {environment === 'test' ? (
         <div className="banner banner-info" role="note" data-testid="wallet-test-note">

@@ -1,0 +1,127 @@
+import { Fragment, useLayoutEffect, useRef } from 'react';
+import type { Message } from '../../../shared/schemas/index.ts';
+import type { MessageListView } from '../stores/message-list.ts';
+import { notifyError } from '../stores/toasts.ts';
+import { dayKey, dayLabel, isNote, MessageBubble } from './message-bubble.tsx';
+
+/** Load older messages once the top is this close (px) while scrolling up (`endless`). */
+const LOAD_OLDER_AT = 120;
+/** Within this distance (px) of the bottom, the list follows new messages. */
+const PINNED_WITHIN = 48;
+
+interface MessageListProps {
+  list: MessageListView;
+  className: string;
+  testId: string;
+  /** Shown once loaded when there is no message. */
+  emptyText: string;
+  /** Loads older pages by itself near the top, and marks where the conversation starts. */
+  endless?: boolean;
+  /** Who sent an outbound message or wrote a note, labelled once above a run of them. */
+  senderOf?: (message: Message) => string | null;
+  /** The time "Today" and "Yesterday" are judged against. */
+  now?: number;
+}
+
+/** A chat, oldest at the top, split by day; stays pinned to the newest unless scrolled up. */
+export function MessageList({
+  list: { messages, status, nextCursor, loadingOlder, loadOlder },
+  className,
+  testId,
+  emptyText,
+  endless = false,
+  senderOf,
+  now,
+}: MessageListProps) {
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const pinned = useRef(true);
+  const anchor = useRef<{ firstId: string | undefined; height: number }>({
+    firstId: undefined,
+    height: 0,
+  });
+
+  useLayoutEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    const firstId = messages[0]?.id;
+    if (anchor.current.firstId && firstId !== anchor.current.firstId && !pinned.current) {
+      // Older messages were prepended: keep the one that was on screen where it was.
+      el.scrollTop += el.scrollHeight - anchor.current.height;
+    } else if (pinned.current) {
+      el.scrollTop = el.scrollHeight;
+    }
+    anchor.current = { firstId, height: el.scrollHeight };
+  }, [messages]);
+
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (!el) return;
+    pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_WITHIN;
+    if (
+      endless &&
+      el.scrollTop < LOAD_OLDER_AT &&
+      nextCursor &&
+      !loadingOlder &&
+      status === 'ready'
+    ) {
+      loadOlder().catch(notifyError);
+    }
+  };
+
+  return (
+    <div className={className} ref={scrollRef} onScroll={onScroll} data-testid={testId}>
+      {nextCursor ? (
+        <div className="thread-older">
+          <button
+            type="button"
+            className="button button-small"
+            disabled={loadingOlder}
+            onClick={() => {
+              pinned.current = false;
+              loadOlder().catch(notifyError);
+            }}
+            data-testid="load-older"
+          >
+            {loadingOlder ? 'Loading…' : 'Load older messages'}
+          </button>
+        </div>
+      ) : endless && status === 'ready' && messages.length > 0 ? (
+        <div className="thread-start">Start of the conversation</div>
+      ) : null}
+      {status === 'loading' && messages.length === 0 ? (
+        <p className="wa-placeholder">Loading messages…</p>
+      ) : null}
+      {status === 'ready' && messages.length === 0 ? (
+        <p className="wa-placeholder" data-testid="thread-empty">
+          {emptyText}
+        </p>
+      ) : null}
+      {messages.map((message, i) => {
+        const previous = messages[i - 1];
+        const newDay = !previous || dayKey(previous.createdAt) !== dayKey(message.createdAt);
+        const sender = senderOf?.(message) ?? null;
+        // A run of messages from one sender is labelled once.
+        const sameSender =
+          !newDay &&
+          previous !== undefined &&
+          !isNote(previous) &&
+          !isNote(message) &&
+          previous.direction === message.direction &&
+          senderOf?.(previous) === sender;
+        return (
+          <Fragment key={message.id}>
+            {newDay ? (
+              <div className="wa-day" data-testid="day-separator">
+                {dayLabel(message.createdAt, now)}
+              </div>
+            ) : null}
+            <MessageBubble
+              message={message}
+              sender={sameSender ? undefined : (sender ?? undefined)}
+            />
+          </Fragment>
+        );
+      })}
+    </div>
+  );
+}

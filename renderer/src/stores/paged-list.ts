@@ -1,0 +1,94 @@
+import { errorMessage, type Page } from '../api/client.ts';
+import { createRequestGuard, type LoadStatus, type RequestGuard } from './scope.ts';
+
+/** The state every paged list keeps beside its rows. */
+export interface PagedListMeta {
+  nextCursor: string | null;
+  status: LoadStatus;
+  loadingMore: boolean;
+  error: string | null;
+}
+
+export const emptyPagedList = (): PagedListMeta => ({
+  nextCursor: null,
+  status: 'idle',
+  loadingMore: false,
+  error: null,
+});
+
+interface PagedListOptions<S extends PagedListMeta, T extends { id: string }, P extends Page<T>> {
+  set: (partial: Partial<PagedListMeta> | Partial<S> | ((state: S) => Partial<S>)) => void;
+  get: () => S;
+  /** Reads the first page (with whatever comes along with it). */
+  first: () => Promise<P>;
+  /** Reads the page after `cursor`. */
+  next: (cursor: string) => Promise<Page<T>>;
+  /** The rows shown. */
+  rows: (state: S) => T[];
+  /** The state that shows these rows. */
+  withRows: (rows: T[]) => Partial<S>;
+  /** What the first page sets besides its rows and cursor (e.g. counts); called once it is current. */
+  onFirst?: (page: P) => Partial<S>;
+  /** Sees fresh rows before they are shown, and may swap them for fresher copies it knows. */
+  keep?: (rows: T[]) => T[];
+}
+
+export interface PagedList {
+  /** (Re)loads the first page; an answer for an older load or scope is dropped. */
+  load: () => Promise<void>;
+  /** Appends the next page, skipping rows already shown. */
+  loadMore: () => Promise<void>;
+  /** Drops every answer still on its way (the store resets itself). */
+  invalidate: () => void;
+  /** The guard of the current load, for other requests that belong to it. */
+  guard: RequestGuard;
+}
+
+/** The load / load-more / stale-answer logic shared by the stores of paged lists. */
+export function createPagedList<
+  S extends PagedListMeta,
+  T extends { id: string },
+  P extends Page<T> = Page<T>,
+>({
+  set,
+  get,
+  first,
+  next,
+  rows,
+  withRows,
+  onFirst,
+  keep = (fresh) => fresh,
+}: PagedListOptions<S, T, P>): PagedList {
+  const guard = createRequestGuard();
+
+  const load = async (): Promise<void> => {
+    const isCurrent = guard.restart();
+    set({ status: 'loading', error: null, loadingMore: false });
+    try {
+      const page = await first();
+      if (!isCurrent()) return;
+      const extra = onFirst?.(page);
+      set({ ...extra, ...withRows(keep(page.data)), nextCursor: page.nextCursor, status: 'ready' });
+    } catch (e) {
+      if (isCurrent()) set({ status: 'error', error: errorMessage(e) });
+    }
+  };
+
+  const loadMore = async (): Promise<void> => {
+    const { nextCursor, loadingMore, status } = get();
+    if (!nextCursor || loadingMore || status !== 'ready') return;
+    const isCurrent = guard.start();
+    set({ loadingMore: true });
+    try {
+      const page = await next(nextCursor);
+      if (!isCurrent()) return;
+      const seen = new Set(rows(get()).map((row) => row.id));
+      const fresh = keep(page.data.filter((row) => !seen.has(row.id)));
+      set((s) => ({ ...withRows([...rows(s), ...fresh]), nextCursor: page.nextCursor }));
+    } finally {
+      if (isCurrent()) set({ loadingMore: false });
+    }
+  };
+
+  return { load, loadMore, invalidate: guard.invalidate, guard };
+}
