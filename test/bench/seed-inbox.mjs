@@ -43,8 +43,9 @@ export function seedInbox(dir, conversations = 100_000, messages = 1_000_000) {
      VALUES (?, ?, 'test', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
   const label = db.prepare(
-    `INSERT INTO conversation_labels (conversation_id, workspace_id, environment, label, status, assignee_id, last_message_at)
-     VALUES (?, ?, 'test', ?, ?, ?, ?)`,
+    `INSERT INTO conversation_labels
+       (conversation_id, conversation_rowid, workspace_id, environment, label, status, assignee_id, last_message_at)
+     VALUES (@id, (SELECT rowid FROM conversations WHERE id = @id), @ws, 'test', @label, @status, @assignee, @at)`,
   );
   const message = db.prepare(
     `INSERT INTO messages (id, workspace_id, environment, conversation_id, contact_id, phone, direction, type, text,
@@ -96,7 +97,7 @@ export function seedInbox(dir, conversations = 100_000, messages = 1_000_000) {
         last - 86_400_000,
         last,
       );
-      for (const l of labels) label.run(convId, ws, l, status, assignee, last);
+      for (const l of labels) label.run({ id: convId, ws, label: l, status, assignee, at: last });
       for (let m = 0; m < perConversation; m++) {
         const at = last - (perConversation - m) * 60_000;
         const inbound = m % 2 === 0;

@@ -58,6 +58,7 @@ CREATE INDEX conversations_scope_assignee_status ON conversations(workspace_id, 
 -- a label filter pages and counts from its own rows.
 CREATE TABLE conversation_labels (
   conversation_id  TEXT NOT NULL REFERENCES conversations(id) ON DELETE CASCADE,
+  conversation_rowid INTEGER NOT NULL,            -- joins back to the conversation in one seek
   workspace_id     TEXT NOT NULL,
   environment      TEXT NOT NULL,
   label            TEXT NOT NULL,

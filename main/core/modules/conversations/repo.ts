@@ -78,8 +78,9 @@ export function conversationsRepo(db: Db) {
   const deleteLabels = db.prepare('DELETE FROM conversation_labels WHERE conversation_id = ?');
   const insertLabel = db.prepare(
     `INSERT OR IGNORE INTO conversation_labels
-       (conversation_id, workspace_id, environment, label, status, assignee_id, last_message_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+       (conversation_id, conversation_rowid, workspace_id, environment, label, status, assignee_id, last_message_at)
+     VALUES (@id, (SELECT rowid FROM conversations WHERE id = @id), @workspace_id, @environment, @label, @status,
+       @assignee_id, @last_message_at)`,
   );
   const jsonByIds = db
     .prepare(
@@ -164,7 +165,7 @@ export function conversationsRepo(db: Db) {
     return cached(`list${shape(f)}`, () => {
       // With a label, page from the label's (status,) activity index and join the conversation.
       const from = f.label
-        ? `conversation_labels cl JOIN conversations cv ON cv.id = cl.conversation_id`
+        ? `conversation_labels cl JOIN conversations cv ON cv.rowid = cl.conversation_rowid`
         : 'conversations cv';
       const w = where(f, true);
       const at = f.label ? 'cl.last_message_at' : 'cv.last_message_at';
@@ -199,7 +200,7 @@ export function conversationsRepo(db: Db) {
         );
       }
       const from = f.label
-        ? `conversation_labels cl JOIN conversations cv ON cv.id = cl.conversation_id`
+        ? `conversation_labels cl JOIN conversations cv ON cv.rowid = cl.conversation_rowid`
         : 'conversations cv';
       const status = f.label ? 'cl.status' : 'cv.status';
       return db.prepare(
@@ -250,15 +251,15 @@ export function conversationsRepo(db: Db) {
     setLabels(r: ConversationRow, labels: string[]) {
       deleteLabels.run(r.id);
       for (const l of labels) {
-        insertLabel.run(
-          r.id,
-          r.workspace_id,
-          r.environment,
-          l,
-          r.status,
-          r.assignee_id,
-          r.last_message_at,
-        );
+        insertLabel.run({
+          id: r.id,
+          workspace_id: r.workspace_id,
+          environment: r.environment,
+          label: l,
+          status: r.status,
+          assignee_id: r.assignee_id,
+          last_message_at: r.last_message_at,
+        });
       }
     },
     /** The conversation's API JSON (the same shape lists and events carry). */
