@@ -89,7 +89,6 @@ export function createHub(db: Db, opts: { pollMs?: number } = {}) {
         }
       };
     },
-    size: () => subscribers.size,
     closeAll() {
       for (const s of subscribers) s.end();
       subscribers.clear();
