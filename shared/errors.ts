@@ -164,4 +164,3 @@ export class ApiError extends Error {
     if (options.headers !== undefined) this.headers = options.headers;
   }
 }
-
