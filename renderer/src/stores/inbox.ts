@@ -281,6 +281,8 @@ export const useInbox = create<InboxState>()((set, get) => {
     },
 
     applyMessage: (message) => {
+      // Like the API, a row previews the last message exchanged: private notes stay in the thread.
+      if (message.type === 'note') return;
       const current = known.get(message.conversationId);
       if (!current) return;
       const last = current.lastMessage;

@@ -2,7 +2,6 @@ import { memo } from 'react';
 import type { Agent, Conversation, Message } from '../../../../shared/schemas/index.ts';
 import { Avatar } from '../../components/avatar.tsx';
 import { Ticks } from '../../components/ticks.tsx';
-import { isNote } from '../../components/message-bubble.tsx';
 import { conversationTitle } from '../../stores/inbox.ts';
 import { relativeTime, wakeTime } from './time.ts';
 
@@ -20,13 +19,12 @@ interface RowProps {
   onSelect: (id: string) => void;
 }
 
-/** Who wrote the last message, as the list's preview prefixes it ("You: ", "Ann: ", "Note: "). */
+/** Who wrote the last message, as the list's preview prefixes it ("You: ", "Ann: ", "Bot: "). */
 function previewPrefix(
   message: Message,
   agents: ReadonlyMap<string, Agent>,
   meId: string | null,
 ): string {
-  if (isNote(message)) return 'Note: ';
   if (message.direction === 'inbound') return '';
   if (message.sentBy === 'bot') return 'Bot: ';
   if (message.agentId && message.agentId !== meId) {
@@ -46,14 +44,13 @@ function Preview({
   meId: string | null;
 }) {
   if (!message) return <span className="conv-preview muted">No messages yet</span>;
-  const outbound = message.direction === 'outbound' && !isNote(message);
+  // Private notes never preview here: lastMessage is the last message exchanged.
+  const outbound = message.direction === 'outbound';
   return (
     <span className="conv-preview" data-testid="conversation-preview">
       {outbound ? <Ticks status={message.status} /> : null}
       <span className="truncate">
-        <span className={isNote(message) ? 'conv-prefix conv-prefix-note' : 'conv-prefix'}>
-          {previewPrefix(message, agents, meId)}
-        </span>
+        <span className="conv-prefix">{previewPrefix(message, agents, meId)}</span>
         {message.type === 'template' && message.templateName && !message.text
           ? message.templateName
           : message.text}
