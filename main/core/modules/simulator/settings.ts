@@ -2,39 +2,59 @@ import type { Database as Db } from 'better-sqlite3';
 import type { Environment } from '../../../../shared/schemas/common.ts';
 import type { SimulatorSettings } from '../../../../shared/schemas/simulator.ts';
 
-export const DEFAULT_SIMULATOR: SimulatorSettings = {
+type StoredSettings = Omit<SimulatorSettings, 'messagingTier' | 'throughputMps'>;
+
+export const DEFAULT_SIMULATOR: StoredSettings = {
   seed: 42,
   reviewDelayMs: 2000,
   approvalWaitMs: 600_000,
   deliveryLatencyMs: 800,
   readLatencyMs: 2500,
-  messagingTier: 2000,
-  throughputMps: 80,
   emailRatePerSecond: 50,
 };
 
-/** The workspace's simulated provider settings (design.md §4): defaults plus what was changed. */
+/**
+ * The workspace's simulated provider settings (design.md §4): defaults plus what was changed.
+ * The messaging tier and throughput belong to the active business account (it is what
+ * `/api/me` shows and the runners obey); the simulator reads and writes them there.
+ */
 export function simulatorSettings(db: Db) {
   const get = db.prepare('SELECT settings FROM simulator_settings WHERE workspace_id = ?').pluck();
   const put = db.prepare(
     `INSERT INTO simulator_settings (workspace_id, settings) VALUES (?, ?)
      ON CONFLICT (workspace_id) DO UPDATE SET settings = excluded.settings`,
   );
+  const account = db.prepare(
+    'SELECT messaging_tier, throughput_mps FROM business_accounts WHERE workspace_id = ? AND active = 1',
+  );
+  const setTier = db.prepare(
+    'UPDATE business_accounts SET messaging_tier = ? WHERE workspace_id = ? AND active = 1',
+  );
+  const setThroughput = db.prepare(
+    'UPDATE business_accounts SET throughput_mps = ? WHERE workspace_id = ? AND active = 1',
+  );
+  const stored = (workspaceId: string): Partial<StoredSettings> => {
+    const json = get.get(workspaceId) as string | undefined;
+    return json ? (JSON.parse(json) as Partial<StoredSettings>) : {};
+  };
   const service = {
     get(workspaceId: string): SimulatorSettings {
-      const stored = get.get(workspaceId) as string | undefined;
+      const a = account.get(workspaceId) as
+        { messaging_tier: number | null; throughput_mps: number } | undefined;
       return {
         ...DEFAULT_SIMULATOR,
-        ...(stored ? (JSON.parse(stored) as Partial<SimulatorSettings>) : {}),
+        ...stored(workspaceId),
+        messagingTier: a ? a.messaging_tier : 2000,
+        throughputMps: a ? a.throughput_mps : 80,
       };
     },
     update(workspaceId: string, patch: Partial<SimulatorSettings>): SimulatorSettings {
-      const stored = get.get(workspaceId) as string | undefined;
-      const next = {
-        ...(stored ? (JSON.parse(stored) as Partial<SimulatorSettings>) : {}),
-        ...patch,
-      };
-      put.run(workspaceId, JSON.stringify(next));
+      const { messagingTier, throughputMps, ...rest } = patch;
+      db.transaction(() => {
+        put.run(workspaceId, JSON.stringify({ ...stored(workspaceId), ...rest }));
+        if (messagingTier !== undefined) setTier.run(messagingTier, workspaceId);
+        if (throughputMps !== undefined) setThroughput.run(throughputMps, workspaceId);
+      })();
       return service.get(workspaceId);
     },
     /** Test templates are usable at once; live ones after the post-approval wait. */
