@@ -36,12 +36,13 @@ export function createHub(db: Db, opts: { pollMs?: number } = {}) {
     (!s.types || s.types.has(r.type));
 
   function flush() {
-    if (!db.open) return; // a flush queued just before the store closed
+    // Nobody listens: skip the read (a commit on the send path pays nothing); a new subscriber
+    // catches up from the current end first.
+    if (!db.open || subscribers.size === 0) return;
     for (;;) {
       const rows = after.all(lastSeq, BATCH) as EventRow[];
       if (rows.length === 0) return;
       lastSeq = rows[rows.length - 1]!.seq;
-      if (subscribers.size === 0) continue;
       for (const s of subscribers) {
         let out = '';
         for (const r of rows) {
@@ -58,7 +59,8 @@ export function createHub(db: Db, opts: { pollMs?: number } = {}) {
     flush,
     /** Replays events after `afterSeq` (when given), then follows new ones. */
     subscribe(sub: Omit<Subscriber, 'cursor'>, afterSeq: number | null): () => void {
-      flush();
+      if (subscribers.size === 0) lastSeq = maxSeq.get() as number;
+      else flush();
       const s: Subscriber = { ...sub, cursor: afterSeq ?? lastSeq };
       while (s.cursor < lastSeq) {
         const rows = backlog.all(

@@ -14,7 +14,6 @@ import type { ContactsService } from '../contacts/service.ts';
 import { phoneOrThrow } from '../contacts/service.ts';
 import type { ConversationRow } from '../conversations/repo.ts';
 import { conversationsRepo } from '../conversations/repo.ts';
-import { toTemplate } from '../templates/service.ts';
 import type { TemplatesService } from '../templates/service.ts';
 import { renderTemplate } from '../templates/rules.ts';
 import type { PriceCategory, PricesRepo } from '../wallet/prices.ts';
@@ -331,7 +330,7 @@ export function messagesService(d: MessagingDeps) {
             );
           }
           const contact = ensureContact(scope, phone);
-          const components = toTemplate(tpl).components as TemplateComponent[];
+          const components = JSON.parse(tpl.components) as TemplateComponent[];
           const { row, account } = store(
             scope,
             contact,
