@@ -218,6 +218,29 @@ describe('status simulation', () => {
       1,
     );
     expect(outcome.ok && outcome.followUps.map((f) => f.delayMs)).toEqual(due);
+    // The configured latencies hold (±25%), and another seed gives another schedule.
+    const [delivered, read] = due as [number, number];
+    expect(delivered).toBeGreaterThanOrEqual(750);
+    expect(delivered).toBeLessThanOrEqual(1250);
+    expect(read - delivered).toBeGreaterThanOrEqual(750);
+    expect(read - delivered).toBeLessThanOrEqual(1250);
+    await t.request('PUT', '/api/simulator/settings', { key, body: { seed: 8 } });
+    const other = await t.core.services.channel.deliver(
+      { ...m, workspaceId: t.workspaceId, templateName: m.templateName, variables: m.variables },
+      1,
+    );
+    expect(other.ok && other.followUps.map((f) => f.delayMs)).not.toEqual(due);
+  });
+
+  it('keeps the messaging tier and throughput on the business account', async () => {
+    const { key } = await setup();
+    const put = await t.request('PUT', '/api/simulator/settings', {
+      key,
+      body: { messagingTier: 10000, throughputMps: 20 },
+    });
+    expect(put.body).toMatchObject({ messagingTier: 10000, throughputMps: 20, seed: 42 });
+    const me = await t.request('GET', '/api/me', { key });
+    expect(me.body.businessAccount).toMatchObject({ messagingTier: 10000, throughputMps: 20 });
   });
 });
 

@@ -5,6 +5,7 @@
 //   node test/bench/inbox-render.mjs http://127.0.0.1:PORT
 /* global document, window, requestAnimationFrame, MutationObserver -- in-page code */
 import { chromium } from 'playwright-core';
+import { chromiumLaunchOptions } from '../chromium.mjs';
 import { fileURLToPath } from 'node:url';
 
 const ROW = '[data-testid=conversation-row]';
@@ -55,17 +56,7 @@ const nextFrame = (page) =>
  *   longTaskMs: number, loadedRows: number, scrolledPx: number}>}
  */
 export async function measureInboxRender(baseUrl) {
-  const browser = await chromium.launch({
-    executablePath: '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
     const page = await context.newPage();
