@@ -47,8 +47,16 @@ export function toPage<R, T>(
  * the body is assembled as a string, with no per-item parse or stringify.
  */
 export function toRawPage(rows: [string | number, string][], limit: number): string {
+  const { items, nextCursor } = rawPageParts(rows, limit);
+  return `{"data":${items},"nextCursor":${nextCursor}}`;
+}
+
+/** The JSON pieces of such a page, for bodies that embed one (a conversation with its messages). */
+export function rawPageParts(rows: [string | number, string][], limit: number) {
   const more = rows.length > limit;
   const kept = more ? rows.slice(0, limit) : rows;
-  const next = more ? JSON.stringify(encodeCursor(kept[kept.length - 1]![0])) : 'null';
-  return `{"data":[${kept.map((r) => r[1]).join(',')}],"nextCursor":${next}}`;
+  return {
+    items: `[${kept.map((r) => r[1]).join(',')}]`,
+    nextCursor: more ? JSON.stringify(encodeCursor(kept[kept.length - 1]![0])) : 'null',
+  };
 }

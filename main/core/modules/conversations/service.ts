@@ -173,12 +173,11 @@ export function conversationsService(deps: {
     get(scope: Scope, id: string): string {
       require(scope, id);
       const conversation = repo.json(id, windowStart());
-      const page = deps.messages.list(scope, { conversationId: id, limit: 20 });
-      // The page is `{"data":[…],"nextCursor":…}`: splice it in as messages + messagesNextCursor.
-      const at = page.lastIndexOf(',"nextCursor":');
-      const items = page.slice('{"data":'.length, at);
-      const next = page.slice(at + ',"nextCursor":'.length, -1);
-      return `${conversation.slice(0, -1)},"messages":${items},"messagesNextCursor":${next}}`;
+      const { items, nextCursor } = deps.messages.listParts(scope, {
+        conversationId: id,
+        limit: 20,
+      });
+      return `${conversation.slice(0, -1)},"messages":${items},"messagesNextCursor":${nextCursor}}`;
     },
 
     messages(scope: Scope, id: string, q: { limit: number; cursor?: string }): string {

@@ -4,7 +4,7 @@ import type { Message, SendTemplateBody } from '../../../../shared/schemas/messa
 import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
 import type { Channel, ChannelMessage } from '../../channel/types.ts';
 import type { Outbox } from '../../events/outbox.ts';
-import { decodeCursor, toRawPage } from '../../http/pagination.ts';
+import { decodeCursor, rawPageParts, toRawPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import { RetryLater } from '../../jobs/scheduler.ts';
 import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
@@ -23,6 +23,14 @@ import type { MessageRow } from './repo.ts';
 import { messagesRepo } from './repo.ts';
 
 export const SERVICE_WINDOW_MS = 24 * 3600_000;
+
+export interface MessageQuery {
+  conversationId?: string;
+  contactId?: string;
+  phone?: string;
+  limit: number;
+  cursor?: string;
+}
 
 /** Who sends: the API (a script), an agent from the inbox, or the bot. */
 export interface Sender {
@@ -522,43 +530,39 @@ export function messagesService(d: MessagingDeps) {
         .immediate();
     },
 
-    list(
-      scope: Scope,
-      q: {
-        conversationId?: string;
-        contactId?: string;
-        phone?: string;
-        limit: number;
-        cursor?: string;
-      },
-    ) {
-      const given = (['conversationId', 'contactId', 'phone'] as const).filter((k) => q[k]);
-      if (given.length !== 1) {
-        throw new ApiError(
-          'validation_error',
-          'give exactly one of conversationId, contactId or phone',
-          {
-            param: given[1] ?? 'conversationId',
-          },
-        );
-      }
-      const after = q.cursor ? decodeCursor(q.cursor) : null;
-      const base = {
-        workspaceId: scope.workspaceId,
-        environment: scope.environment,
-        cursor: after,
-        limit: q.limit + 1,
-      };
-      let rows: [string, string][];
-      if (q.conversationId) {
-        rows = repo.page('conversation', { ...base, key: q.conversationId });
-      } else {
-        const contactId = q.contactId ?? d.contacts.repo.byPhone(scope, phoneOrThrow(q.phone!))?.id;
-        rows = contactId ? repo.page('contact', { ...base, key: contactId }) : [];
-      }
-      return toRawPage(rows, q.limit);
-    },
+    list: (scope: Scope, q: MessageQuery): string => toRawPage(pageRows(scope, q), q.limit),
+
+    /** The same page as JSON pieces (items array, next cursor). */
+    listParts: (scope: Scope, q: MessageQuery) => rawPageParts(pageRows(scope, q), q.limit),
   };
+
+  function pageRows(scope: Scope, q: MessageQuery): [string, string][] {
+    const given = (['conversationId', 'contactId', 'phone'] as const).filter((k) => q[k]);
+    if (given.length !== 1) {
+      throw new ApiError(
+        'validation_error',
+        'give exactly one of conversationId, contactId or phone',
+        {
+          param: given[1] ?? 'conversationId',
+        },
+      );
+    }
+    const after = q.cursor ? decodeCursor(q.cursor) : null;
+    const base = {
+      workspaceId: scope.workspaceId,
+      environment: scope.environment,
+      cursor: after,
+      limit: q.limit + 1,
+    };
+    let rows: [string, string][];
+    if (q.conversationId) {
+      rows = repo.page('conversation', { ...base, key: q.conversationId });
+    } else {
+      const contactId = q.contactId ?? d.contacts.repo.byPhone(scope, phoneOrThrow(q.phone!))?.id;
+      rows = contactId ? repo.page('contact', { ...base, key: contactId }) : [];
+    }
+    return rows;
+  }
 }
 export type MessagesService = ReturnType<typeof messagesService>;
 
