@@ -3,6 +3,8 @@ import { createSimulatedChannel } from './channel/simulated.ts';
 import type { Channel } from './channel/types.ts';
 import { createHub } from './events/hub.ts';
 import { createOutbox } from './events/outbox.ts';
+import type { ProcessOwner } from './jobs/owner.ts';
+import { processOwner } from './jobs/owner.ts';
 import { createScheduler } from './jobs/scheduler.ts';
 import { contactsService } from './modules/contacts/service.ts';
 import { conversationsService } from './modules/conversations/service.ts';
@@ -14,6 +16,8 @@ import { pricesRepo } from './modules/wallet/prices.ts';
 import { walletService } from './modules/wallet/service.ts';
 import { webhooksService } from './modules/webhooks/service.ts';
 import { workspacesService } from './modules/workspaces/service.ts';
+import type { Resolver } from './net/outbound.ts';
+import { createOutbound } from './net/outbound.ts';
 import type { Clock, Random } from './runtime.ts';
 import { createIds } from './runtime.ts';
 
@@ -21,14 +25,20 @@ export interface ServiceOptions {
   /** The chat channel; the simulated one by default. */
   channel?: Channel;
   log?: (message: string, error?: unknown) => void;
+  /** How outbound HTTP (webhooks) resolves host names; tests play DNS with it. */
+  resolveHost?: Resolver;
+  /** This process, as named on leases and reservations (tests pose as other processes). */
+  owner?: ProcessOwner;
 }
 
 /** Every feature's service, in one place: the HTTP routes, the CLI and the runners call these. */
 export function createServices(db: Db, clock: Clock, random: Random, opts: ServiceOptions = {}) {
   const log = opts.log ?? ((m: string, e?: unknown) => console.error(`parley: ${m}`, e ?? ''));
   const ids = createIds(clock, random);
-  const scheduler = createScheduler(db, clock, random, log);
+  const owner = opts.owner ?? processOwner(random);
+  const scheduler = createScheduler(db, clock, random, owner, log);
   const outbox = createOutbox(db, clock, ids, scheduler);
+  const outbound = createOutbound(opts.resolveHost ? { resolve: opts.resolveHost } : {});
   const hub = createHub(db);
   outbox.onCommit(hub.flush);
   const simulator = simulatorSettings(db);
@@ -64,6 +74,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     db,
     clock,
     ids,
+    owner,
     scheduler,
     outbox,
     hub,
@@ -77,7 +88,8 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     templates,
     messages,
     conversations,
-    webhooks: webhooksService(db, clock, random, ids, scheduler),
+    outbound,
+    webhooks: webhooksService(db, clock, random, ids, scheduler, outbound),
   };
 }
 export type Services = ReturnType<typeof createServices>;

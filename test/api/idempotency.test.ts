@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { processOwner } from '../../main/core/jobs/owner.ts';
 import type { TestCore } from '../helpers.ts';
 import { makeCore } from '../helpers.ts';
 
@@ -55,4 +58,82 @@ it('replays top-ups instead of charging twice', async () => {
   });
   expect(again.headers['idempotent-replayed']).toBe('true');
   expect(t.core.services.wallet.get(t.workspaceId).balanceMicros).toBe(1_000_000);
+});
+
+/** The pid of a process that has exited (and been reaped). */
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
+  return Number(r.stdout);
+}
+
+const sendBody = { phone: '+14155552671', templateName: 'nope', variables: {} };
+
+it('releases a reservation whose process died, so the retry runs', async () => {
+  const key = t.key();
+  const keyId = t.core.db.prepare('SELECT id FROM api_keys ORDER BY created_at DESC').pluck().get();
+  const dead = processOwner({ bytes: (n) => Buffer.alloc(n, 1) }, deadPid());
+  // What a process SIGKILLed mid-request leaves: an in-progress reservation with its name.
+  t.core.db
+    .prepare(
+      `INSERT INTO idempotency_keys (scope, key, request_hash, status, headers, body, created_at, owner)
+       VALUES (?, 'c-1', ?, 0, '{}', '', ?, ?)`,
+    )
+    .run(
+      keyId,
+      createHash('sha256')
+        .update(`POST /webhooks\n${JSON.stringify({ url: 'https://example.com/hook' })}`)
+        .digest('hex'),
+      Date.now(),
+      dead.id,
+    );
+  const res = await t.request('POST', '/webhooks', {
+    key,
+    headers: { 'idempotency-key': 'c-1' },
+    body: { url: 'https://example.com/hook' },
+  });
+  expect(res.status).toBe(201);
+  // A reservation of a live process still answers 409 (the first request is running).
+  t.core.db
+    .prepare('UPDATE idempotency_keys SET status = 0, owner = ? WHERE key = ?')
+    .run(t.core.services.owner.id, 'c-1');
+  const busy = await t.request('POST', '/webhooks', {
+    key,
+    headers: { 'idempotency-key': 'c-1' },
+    body: { url: 'https://example.com/hook' },
+  });
+  expect(busy.status).toBe(409);
+  expect(busy.body.error.message).toMatch(/in progress/);
+});
+
+it('stores no error, so a corrected retry with the same key runs', async () => {
+  const key = t.key();
+  const headers = { 'idempotency-key': 'send-1' };
+  const wrong = await t.request('POST', '/api/send', { key, headers, body: sendBody });
+  expect(wrong.status).toBe(404);
+  // The same request again runs again (nothing was stored), and so does a corrected one.
+  expect((await t.request('POST', '/api/send', { key, headers, body: sendBody })).status).toBe(404);
+  const fixed = await t.request('POST', '/api/contacts', {
+    key,
+    headers,
+    body: { phone: '+14155552671' },
+  });
+  expect(fixed.status).toBe(201);
+  expect(fixed.headers['idempotent-replayed']).toBeUndefined();
+});
+
+it('commits the response with the effect: a stored key always has its message, and back', async () => {
+  const key = t.key();
+  for (let i = 0; i < 5; i++) {
+    await t.request('POST', '/api/contacts', {
+      key,
+      headers: { 'idempotency-key': `k-${i}` },
+      body: { phone: `+1415555267${i}` },
+    });
+  }
+  // Never a reservation left behind by a synchronous handler: the key is written with its
+  // response inside the effect's transaction, or not at all.
+  const rows = t.core.db.prepare('SELECT status, owner FROM idempotency_keys').all();
+  expect(rows).toEqual(Array.from({ length: 5 }, () => ({ status: 201, owner: null })));
 });

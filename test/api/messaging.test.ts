@@ -213,7 +213,9 @@ describe('status simulation', () => {
     expect(due).toHaveLength(2);
     // Same seed and message → same schedule: recompute from the channel itself.
     const [m] = await messagesOf(key);
-    const outcome = await t.core.services.channel.deliver(
+    const channel = t.core.services.channel;
+    if (channel.kind !== 'local') throw new Error('the simulated channel is local');
+    const outcome = channel.handOver(
       { ...m, workspaceId: t.workspaceId, templateName: m.templateName, variables: m.variables },
       1,
     );
@@ -225,7 +227,7 @@ describe('status simulation', () => {
     expect(read - delivered).toBeGreaterThanOrEqual(750);
     expect(read - delivered).toBeLessThanOrEqual(1250);
     await t.request('PUT', '/api/simulator/settings', { key, body: { seed: 8 } });
-    const other = await t.core.services.channel.deliver(
+    const other = channel.handOver(
       { ...m, workspaceId: t.workspaceId, templateName: m.templateName, variables: m.variables },
       1,
     );

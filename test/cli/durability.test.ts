@@ -72,7 +72,11 @@ async function prepared(topup: string) {
 const send = (url: string, key: string, i: number) =>
   fetch(`${url}/api/send`, {
     method: 'POST',
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    headers: {
+      'x-api-key': key,
+      'content-type': 'application/json',
+      'idempotency-key': `send-${i}`,
+    },
     body: JSON.stringify({
       phone: `+4915112${String(i).padStart(6, '0')}`,
       templateName: 'notice',
@@ -161,21 +165,50 @@ it('loses no accepted message, ledger entry or pending job when the core is SIGK
   expect(orphans).toBe(0);
   store.close();
 
-  // And a restarted core picks the work up.
+  // And a restarted core picks the work up at once: the dead process's leases are taken back
+  // (not waited out), and every send in flight at the kill can be retried with its key.
   const again = await serve(dir);
-  for (let k = 0; k < 200; k++) {
+  const issued = i;
+  const retried = await Promise.all(
+    Array.from({ length: issued }, async (_, n) => {
+      const res = await send(again.url, live, n);
+      const body = (await res.json()) as { data?: { channelMessageId: string } };
+      return { n, status: res.status, replayed: res.headers.get('idempotent-replayed'), body };
+    }),
+  );
+  // No key is left "in progress" (409): each either replays its first answer or runs now.
+  expect(retried.filter((r) => r.status !== 200)).toEqual([]);
+  for (const r of retried.filter((x) => have.has(x.body.data!.channelMessageId))) {
+    expect(r.replayed).toBe('true');
+  }
+  const check = openStore({ dataDir: dir });
+  const counts = check.db
+    .prepare("SELECT phone, count(*) AS n FROM messages WHERE environment = 'live' GROUP BY phone")
+    .all() as { phone: string; n: number }[];
+  check.close();
+  expect(counts).toHaveLength(issued);
+  expect(counts.filter((c) => c.n !== 1)).toEqual([]);
+  let left = -1;
+  for (let k = 0; k < 100 && left !== 0; k++) {
     const s = openStore({ dataDir: dir });
-    const left = s.db
+    left = s.db
       .prepare("SELECT count(*) FROM messages WHERE status = 'accepted'")
       .pluck()
-      .get();
+      .get() as number;
     s.close();
-    if (left === 0) break;
-    await new Promise((r) => setTimeout(r, 50));
+    if (left !== 0) await new Promise((r) => setTimeout(r, 50));
   }
+  expect(left).toBe(0);
+  // Every message was handed to the channel once: one `message.sent` event each.
   const end = openStore({ dataDir: dir });
   expect(
-    end.db.prepare("SELECT count(*) FROM messages WHERE status = 'accepted'").pluck().get(),
+    end.db
+      .prepare(
+        `SELECT count(*) FROM (SELECT json_extract(data, '$.message.id') AS id, count(*) AS n FROM events
+         WHERE type = 'message.sent' GROUP BY id HAVING n > 1)`,
+      )
+      .pluck()
+      .get(),
   ).toBe(0);
   end.close();
   again.child.kill('SIGTERM');

@@ -3,7 +3,7 @@ import { MAGIC_NUMBERS } from '../../../shared/phone.ts';
 import type { SimulatorSettingsService } from '../modules/simulator/settings.ts';
 import type { Random } from '../runtime.ts';
 import { randomBase62 } from '../runtime.ts';
-import type { Channel, ChannelMessage, DeliveryOutcome } from './types.ts';
+import type { ChannelMessage, DeliveryOutcome, LocalChannel } from './types.ts';
 
 /**
  * The simulated channel (every test-key message; live ones too until a real channel is
@@ -14,15 +14,16 @@ import type { Channel, ChannelMessage, DeliveryOutcome } from './types.ts';
 export function createSimulatedChannel(
   settings: SimulatorSettingsService,
   random: Random,
-): Channel {
+): LocalChannel {
   /** A factor in [0.75, 1.25] from (seed, message id, salt). */
   const factor = (seed: number, id: string, salt: string) => {
     const h = createHash('sha256').update(`${seed}:${id}:${salt}`).digest();
     return 0.75 + (h.readUInt16BE(0) / 65535) * 0.5;
   };
   return {
+    kind: 'local',
     newMessageId: () => `wamid.${randomBase62(random, 32)}`,
-    async deliver(m: ChannelMessage, attempt: number): Promise<DeliveryOutcome> {
+    handOver(m: ChannelMessage, attempt: number): DeliveryOutcome {
       if (m.phone === MAGIC_NUMBERS.alwaysFails) {
         return { ok: false, retryable: false, code: '131026', message: 'Message undeliverable' };
       }

@@ -26,9 +26,29 @@ export type DeliveryOutcome =
   | { ok: true; followUps: FollowUp[] }
   | { ok: false; retryable: boolean; code: string; message: string };
 
-export interface Channel {
+/**
+ * A channel inside this process (the simulator): the hand-over is a synchronous decision, so it
+ * commits in the dispatch job's transaction and happens exactly once.
+ */
+export interface LocalChannel {
+  kind: 'local';
   /** The channel's id for a message it accepted (returned by the send call). */
   newMessageId(): string;
-  /** Hands the message to the network. `attempt` starts at 1. */
-  deliver(message: ChannelMessage, attempt: number): Promise<DeliveryOutcome>;
+  /** `attempt` starts at 1. */
+  handOver(message: ChannelMessage, attempt: number): DeliveryOutcome;
 }
+
+/**
+ * A provider across a network: it accepts a message outside our transaction, so a dispatch is
+ * recorded as `dispatching` before the call and its answer committed right after (design.md §5).
+ * A call that ends without an answer (timeout, crash) is re-sent only when no status for the
+ * message arrived within the re-send window.
+ */
+export interface RemoteChannel {
+  kind: 'remote';
+  newMessageId(): string;
+  /** Resolves with the provider's answer; rejects when there was none (network, timeout). */
+  deliver(message: ChannelMessage, attempt: number, signal: AbortSignal): Promise<DeliveryOutcome>;
+}
+
+export type Channel = LocalChannel | RemoteChannel;

@@ -1,11 +1,14 @@
 import type { Database as Db } from 'better-sqlite3';
 import type { Clock, Random } from '../runtime.ts';
+import type { ProcessOwner } from './owner.ts';
 
-/** Thrown by a handler to be run again after `delayMs` (counts as an attempt). */
+/** Thrown by a handler to be run again after `delayMs`. */
 export class RetryLater extends Error {
   constructor(
     message: string,
     readonly delayMs?: number,
+    /** false when the run never reached an answer (e.g. waiting out a provider's window). */
+    readonly countsAsAttempt = true,
   ) {
     super(message);
     this.name = 'RetryLater';
@@ -14,20 +17,30 @@ export class RetryLater extends Error {
 
 export interface JobContext {
   jobId: number;
-  /** 1 on the first run. */
+  /** 1 on the first run; runs that never reached an answer (a crash, a shutdown) do not count. */
   attempt: number;
+  /** Aborted when the core shuts down: an async handler should give up its network call. */
+  signal: AbortSignal;
+  /**
+   * Removes the job. Async handlers call it inside the transaction that commits their answer,
+   * so the answer and the job's end are one commit; sync handlers need not (the scheduler does).
+   */
+  complete(): void;
 }
 
 interface Registered {
   /**
-   * Synchronous handlers run inside one transaction with the job's completion: their state
-   * change and the job's removal commit together (exactly once). Async handlers (network
-   * calls) are at least once.
+   * Synchronous handlers run inside one transaction with the job's removal: their state change
+   * and the job's end commit together (exactly once). Async handlers (network calls) hold a
+   * lease while they run and are at least once across a crash.
    */
   run: (payload: unknown, ctx: JobContext) => void | Promise<void>;
   sync: boolean;
   maxAttempts: number;
   baseDelayMs: number;
+  /** Async kinds: how many of this kind run at once (their own lane). */
+  concurrency: number;
+  active: number;
   /** Called when the last attempt failed. */
   onDead?: (payload: unknown, error: string) => void;
 }
@@ -50,16 +63,23 @@ export interface EnqueueOptions {
 
 const LEASE_MS = 60_000;
 const MAX_DELAY_MS = 6 * 3600_000;
+/** Sync jobs of one kind run per transaction; each kind gets a batch per tick (round robin). */
+const SYNC_BATCH = 64;
+const RECLAIM_EVERY_MS = 15_000;
 
 /**
  * The one durable scheduler. Jobs live in SQLite (due time, attempts, lease, backoff), so they
- * survive restarts and a killed process; a lease keeps two processes from running one job.
+ * survive restarts and a killed process. Every kind is its own lane: sync kinds run in short
+ * transactions, async kinds run up to their concurrency without the loop waiting on them, so a
+ * webhook receiver that never answers does not hold up a message's dispatch. A lease names its
+ * process; a restarted core takes a dead process's leases back at once.
  * Enqueue inside the transaction of the state change that needs the job.
  */
 export function createScheduler(
   db: Db,
   clock: Clock,
   random: Random,
+  owner: ProcessOwner,
   log: (message: string, error?: unknown) => void,
 ) {
   const handlers = new Map<string, Registered>();
@@ -67,43 +87,59 @@ export function createScheduler(
     `INSERT INTO jobs (kind, payload, run_at, max_attempts, dedupe_key, created_at)
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
   );
-  const due = db.prepare(
+  const dueOfKind = db.prepare(
     `SELECT id, kind, payload, attempts, max_attempts FROM jobs
-     WHERE status = 'queued' AND run_at <= @now AND (lease_until IS NULL OR lease_until <= @now)
+     WHERE kind = @kind AND status = 'queued' AND run_at <= @now
+       AND (lease_until IS NULL OR lease_until <= @now)
      ORDER BY run_at, id LIMIT @limit`,
   );
-  const lease = db.prepare('UPDATE jobs SET lease_until = ?, attempts = attempts + 1 WHERE id = ?');
+  const lease = db.prepare('UPDATE jobs SET lease_until = ?, lease_owner = ? WHERE id = ?');
   const done = db.prepare('DELETE FROM jobs WHERE id = ?');
   const retry = db.prepare(
-    'UPDATE jobs SET run_at = ?, lease_until = NULL, last_error = ? WHERE id = ?',
+    `UPDATE jobs SET run_at = ?, attempts = ?, lease_until = NULL, lease_owner = NULL, last_error = ?
+     WHERE id = ?`,
   );
   const dead = db.prepare(
-    "UPDATE jobs SET status = 'dead', lease_until = NULL, last_error = ?, dedupe_key = NULL WHERE id = ?",
+    `UPDATE jobs SET status = 'dead', attempts = ?, lease_until = NULL, lease_owner = NULL,
+       last_error = ?, dedupe_key = NULL WHERE id = ?`,
   );
-  const nextDue = db.prepare("SELECT min(run_at) FROM jobs WHERE status = 'queued'").pluck();
+  const unlease = db.prepare(
+    'UPDATE jobs SET lease_until = NULL, lease_owner = NULL WHERE id = ? AND lease_owner = ?',
+  );
+  const nextDue = db
+    .prepare(
+      `SELECT min(run_at) FROM jobs WHERE status = 'queued'
+         AND (lease_until IS NULL OR lease_until <= @now)
+         AND kind IN (SELECT value FROM json_each(@kinds))`,
+    )
+    .pluck();
+  const leaseOwners = db
+    .prepare(
+      `SELECT DISTINCT lease_owner FROM jobs
+       WHERE lease_owner IS NOT NULL AND lease_owner != ? AND lease_until > ?`,
+    )
+    .pluck();
+  const releaseOwner = db.prepare(
+    'UPDATE jobs SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = ?',
+  );
 
   let timer: NodeJS.Timeout | null = null;
-  let running = false;
   let started = false;
-  let inFlight: Promise<unknown> = Promise.resolve();
+  let inTick = false;
+  let poked = false;
+  let lastReclaim = 0;
+  let shutdown = new AbortController();
+  const inFlight = new Set<Promise<void>>();
 
   const jitter = () => 0.8 + (random.bytes(1)[0]! / 255) * 0.4;
 
-  function claim(limit: number): JobRow[] {
-    return db
-      .transaction(() => {
-        const now = clock.now();
-        const rows = due.all({ now, limit }) as JobRow[];
-        for (const r of rows) lease.run(now + LEASE_MS, r.id);
-        return rows.map((r) => ({ ...r, attempts: r.attempts + 1 }));
-      })
-      .immediate();
-  }
-
+  /** Records a failed or postponed run; inside the caller's transaction when there is one. */
   function fail(job: JobRow, h: Registered, e: unknown) {
     const message = e instanceof Error ? e.message : String(e);
-    if (job.attempts >= job.max_attempts) {
-      dead.run(message, job.id);
+    const counted = !(e instanceof RetryLater) || e.countsAsAttempt;
+    const attempts = job.attempts + (counted ? 1 : 0);
+    if (counted && attempts >= job.max_attempts) {
+      dead.run(attempts, message, job.id);
       try {
         h.onDead?.(JSON.parse(job.payload), message);
       } catch (err) {
@@ -114,44 +150,139 @@ export function createScheduler(
     const delay =
       e instanceof RetryLater && e.delayMs !== undefined
         ? e.delayMs
-        : Math.min(MAX_DELAY_MS, h.baseDelayMs * 2 ** (job.attempts - 1)) * jitter();
-    retry.run(clock.now() + Math.round(delay), message, job.id);
+        : Math.min(MAX_DELAY_MS, h.baseDelayMs * 2 ** (attempts - 1)) * jitter();
+    retry.run(clock.now() + Math.round(delay), attempts, message, job.id);
   }
 
-  async function runOne(job: JobRow): Promise<void> {
-    const h = handlers.get(job.kind);
-    if (!h) {
-      fail(
-        job,
-        { run: () => {}, sync: true, maxAttempts: 1, baseDelayMs: 1000 },
-        new Error(`no handler for ${job.kind}`),
-      );
-      return;
-    }
-    const payload = JSON.parse(job.payload) as unknown;
-    const ctx = { jobId: job.id, attempt: job.attempts };
-    if (h.sync) {
-      try {
-        db.transaction(() => {
-          void h.run(payload, ctx);
-          done.run(job.id);
-        }).immediate();
-      } catch (e) {
-        if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
-        fail(job, h, e);
-      }
-      return;
-    }
+  const context = (job: JobRow): JobContext => ({
+    jobId: job.id,
+    attempt: job.attempts + 1,
+    signal: shutdown.signal,
+    complete: () => done.run(job.id),
+  });
+
+  /** One transaction: the due jobs of a sync kind, each in a savepoint with its removal. */
+  function runSyncBatch(kind: string, h: Registered, limit: number): number {
+    return db
+      .transaction(() => {
+        const rows = dueOfKind.all({ kind, now: clock.now(), limit }) as JobRow[];
+        for (const job of rows) {
+          try {
+            db.transaction(() => {
+              void h.run(JSON.parse(job.payload), context(job));
+              done.run(job.id);
+            })();
+          } catch (e) {
+            if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
+            fail(job, h, e);
+          }
+        }
+        return rows.length;
+      })
+      .immediate();
+  }
+
+  function claim(kind: string, limit: number): JobRow[] {
+    if (limit <= 0) return [];
+    return db
+      .transaction(() => {
+        const now = clock.now();
+        const rows = dueOfKind.all({ kind, now, limit }) as JobRow[];
+        for (const r of rows) lease.run(now + LEASE_MS, owner.id, r.id);
+        return rows;
+      })
+      .immediate();
+  }
+
+  async function runAsync(job: JobRow, h: Registered): Promise<void> {
+    const ctx = context(job);
     try {
-      await h.run(payload, ctx);
+      await h.run(JSON.parse(job.payload), ctx);
       done.run(job.id);
     } catch (e) {
+      if (!db.open) return;
+      if (ctx.signal.aborted) {
+        // Shutting down: the run never reached an answer; the next start runs it again.
+        unlease.run(job.id, owner.id);
+        return;
+      }
       if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
-      fail(job, h, e);
+      db.transaction(() => fail(job, h, e)).immediate();
     }
+  }
+
+  function launch(job: JobRow, h: Registered) {
+    h.active++;
+    const p = runAsync(job, h).finally(() => {
+      h.active--;
+      inFlight.delete(p);
+      scheduler.poke();
+    });
+    inFlight.add(p);
+  }
+
+  /** Leases held by processes that no longer run are taken back at once, not after LEASE_MS. */
+  function reclaim(): number {
+    let released = 0;
+    for (const o of leaseOwners.all(owner.id, clock.now()) as string[]) {
+      if (!owner.isAlive(o)) released += releaseOwner.run(o).changes;
+    }
+    return released;
+  }
+
+  let timerAt = 0;
+  function schedule(ms: number) {
+    const at = Date.now() + ms;
+    // Many enqueues in a row (a burst of sends) keep the tick already due soonest.
+    if (timer && timerAt <= at) return;
+    if (timer) clearTimeout(timer);
+    timerAt = at;
+    timer = setTimeout(tick, ms);
+    timer.unref();
+  }
+
+  function tick() {
+    timer = null;
+    timerAt = 0;
+    if (!started || !db.open) return;
+    inTick = true;
+    poked = false;
+    let busy = false;
+    try {
+      if (Date.now() - lastReclaim >= RECLAIM_EVERY_MS) {
+        lastReclaim = Date.now();
+        reclaim();
+      }
+      for (const [kind, h] of handlers) {
+        if (h.sync) {
+          if (runSyncBatch(kind, h, SYNC_BATCH) === SYNC_BATCH) busy = true;
+        } else {
+          for (const job of claim(kind, h.concurrency - h.active)) launch(job, h);
+        }
+      }
+    } catch (e) {
+      log('scheduler tick failed', e);
+    }
+    inTick = false;
+    if (!started) return;
+    if (busy || poked) {
+      // Let requests in between batches.
+      schedule(0);
+      return;
+    }
+    // Sleep until the next due job of a kind with room, but look again at least every second:
+    // another process (the CLI) may have queued one.
+    const open = [...handlers].filter(([, h]) => h.sync || h.active < h.concurrency);
+    const now = clock.now();
+    const next = nextDue.get({ now, kinds: JSON.stringify(open.map(([k]) => k)) }) as
+      | number
+      | null;
+    schedule(next === null ? 1000 : Math.max(1, Math.min(1000, next - now)));
   }
 
   const scheduler = {
+    owner,
+
     register(
       kind: string,
       run: Registered['run'],
@@ -159,6 +290,8 @@ export function createScheduler(
         sync?: boolean;
         maxAttempts?: number;
         baseDelayMs?: number;
+        /** Async kinds: how many run at once (default 8). */
+        concurrency?: number;
         onDead?: Registered['onDead'];
       } = {},
     ) {
@@ -167,6 +300,8 @@ export function createScheduler(
         sync: opts.sync ?? true,
         maxAttempts: opts.maxAttempts ?? 10,
         baseDelayMs: opts.baseDelayMs ?? 1000,
+        concurrency: opts.concurrency ?? 8,
+        active: 0,
         ...(opts.onDead ? { onDead: opts.onDead } : {}),
       });
     },
@@ -182,57 +317,62 @@ export function createScheduler(
         opts.dedupeKey ?? null,
         now,
       );
-      if (started && runAt <= now) scheduler.poke();
+      if (runAt <= now) scheduler.poke();
     },
 
-    /** Runs every job due now (a batch at a time) and resolves when they are done. */
-    async runDue(limit = 100): Promise<number> {
+    /**
+     * Runs every job due now, kind by kind, and resolves when they (and the jobs they made due)
+     * are done. Tests drive time with it; the running loop does not wait like this.
+     */
+    async runDue(): Promise<number> {
       let total = 0;
       for (;;) {
-        const jobs = claim(limit);
-        if (jobs.length === 0) return total;
-        total += jobs.length;
-        await Promise.all(jobs.map(runOne));
+        let n = 0;
+        const running: Promise<void>[] = [];
+        for (const [kind, h] of handlers) {
+          if (h.sync) {
+            for (let k = runSyncBatch(kind, h, SYNC_BATCH); k > 0; ) {
+              n += k;
+              k = k === SYNC_BATCH ? runSyncBatch(kind, h, SYNC_BATCH) : 0;
+            }
+          } else {
+            const jobs = claim(kind, Number.MAX_SAFE_INTEGER);
+            n += jobs.length;
+            running.push(...jobs.map((j) => runAsync(j, h)));
+          }
+        }
+        await Promise.all(running);
+        total += n;
+        if (n === 0) return total;
       }
     },
 
+    reclaim,
+
     poke() {
-      if (!started || running) return;
-      if (timer) clearTimeout(timer);
-      timer = setTimeout(tick, 0);
+      if (!started) return;
+      if (inTick) poked = true;
+      else schedule(0);
     },
 
     start() {
       if (started) return;
       started = true;
-      timer = setTimeout(tick, 0);
+      shutdown = new AbortController();
+      lastReclaim = Date.now();
+      reclaim();
+      schedule(0);
     },
 
-    /** Stops the loop and waits for the jobs already running. */
+    /** Stops the loop, aborts network calls in flight and waits for their handlers to end. */
     async stop() {
       started = false;
       if (timer) clearTimeout(timer);
       timer = null;
-      await inFlight;
+      shutdown.abort();
+      await Promise.all(inFlight);
     },
   };
-
-  async function tick() {
-    timer = null;
-    if (!started) return;
-    running = true;
-    const work = scheduler.runDue().catch((e) => log('scheduler tick failed', e));
-    inFlight = work;
-    await work;
-    running = false;
-    if (!started) return;
-    // Sleep until the next due job, but look again at least every second: another process
-    // (the CLI) may have queued one.
-    const next = nextDue.get() as number | null;
-    const wait = next === null ? 1000 : Math.max(0, Math.min(1000, next - clock.now()));
-    timer = setTimeout(tick, wait);
-    timer.unref();
-  }
 
   return scheduler;
 }

@@ -80,7 +80,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
         response: { 200: messageSchema },
       },
     },
-    async (req) => conversations.reply(req.principal, req.params.id, req.body, me(req)),
+    (req) => conversations.reply(req.principal, req.params.id, req.body, me(req)),
   );
 
   app.patch(
@@ -120,7 +120,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
         response: { 201: agentSchema },
       },
     },
-    async (req, reply) => {
+    (req, reply) => {
       reply.code(201);
       return conversations.createAgent(req.principal.workspaceId, req.body);
     },

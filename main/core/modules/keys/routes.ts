@@ -30,7 +30,7 @@ export const keysRoutes: RegisterRoutes = (app, { keys }) => {
         response: { 201: createdKeySchema },
       },
     },
-    async (req, reply) => {
+    (req, reply) => {
       reply.code(201);
       return keys.create(req.principal.workspaceId, req.body.environment, req.body.name);
     },

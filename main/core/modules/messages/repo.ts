@@ -26,6 +26,8 @@ export interface MessageRow {
   delivered_at: number | null;
   read_at: number | null;
   failed_at: number | null;
+  /** Handed to a remote provider and not yet answered (design.md §5); absent on new rows. */
+  dispatching_at?: number | null;
 }
 
 /** A message as its API JSON, built by SQLite for list pages; equal to `toMessage` (tested). */
@@ -47,6 +49,7 @@ export function messagesRepo(db: Db) {
        @error_message, @created_at, @sent_at, @delivered_at, @read_at, @failed_at)`,
   );
   const byId = db.prepare('SELECT * FROM messages WHERE id = ?');
+  const setDispatching = db.prepare('UPDATE messages SET dispatching_at = ? WHERE id = ?');
   const byChannelId = db.prepare('SELECT * FROM messages WHERE channel_message_id = ?');
   const setStatus = db.prepare(
     `UPDATE messages SET status = @status, sent_at = @sent_at, delivered_at = @delivered_at, read_at = @read_at,
@@ -68,6 +71,7 @@ export function messagesRepo(db: Db) {
     byId: (id: string) => byId.get(id) as MessageRow | undefined,
     byChannelId: (id: string) => byChannelId.get(id) as MessageRow | undefined,
     setStatus: (r: MessageRow) => setStatus.run(r),
+    setDispatching: (id: string, at: number | null) => setDispatching.run(at, id),
     page: (
       by: 'conversation' | 'contact',
       p: {

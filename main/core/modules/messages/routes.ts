@@ -25,7 +25,7 @@ export const messagesRoutes: RegisterRoutes = (app, { messages }) => {
         response: { 200: sendTemplateResponse },
       },
     },
-    async (req) => messages.sendTemplate(req.principal, req.body).response,
+    (req) => messages.sendTemplate(req.principal, req.body).response,
   );
 
   app.post(
@@ -40,7 +40,7 @@ export const messagesRoutes: RegisterRoutes = (app, { messages }) => {
         response: { 200: sendTextResponse },
       },
     },
-    async (req) => messages.sendText(req.principal, req.body).response,
+    (req) => messages.sendText(req.principal, req.body).response,
   );
 
   app.get(

@@ -2,7 +2,7 @@ import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
 import type { Message, SendTemplateBody } from '../../../../shared/schemas/messages.ts';
 import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
-import type { Channel, ChannelMessage } from '../../channel/types.ts';
+import type { Channel, ChannelMessage, DeliveryOutcome } from '../../channel/types.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { decodeCursor, rawPageParts, toRawPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
@@ -39,6 +39,8 @@ export interface Sender {
 }
 const API_SENDER: Sender = { sentBy: 'api', agentId: null };
 const MAX_DISPATCH_ATTEMPTS = 5;
+/** design.md §5: a message a crash left `dispatching` is re-sent only after this long unanswered. */
+export const RESEND_AFTER_MS = 5 * 60_000;
 const RANK = { accepted: 0, sent: 1, delivered: 2, read: 3 } as const;
 
 export const toMessage = (r: MessageRow): Message => ({
@@ -241,34 +243,94 @@ export function messagesService(d: MessagingDeps) {
     outbox.emit(scopeOf(next), `message.${status}`, { message: toMessage(next) });
   }
 
+  /** Commits a channel's answer: `sent` with its follow-ups, or `failed` when it is final. */
+  function applyOutcome(row: MessageRow, outcome: DeliveryOutcome, attempt: number): boolean {
+    if (outcome.ok) {
+      applyStatus(row, 'sent');
+      for (const f of outcome.followUps) {
+        scheduler.enqueue(
+          'message.status',
+          { messageId: row.id, status: f.status, errorCode: f.errorCode, errorMessage: f.errorMessage },
+          { delayMs: f.delayMs },
+        );
+      }
+      return true;
+    }
+    if (!outcome.retryable || attempt >= MAX_DISPATCH_ATTEMPTS) {
+      applyStatus(row, 'failed', { code: outcome.code, message: outcome.message });
+      return true;
+    }
+    return false;
+  }
+
+  const retryDispatch = (outcome: DeliveryOutcome & { ok: false }, attempt: number) =>
+    new RetryLater(`${outcome.code}: ${outcome.message}`, 1000 * 2 ** (attempt - 1));
+
+  // The hand-over. A local channel (the simulator) answers synchronously, so its answer, the
+  // message's status and the job's end are one commit: exactly once, whatever is killed when.
+  // A remote provider gets its own async job (below), in the same transaction.
   scheduler.register(
     'message.dispatch',
-    async (payload, ctx) => {
+    (payload, ctx) => {
       const { messageId } = payload as { messageId: string };
       const row = repo.byId(messageId);
       if (!row || row.status !== 'accepted') return;
-      const outcome = await d.channel.deliver(toChannelMessage(row), ctx.attempt);
-      db.transaction(() => {
-        const current = repo.byId(messageId);
-        if (!current || current.status !== 'accepted') return;
-        if (outcome.ok) {
-          applyStatus(current, 'sent');
-          for (const f of outcome.followUps) {
-            scheduler.enqueue(
-              'message.status',
-              { messageId, status: f.status, errorCode: f.errorCode, errorMessage: f.errorMessage },
-              { delayMs: f.delayMs },
-            );
-          }
-        } else if (!outcome.retryable || ctx.attempt >= MAX_DISPATCH_ATTEMPTS) {
-          applyStatus(current, 'failed', { code: outcome.code, message: outcome.message });
-        }
-      }).immediate();
-      if (!outcome.ok && outcome.retryable && ctx.attempt < MAX_DISPATCH_ATTEMPTS) {
-        throw new RetryLater(`${outcome.code}: ${outcome.message}`, 1000 * 2 ** (ctx.attempt - 1));
+      const channel = d.channel;
+      if (channel.kind === 'remote') {
+        scheduler.enqueue('message.deliver', { messageId });
+        return;
+      }
+      const outcome = channel.handOver(toChannelMessage(row), ctx.attempt);
+      if (!applyOutcome(row, outcome, ctx.attempt) && !outcome.ok) {
+        throw retryDispatch(outcome, ctx.attempt);
       }
     },
-    { sync: false, maxAttempts: MAX_DISPATCH_ATTEMPTS + 1 },
+    { maxAttempts: MAX_DISPATCH_ATTEMPTS + 1 },
+  );
+
+  scheduler.register(
+    'message.deliver',
+    async (payload, ctx) => {
+      const channel = d.channel;
+      const { messageId } = payload as { messageId: string };
+      const row = repo.byId(messageId);
+      if (!row || row.status !== 'accepted' || channel.kind !== 'remote') return;
+      const now = clock.now();
+      if (row.dispatching_at != null && now < row.dispatching_at + RESEND_AFTER_MS) {
+        // A call a crash cut short may have reached the provider: its status webhook will say
+        // so. Only when none arrives in the window is the message sent again.
+        throw new RetryLater(
+          'handed over without an answer; waiting for its status before sending again',
+          row.dispatching_at + RESEND_AFTER_MS - now,
+          false,
+        );
+      }
+      repo.setDispatching(messageId, now);
+      let outcome: DeliveryOutcome;
+      try {
+        outcome = await channel.deliver(toChannelMessage(row), ctx.attempt, ctx.signal);
+      } catch (e) {
+        if (ctx.signal.aborted) throw e;
+        // No answer: the provider may have the message. Keep `dispatching` and look again
+        // after the window (counted: a provider that never answers ends the message failed).
+        throw new RetryLater(
+          `no answer from the channel: ${(e as Error).message}`,
+          RESEND_AFTER_MS,
+        );
+      }
+      let retry: RetryLater | null = null;
+      db.transaction(() => {
+        const current = repo.byId(messageId);
+        repo.setDispatching(messageId, null);
+        if (current && current.status === 'accepted' && !applyOutcome(current, outcome, ctx.attempt)) {
+          if (!outcome.ok) retry = retryDispatch(outcome, ctx.attempt);
+          return;
+        }
+        ctx.complete();
+      }).immediate();
+      if (retry) throw retry;
+    },
+    { sync: false, concurrency: 16, maxAttempts: MAX_DISPATCH_ATTEMPTS + 1 },
   );
 
   scheduler.register('message.status', (payload) => {

@@ -26,7 +26,7 @@ export const simulatorRoutes: RegisterRoutes = (app, { messages, templates, simu
         response: { 200: messageSchema },
       },
     },
-    async (req) => {
+    (req) => {
       const b = req.body;
       if (!b.message && !b.listReply) {
         throw new ApiError('validation_error', 'give message or listReply', { param: 'message' });
@@ -58,7 +58,7 @@ export const simulatorRoutes: RegisterRoutes = (app, { messages, templates, simu
         response: { 200: templateSchema },
       },
     },
-    async (req) =>
+    (req) =>
       templates.decide(req.principal, req.params.id, req.body.decision, req.body.reason),
   );
 

@@ -25,7 +25,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
         response: { 200: createTemplateResponse },
       },
     },
-    async (req) => ({
+    (req) => ({
       success: true as const,
       template: templates.create(req.principal, req.body),
     }),
@@ -53,7 +53,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
         response: { 200: syncResponse },
       },
     },
-    async (req) => templates.sync(req.principal),
+    (req) => templates.sync(req.principal),
   );
 
   app.get(

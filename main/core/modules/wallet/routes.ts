@@ -43,7 +43,7 @@ export const walletRoutes: RegisterRoutes = (app, { wallet }) => {
         response: { 200: z.object({ wallet: walletSchema, entry: ledgerEntrySchema }) },
       },
     },
-    async (req) =>
+    (req) =>
       wallet.topup(req.principal.workspaceId, req.body.amountMicros, req.body.description),
   );
 };

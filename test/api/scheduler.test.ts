@@ -1,0 +1,199 @@
+import { spawnSync } from 'node:child_process';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, expect, it } from 'vitest';
+import type {
+  ChannelMessage,
+  DeliveryOutcome,
+  RemoteChannel,
+} from '../../main/core/channel/types.ts';
+import { processOwner } from '../../main/core/jobs/owner.ts';
+import { RESEND_AFTER_MS } from '../../main/core/modules/messages/service.ts';
+import type { TestCore } from '../helpers.ts';
+import { makeCore, manualClock, tempDir } from '../helpers.ts';
+
+const cores: TestCore[] = [];
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
+  for (const c of cores.splice(0)) await c.close();
+});
+
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
+  return Number(r.stdout);
+}
+const fixed = { bytes: (n: number) => Buffer.alloc(n, 7) };
+
+async function approvedTemplate(t: TestCore, key: string) {
+  const res = await t.request('POST', '/api/templates', {
+    key,
+    body: {
+      name: 'notice',
+      category: 'UTILITY',
+      language: 'en',
+      components: [{ type: 'BODY', text: 'Notice {{1}}' }],
+    },
+  });
+  t.core.services.templates.decide(
+    { workspaceId: t.workspaceId, environment: 'test' },
+    res.body.template.id,
+    'approve',
+  );
+}
+
+const sendTo = (t: TestCore, key: string, phone: string) =>
+  t.request('POST', '/api/send', {
+    key,
+    body: { phone, templateName: 'notice', variables: { '1': 'x' } },
+  });
+
+it('a webhook receiver that never answers does not hold up dispatch: sent lands within 200 ms', async () => {
+  // A receiver that accepts connections and never answers them.
+  const hang = http.createServer(() => {});
+  servers.push(hang);
+  await new Promise<void>((r) => hang.listen(0, '127.0.0.1', r));
+  const port = (hang.address() as AddressInfo).port;
+
+  const t = await makeCore();
+  cores.push(t);
+  await t.core.start({ port: 0 });
+  const key = t.key('test');
+  await t.request('PATCH', '/api/workspace/settings', {
+    session: 'test',
+    body: { allowPrivateWebhooks: true },
+  });
+  expect(
+    (await t.request('POST', '/webhooks', { key, body: { url: `http://127.0.0.1:${port}/x` } }))
+      .status,
+  ).toBe(201);
+  await approvedTemplate(t, key);
+
+  const lags: number[] = [];
+  for (let i = 0; i < 12; i++) {
+    const started = Date.now();
+    const res = await sendTo(t, key, `+1415555${String(2600 + i)}`);
+    expect(res.status).toBe(200);
+    const phone = res.body.data.phone as string;
+    for (let k = 0; k < 200; k++) {
+      const m = await t.request('GET', `/messages?phone=${encodeURIComponent(phone)}`, { key });
+      if (m.body.data[0]?.status !== 'accepted') break;
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    lags.push(Date.now() - started);
+  }
+  // Meanwhile the webhook lane is busy with deliveries that hang.
+  const hanging = t.core.db
+    .prepare("SELECT count(*) FROM jobs WHERE kind = 'webhook.deliver' AND lease_owner IS NOT NULL")
+    .pluck()
+    .get() as number;
+  expect(hanging).toBeGreaterThan(0);
+  expect(Math.max(...lags)).toBeLessThan(200);
+});
+
+it('a restarted core takes back a dead process’s leases at once, and the cut run does not count', async () => {
+  const t = await makeCore();
+  cores.push(t);
+  const { scheduler, db } = t.core.services;
+  const seen: number[] = [];
+  scheduler.register(
+    'test.net',
+    async (_p, ctx) => {
+      seen.push(ctx.attempt);
+    },
+    { sync: false, maxAttempts: 1 },
+  );
+  scheduler.enqueue('test.net', {});
+  // A process that claimed the job and was killed before the answer.
+  const dead = processOwner(fixed, deadPid());
+  db.prepare('UPDATE jobs SET lease_until = ?, lease_owner = ?').run(Date.now() + 60_000, dead.id);
+  expect(await scheduler.runDue()).toBe(0); // leased: not due
+  expect(scheduler.reclaim()).toBe(1);
+  expect(await scheduler.runDue()).toBe(1);
+  // It ran as a first attempt: maxAttempts 1 and it still ran, because the cut run never counted.
+  expect(seen).toEqual([1]);
+  // A live holder's lease is left alone.
+  scheduler.enqueue('test.net', {});
+  db.prepare('UPDATE jobs SET lease_until = ?, lease_owner = ?').run(
+    Date.now() + 60_000,
+    processOwner(fixed, process.ppid).id,
+  );
+  expect(scheduler.reclaim()).toBe(0);
+});
+
+/** A provider across a network, as the core sees one: it answers later, or never. */
+function remoteChannel() {
+  const calls: { id: string; attempt: number }[] = [];
+  let answer: (m: ChannelMessage) => Promise<DeliveryOutcome> = () => new Promise(() => {});
+  const channel: RemoteChannel = {
+    kind: 'remote',
+    newMessageId: () => `wamid.${calls.length}.${Math.random()}`,
+    deliver(m, attempt) {
+      calls.push({ id: m.id, attempt });
+      return answer(m);
+    },
+  };
+  return {
+    channel,
+    calls,
+    answerWith(f: typeof answer) {
+      answer = f;
+    },
+  };
+}
+
+it('records a remote hand-over as dispatching and re-sends one a crash cut short only when no status came', async () => {
+  const dataDir = tempDir();
+  const clock = manualClock();
+  // The first process hands two messages over and dies before the provider answers.
+  const first = remoteChannel();
+  const a = await makeCore({ dataDir, clock, channel: first.channel });
+  const key = a.key('test');
+  await approvedTemplate(a, key);
+  const one = (await sendTo(a, key, '+14155552671')).body.data.channelMessageId as string;
+  const two = (await sendTo(a, key, '+14155552672')).body.data.channelMessageId as string;
+  void a.core.services.scheduler.runDue();
+  for (let k = 0; k < 100 && first.calls.length < 2; k++)
+    await new Promise((r) => setTimeout(r, 5));
+  expect(first.calls).toHaveLength(2);
+  const idOf = (cmid: string) =>
+    a.core.db
+      .prepare('SELECT id FROM messages WHERE channel_message_id = ?')
+      .pluck()
+      .get(cmid) as string;
+  const [m1, m2] = [idOf(one), idOf(two)];
+  expect(
+    a.core.db
+      .prepare('SELECT count(*) FROM messages WHERE dispatching_at IS NOT NULL')
+      .pluck()
+      .get(),
+  ).toBe(2);
+  a.core.db.close(); // killed: nothing more of it reaches the store
+
+  // The next process (same pid, another token: the predecessor is dead to it).
+  const second = remoteChannel();
+  second.answerWith(async () => ({ ok: true, followUps: [] }));
+  const b = await makeCore({ dataDir, clock, channel: second.channel });
+  cores.push(b);
+  const { scheduler, messages } = b.core.services;
+  expect(scheduler.reclaim()).toBeGreaterThan(0);
+  await scheduler.runDue();
+  expect(second.calls).toEqual([]); // inside the window: wait for a status instead
+  // The provider's status for the first one arrives (it had the message after all).
+  messages.applyStatus(messages.repo.byId(m1)!, 'delivered');
+  clock.advance(RESEND_AFTER_MS - 1000);
+  await scheduler.runDue();
+  expect(second.calls).toEqual([]);
+  clock.advance(1000);
+  await scheduler.runDue();
+  // Only the unanswered one is sent again, once, as its first counted attempt.
+  expect(second.calls).toEqual([{ id: m2, attempt: 1 }]);
+  expect(messages.repo.byId(m2)!.status).toBe('sent');
+  expect(messages.repo.byId(m2)!.dispatching_at).toBeNull();
+  expect(b.core.db.prepare('SELECT count(*) FROM jobs').pluck().get()).toBe(0);
+});
