@@ -5,6 +5,8 @@ import { createHub } from './events/hub.ts';
 import { createOutbox } from './events/outbox.ts';
 import type { ProcessOwner } from './jobs/owner.ts';
 import { processOwner } from './jobs/owner.ts';
+import type { Retention } from './jobs/retention.ts';
+import { createRetention, DEFAULT_RETENTION } from './jobs/retention.ts';
 import { createScheduler } from './jobs/scheduler.ts';
 import { contactsService } from './modules/contacts/service.ts';
 import { conversationsService } from './modules/conversations/service.ts';
@@ -29,6 +31,7 @@ export interface ServiceOptions {
   resolveHost?: Resolver;
   /** This process, as named on leases and reservations (tests pose as other processes). */
   owner?: ProcessOwner;
+  retention?: Retention;
 }
 
 /** Every feature's service, in one place: the HTTP routes, the CLI and the runners call these. */
@@ -39,7 +42,8 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const scheduler = createScheduler(db, clock, random, owner, log);
   const outbox = createOutbox(db, clock, ids, scheduler);
   const outbound = createOutbound(opts.resolveHost ? { resolve: opts.resolveHost } : {});
-  const hub = createHub(db);
+  const retention = createRetention(db, clock, scheduler, opts.retention ?? DEFAULT_RETENTION);
+  const hub = createHub(db, { prunedThrough: retention.prunedThrough });
   outbox.onCommit(hub.flush);
   const simulator = simulatorSettings(db);
   const channel = opts.channel ?? createSimulatedChannel(simulator, random);
@@ -76,6 +80,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     ids,
     owner,
     scheduler,
+    retention,
     outbox,
     hub,
     simulator,

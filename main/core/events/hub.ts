@@ -18,7 +18,7 @@ const BATCH = 1000;
  * commit serves every subscriber; a subscriber resumes from any sequence number without gaps
  * or duplicates (it replays the backlog first, then follows).
  */
-export function createHub(db: Db, opts: { pollMs?: number } = {}) {
+export function createHub(db: Db, opts: { pollMs?: number; prunedThrough?: () => number } = {}) {
   const maxSeq = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck();
   const after = db.prepare('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
   const backlog = db.prepare(
@@ -57,11 +57,31 @@ export function createHub(db: Db, opts: { pollMs?: number } = {}) {
 
   return {
     flush,
-    /** Replays events after `afterSeq` (when given), then follows new ones. */
+    /**
+     * Replays events after `afterSeq` (when given), then follows new ones. A resume point the
+     * store can no longer serve — older than retention kept, or ahead of the stream (a restored
+     * backup) — starts at the head, with a `stream.reset` event first so the client reloads
+     * its state instead of silently missing events.
+     */
     subscribe(sub: Omit<Subscriber, 'cursor'>, afterSeq: number | null): () => void {
       if (subscribers.size === 0) lastSeq = maxSeq.get() as number;
       else flush();
-      const s: Subscriber = { ...sub, cursor: afterSeq ?? lastSeq };
+      let from = afterSeq ?? lastSeq;
+      const reason =
+        afterSeq === null
+          ? null
+          : afterSeq > lastSeq
+            ? 'ahead'
+            : afterSeq < (opts.prunedThrough?.() ?? 0)
+              ? 'expired'
+              : null;
+      if (reason) {
+        from = lastSeq;
+        sub.write(
+          `id: ${lastSeq}\nevent: stream.reset\ndata: ${JSON.stringify({ reason, lastEventId: String(afterSeq), resumeFrom: String(lastSeq) })}\n\n`,
+        );
+      }
+      const s: Subscriber = { ...sub, cursor: from };
       while (s.cursor < lastSeq) {
         const rows = backlog.all(
           s.workspaceId,

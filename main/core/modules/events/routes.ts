@@ -4,10 +4,22 @@ import type { RegisterRoutes } from '../../http/types.ts';
 
 const KNOWN = new Set<string>(EVENT_TYPES);
 
+/** A reader this far behind is cut off; it resumes with Last-Event-ID when it catches up. */
+export const MAX_BUFFERED_BYTES = 256 * 1024;
+/** Open streams per credential (an API key, or the UI session of a workspace). */
+export const MAX_STREAMS_PER_CREDENTIAL = 32;
+
+const SSE_HEADERS = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store',
+  'x-accel-buffering': 'no',
+};
+
 /** `GET /events`: the agent event stream (SSE), resumable with Last-Event-ID. */
 export const eventsRoutes =
   (heartbeatMs: number): RegisterRoutes =>
   (app, { hub }) => {
+    const open = new Map<string, number>();
     app.get(
       '/events',
       {
@@ -15,7 +27,7 @@ export const eventsRoutes =
           tags: ['Events'],
           summary: 'The agent event stream (Server-Sent Events)',
           description:
-            'Each event: `id: <sequence>`, `event: <type>`, `data: {id, type, createdAt, workspaceId, environment, data}`. Reconnect with `Last-Event-ID` to resume without gaps or duplicates. A `: ping` comment comes at least every 15 s. Filter with `?types=message.received,message.read`.',
+            'Each event: `id: <sequence>`, `event: <type>`, `data: {id, type, createdAt, workspaceId, environment, data}`. Reconnect with `Last-Event-ID` to resume without gaps or duplicates. A `: ping` comment comes at least every 15 s. Filter with `?types=message.received,message.read`. A `Last-Event-ID` older than the retention period, or ahead of the stream (after a restore), starts at the head with a `stream.reset` event first (`data: {reason: "expired"|"ahead", lastEventId, resumeFrom}`): reload your state. A reader that falls more than 256 KiB behind is disconnected and resumes with `Last-Event-ID`; at most 32 streams per credential.',
           querystring: eventsQuery,
         },
       },
@@ -39,29 +51,48 @@ export const eventsRoutes =
             param: 'Last-Event-ID',
           });
         }
+        // HEAD (a health probe, a client checking the route): the headers, no stream.
+        if (req.method === 'HEAD') return reply.code(200).headers(SSE_HEADERS).send();
+        const p = req.principal;
+        const who = p.keyId ?? `session:${p.workspaceId}:${p.environment}`;
+        const count = open.get(who) ?? 0;
+        if (count >= MAX_STREAMS_PER_CREDENTIAL) {
+          throw new ApiError(
+            'rate_limited',
+            `${MAX_STREAMS_PER_CREDENTIAL} event streams are already open with these credentials; close one first`,
+            { headers: { 'retry-after': '5' } },
+          );
+        }
+        open.set(who, count + 1);
         reply.hijack();
         const res = reply.raw;
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-store',
-          connection: 'keep-alive',
-          'x-accel-buffering': 'no',
-        });
-        res.write('retry: 2000\n: connected\n\n');
+        // The connection ends with the stream (a reconnect opens a new one), so shutting down
+        // never waits on an idle keep-alive socket.
+        res.writeHead(200, { ...SSE_HEADERS, connection: 'close' });
+        // Writes never wait for a slow reader: its backlog is bounded, then it is cut off.
+        const write = (chunk: string) => {
+          if (res.destroyed) return;
+          res.write(chunk);
+          if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+        };
+        write('retry: 2000\n: connected\n\n');
         const unsubscribe = hub.subscribe(
           {
-            workspaceId: req.principal.workspaceId,
-            environment: req.principal.environment,
+            workspaceId: p.workspaceId,
+            environment: p.environment,
             types: types ? new Set(types) : null,
-            write: (chunk) => res.write(chunk),
+            write,
             end: () => res.end(),
           },
           last === undefined ? null : Number(last),
         );
-        const heartbeat = setInterval(() => res.write(': ping\n\n'), heartbeatMs);
+        const heartbeat = setInterval(() => write(': ping\n\n'), heartbeatMs);
         res.on('close', () => {
           clearInterval(heartbeat);
           unsubscribe();
+          const n = (open.get(who) ?? 1) - 1;
+          if (n > 0) open.set(who, n);
+          else open.delete(who);
         });
       },
     );

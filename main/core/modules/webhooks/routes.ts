@@ -18,7 +18,7 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
         tags,
         summary: 'Register a webhook; the signing secret is shown once',
         description:
-          'Each delivery is a POST of the event envelope with `X-Parley-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>` and `X-Parley-Event-Id`. Non-2xx answers are retried with exponential backoff and jitter for up to 3 days; dedupe by event id. Private-network URLs are refused unless the workspace allows them.',
+          'Each delivery is a POST of the event envelope with `X-Parley-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>` and `X-Parley-Event-Id`, plus the Standard Webhooks headers `webhook-id` (the event id), `webhook-timestamp` and `webhook-signature` (verifiable with any standardwebhooks library and the same `whsec_` secret). Non-2xx answers are retried with exponential backoff and jitter for up to 3 days; redirects are not followed; dedupe by event id. URLs on loopback, private, link-local or other non-public addresses (including IPv4-mapped, NAT64 and 6to4 forms) are refused unless the workspace allows them, when saved and again at each delivery against the address actually connected to.',
         body: createWebhookBody,
         response: { 201: createdWebhookSchema },
       },

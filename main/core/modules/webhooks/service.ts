@@ -9,7 +9,8 @@ import type { Scheduler } from '../../jobs/scheduler.ts';
 import { RetryLater } from '../../jobs/scheduler.ts';
 import type { Clock, IdGenerator, Random, Scope } from '../../runtime.ts';
 import { iso, isoOrNull, randomBase62 } from '../../runtime.ts';
-import { targetsPrivateNetwork } from './network.ts';
+import type { Outbound } from '../../net/outbound.ts';
+import { OutboundError } from '../../net/outbound.ts';
 
 /** Retries back off exponentially with jitter, for up to 3 days after the event. */
 export const RETRY_WINDOW_MS = 3 * 24 * 3600_000;
@@ -70,12 +71,29 @@ export function sign(secret: string, timestamp: number, body: string): string {
   return `t=${timestamp},v1=${createHmac('sha256', secret).update(`${timestamp}.${body}`).digest('hex')}`;
 }
 
+/**
+ * Standard Webhooks (standardwebhooks.com) `webhook-signature: v1,<base64 HMAC-SHA256(key, id +
+ * "." + timestamp + "." + body)>`, so receivers can verify with any of its libraries. The key is
+ * the secret after `whsec_`, base64-decoded: our 40 base62 characters are valid base64 (30
+ * bytes), which is how those libraries read a `whsec_` secret.
+ */
+export function standardSignature(
+  secret: string,
+  messageId: string,
+  timestamp: number,
+  body: string,
+): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  return `v1,${createHmac('sha256', key).update(`${messageId}.${timestamp}.${body}`).digest('base64')}`;
+}
+
 export function webhooksService(
   db: Db,
   clock: Clock,
   random: Random,
   ids: IdGenerator,
   scheduler: Scheduler,
+  outbound: Outbound,
 ) {
   const insert = db.prepare(
     `INSERT INTO webhooks (id, workspace_id, environment, url, secret, events, description, created_at)
@@ -131,40 +149,38 @@ export function webhooksService(
     }
     const ev = event.get(d.event_seq) as EventRow;
     const body = envelopeJson(ev);
+    const timestamp = Math.floor(clock.now() / 1000);
     let code: number | null = null;
     let error: string;
-    if (!privateAllowed(hook.workspace_id) && (await targetsPrivateNetwork(hook.url))) {
-      error = 'the URL resolves to a private network address, which this workspace does not allow';
-    } else {
-      try {
-        const res = await fetch(hook.url, {
-          method: 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'Parley-Webhooks/1.0',
-            'x-parley-signature': sign(hook.secret, Math.floor(clock.now() / 1000), body),
-            'x-parley-event-id': ev.id,
-            'x-parley-event-type': ev.type,
-            'x-parley-delivery-id': d.id,
-          },
-          body,
-          redirect: 'manual',
-          signal: AbortSignal.timeout(TIMEOUT_MS),
-        });
-        code = res.status;
-        await res.body?.cancel();
-        if (res.ok) {
-          finish('succeeded', code, null, null);
-          return;
-        }
-        error = `the receiver answered HTTP ${code}`;
-      } catch (e) {
-        const err = e as Error & { cause?: { code?: string } };
-        error =
-          err.name === 'TimeoutError'
-            ? `no answer within ${TIMEOUT_MS / 1000} s`
-            : (err.cause?.code ?? err.message);
+    try {
+      const res = await outbound.send({
+        url: hook.url,
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': 'Parley-Webhooks/1.0',
+          'x-parley-signature': sign(hook.secret, timestamp, body),
+          'x-parley-event-id': ev.id,
+          'x-parley-event-type': ev.type,
+          'x-parley-delivery-id': d.id,
+          // Standard Webhooks: the id is the event's, the same on every retry, so receivers dedupe.
+          'webhook-id': ev.id,
+          'webhook-timestamp': String(timestamp),
+          'webhook-signature': standardSignature(hook.secret, ev.id, timestamp, body),
+        },
+        body,
+        allowPrivate: privateAllowed(hook.workspace_id),
+        timeoutMs: TIMEOUT_MS,
+      });
+      code = res.status;
+      if (code >= 200 && code < 300) {
+        finish('succeeded', code, null, null);
+        return;
       }
+      error = `the receiver answered HTTP ${code}`;
+    } catch (e) {
+      if (!(e instanceof OutboundError)) throw e;
+      error = e.message;
     }
     const base = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 3 ** (attempt - 1));
     const delay = Math.round(base * (0.5 + (random.bytes(1)[0]! / 255) * 0.5));
@@ -185,14 +201,17 @@ export function webhooksService(
   return {
     sign,
     async create(scope: Scope, body: { url: string; events?: string[]; description?: string }) {
-      const url = new URL(body.url);
-      if (url.protocol !== 'https:' && url.protocol !== 'http:') {
-        throw new ApiError('validation_error', 'url must be http or https', { param: 'url' });
+      let refusal: string | null;
+      try {
+        refusal = await outbound.checkTarget(body.url, privateAllowed(scope.workspaceId));
+      } catch (e) {
+        if (!(e instanceof OutboundError)) throw e;
+        throw new ApiError('validation_error', e.message, { param: 'url' });
       }
-      if (!privateAllowed(scope.workspaceId) && (await targetsPrivateNetwork(body.url))) {
+      if (refusal) {
         throw new ApiError(
           'validation_error',
-          'url points into a private network (localhost, 10.x, 192.168.x, …); allow private webhook targets in the workspace settings to use it',
+          `${refusal}; allow private webhook targets in the workspace settings to use it`,
           { param: 'url' },
         );
       }

@@ -1,0 +1,240 @@
+import type { LookupAddress } from 'node:dns';
+import { lookup as dnsLookup } from 'node:dns/promises';
+import http from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import type { LookupFunction } from 'node:net';
+import { bareHostname, classifyAddress, localNameRefusal } from './address.ts';
+
+/**
+ * Outbound HTTP for every runner that calls a URL a user gave us (webhook deliveries, workflow
+ * `webhook` steps). The address check runs inside the socket's own lookup, so the address
+ * checked is the address connected to: a name that resolves to a public address when the URL
+ * is saved and to 127.0.0.1 when it is called (DNS rebinding) is refused.
+ */
+
+/** Resolves a host name to every address it has; injectable so tests can play DNS. */
+export type Resolver = (hostname: string) => Promise<LookupAddress[]>;
+
+export const systemResolver: Resolver = (hostname) =>
+  dnsLookup(hostname, { all: true, verbatim: true });
+
+export const DEFAULT_TIMEOUT_MS = 10_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
+/** A save-time check must not hold a request for as long as a stuck resolver would. */
+const CHECK_RESOLVE_TIMEOUT_MS = 5_000;
+
+export interface OutboundRequest {
+  url: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  headers?: Record<string, string>;
+  body?: string;
+  /** The workspace allows private and loopback targets: every address may be reached. */
+  allowPrivate: boolean;
+  /** For the whole exchange: lookup, connect, request and reading the answer. */
+  timeoutMs?: number;
+  /** The answer is read up to this many bytes, then the connection is dropped. */
+  maxResponseBytes?: number;
+}
+
+export interface OutboundResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+  /** The answer was longer than maxResponseBytes; `body` holds its beginning. */
+  truncated: boolean;
+}
+
+export type OutboundFailure = 'invalid_url' | 'refused_target' | 'timeout' | 'network';
+
+export class OutboundError extends Error {
+  constructor(
+    readonly failure: OutboundFailure,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'OutboundError';
+  }
+}
+
+const notAllowed = (what: string) => `${what}, which this workspace does not allow`;
+
+function parseTarget(raw: string): URL {
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new OutboundError('invalid_url', `${raw} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new OutboundError('invalid_url', 'the URL must be http or https');
+  return url;
+}
+
+/** Refusal for what the URL itself names (an IP literal or a local-only name), before any DNS. */
+function literalRefusal(host: string): string | null {
+  if (net.isIP(host)) {
+    const verdict = classifyAddress(host);
+    return verdict.allowed ? null : notAllowed(`the URL points to ${verdict.reason}`);
+  }
+  const local = localNameRefusal(host);
+  return local ? notAllowed(`the URL names ${local}`) : null;
+}
+
+/** Refusal for a resolver's answer: every address must pass, or a rebinding answer could mix them. */
+function resolvedRefusal(addresses: LookupAddress[]): string | null {
+  for (const a of addresses) {
+    const verdict = classifyAddress(a.address);
+    if (!verdict.allowed) return notAllowed(`the URL resolves to ${verdict.reason}`);
+  }
+  return null;
+}
+
+const familyNumber = (f: number | string | undefined) =>
+  f === 4 || f === 'IPv4' ? 4 : f === 6 || f === 'IPv6' ? 6 : 0;
+
+/** URL userinfo, percent-decoded as Node's `auth` wants it; a malformed escape stays as written. */
+function decoded(part: string): string {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return part;
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    promise,
+    new Promise<undefined>((resolve) => {
+      timer = setTimeout(() => resolve(undefined), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+export function createOutbound(opts: { resolve?: Resolver } = {}) {
+  const resolve = opts.resolve ?? systemResolver;
+
+  /** The connect-time guard: Node calls it for every host name it connects to. */
+  const guardedLookup =
+    (allowPrivate: boolean): LookupFunction =>
+    (hostname, options, callback) => {
+      resolve(hostname).then(
+        (found) => {
+          const refusal = allowPrivate ? null : resolvedRefusal(found);
+          if (refusal) return callback(new OutboundError('refused_target', refusal), '');
+          const family = familyNumber(options.family);
+          const usable = family ? found.filter((a) => a.family === family) : found;
+          const first = usable[0];
+          if (!first) {
+            const e: NodeJS.ErrnoException = new Error(`${hostname} has no usable address`);
+            e.code = 'ENOTFOUND';
+            return callback(e, '');
+          }
+          if (options.all) callback(null, usable);
+          else callback(null, first.address, first.family);
+        },
+        (e: NodeJS.ErrnoException) => callback(e, ''),
+      );
+    };
+
+  return {
+    /**
+     * The save-time check of a URL: null when the workspace may call it, else why not. A name
+     * that does not resolve now passes (it may exist by delivery time, which checks again).
+     */
+    async checkTarget(rawUrl: string, allowPrivate: boolean): Promise<string | null> {
+      const url = parseTarget(rawUrl);
+      if (allowPrivate) return null;
+      const host = bareHostname(url);
+      const literal = literalRefusal(host);
+      if (literal || net.isIP(host)) return literal;
+      const found = await withTimeout(
+        resolve(host).catch(() => undefined),
+        CHECK_RESOLVE_TIMEOUT_MS,
+      );
+      return found ? resolvedRefusal(found) : null;
+    },
+
+    /**
+     * Sends one request; redirects are not followed (a 3xx is the answer). Rejects with an
+     * OutboundError; any HTTP status resolves.
+     */
+    async send(req: OutboundRequest): Promise<OutboundResponse> {
+      const url = parseTarget(req.url);
+      const host = bareHostname(url);
+      // Node connects to IP literals without calling `lookup`, so they are checked here.
+      const refusal = req.allowPrivate ? null : literalRefusal(host);
+      if (refusal) throw new OutboundError('refused_target', refusal);
+      const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const maxBytes = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+      const body = req.body;
+      return new Promise<OutboundResponse>((resolvePromise, reject) => {
+        const request = (url.protocol === 'https:' ? https : http).request({
+          hostname: host,
+          port: url.port || undefined,
+          path: `${url.pathname}${url.search}`,
+          method: req.method ?? 'POST',
+          headers:
+            body === undefined
+              ? { ...req.headers }
+              : { ...req.headers, 'content-length': String(Buffer.byteLength(body)) },
+          ...(url.username ? { auth: `${decoded(url.username)}:${decoded(url.password)}` } : {}),
+          // A pooled socket was checked under the policy of its first request, and that
+          // policy may have changed since: every request connects afresh.
+          agent: false,
+          lookup: guardedLookup(req.allowPrivate),
+        });
+        let settled = false;
+        const timer = setTimeout(() => {
+          settle(() =>
+            reject(new OutboundError('timeout', `no answer within ${timeoutMs / 1000} s`)),
+          );
+          request.destroy();
+        }, timeoutMs);
+        const settle = (fn: () => void) => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(timer);
+          fn();
+        };
+        request.on('error', (e: NodeJS.ErrnoException) =>
+          settle(() =>
+            reject(e instanceof OutboundError ? e : new OutboundError('network', e.message)),
+          ),
+        );
+        request.on('response', (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          const done = (truncated: boolean) =>
+            settle(() =>
+              resolvePromise({
+                status: res.statusCode ?? 0,
+                headers: res.headers,
+                body: Buffer.concat(chunks, size),
+                truncated,
+              }),
+            );
+          res.on('data', (chunk: Buffer) => {
+            if (settled) return;
+            const room = maxBytes - size;
+            if (chunk.length <= room) {
+              chunks.push(chunk);
+              size += chunk.length;
+              return;
+            }
+            chunks.push(chunk.subarray(0, room));
+            size = maxBytes;
+            done(true);
+            request.destroy();
+          });
+          res.on('end', () => done(false));
+          res.on('error', (e) => settle(() => reject(new OutboundError('network', e.message))));
+        });
+        request.end(body);
+      });
+    },
+  };
+}
+export type Outbound = ReturnType<typeof createOutbound>;

@@ -1,0 +1,211 @@
+import http from 'node:http';
+import { afterEach, expect, it } from 'vitest';
+import { PRUNE_BATCH } from '../../main/core/jobs/retention.ts';
+import {
+  MAX_BUFFERED_BYTES,
+  MAX_STREAMS_PER_CREDENTIAL,
+} from '../../main/core/modules/events/routes.ts';
+import type { TestCore } from '../helpers.ts';
+import { makeCore, manualClock } from '../helpers.ts';
+
+let t: TestCore;
+afterEach(async () => {
+  await t?.close();
+});
+
+const DAY = 24 * 3600_000;
+
+/** Reads `count` SSE frames (event name + id) from a stream, then closes it. */
+async function frames(url: string, headers: Record<string, string>, count: number) {
+  const controller = new AbortController();
+  const res = await fetch(url, { headers, signal: controller.signal });
+  expect(res.status).toBe(200);
+  const reader = res.body!.getReader();
+  const decoder = new TextDecoder();
+  const out: { id: string; event: string; data: Record<string, unknown> }[] = [];
+  let buffer = '';
+  const deadline = Date.now() + 5000;
+  while (out.length < count && Date.now() < deadline) {
+    const { value, done } = await reader.read();
+    if (done) break;
+    buffer += decoder.decode(value, { stream: true });
+    let i;
+    while ((i = buffer.indexOf('\n\n')) >= 0) {
+      const block = buffer.slice(0, i);
+      buffer = buffer.slice(i + 2);
+      const f: Record<string, string> = {};
+      for (const line of block.split('\n')) {
+        const m = /^(\w+): ?(.*)$/.exec(line);
+        if (m) f[m[1]!] = m[2]!;
+      }
+      if (f.event) out.push({ id: f.id!, event: f.event, data: JSON.parse(f.data!) });
+    }
+  }
+  controller.abort();
+  return out;
+}
+
+const inbound = (key: string, phone: string, message: string) =>
+  t.request('POST', '/api/simulator/inbound', { key, body: { phone, message } });
+
+it('prunes old events, finished deliveries, dead jobs and spent idempotency keys in small batches', async () => {
+  const clock = manualClock();
+  t = await makeCore({ clock });
+  const key = t.key('test');
+  const { db, retention, scheduler } = t.core.services;
+  await inbound(key, '+14155552671', 'old');
+  const oldSeq = db.prepare('SELECT max(seq) FROM events').pluck().get() as number;
+  // A finished and a pending delivery of old events; a dead job; an idempotency key.
+  const hook = t.core.services.webhooks;
+  db.prepare(
+    `INSERT INTO webhooks (id, workspace_id, environment, url, secret, created_at) VALUES ('wh_1', ?, 'test', 'https://example.com', 's', ?)`,
+  ).run(t.workspaceId, clock.now());
+  db.prepare(
+    `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, status, created_at) VALUES ('whd_1', 'wh_1', ?, 'succeeded', ?), ('whd_2', 'wh_1', 1, 'pending', ?)`,
+  ).run(oldSeq, clock.now(), clock.now());
+  db.prepare(
+    `INSERT INTO jobs (kind, payload, run_at, status, created_at) VALUES ('x', '{}', ?, 'dead', ?)`,
+  ).run(clock.now(), clock.now());
+  await t.request('POST', '/api/contacts', {
+    key,
+    headers: { 'idempotency-key': 'a' },
+    body: { phone: '+14155552672' },
+  });
+  expect(hook).toBeDefined();
+
+  clock.advance(8 * DAY); // dead jobs (7 days) and keys (24 h) go; events (30 days) stay
+  retention.pruneOnce();
+  expect(db.prepare("SELECT count(*) FROM jobs WHERE status = 'dead'").pluck().get()).toBe(0);
+  expect(db.prepare('SELECT count(*) FROM idempotency_keys').pluck().get()).toBe(0);
+  expect(db.prepare('SELECT count(*) FROM events WHERE seq <= ?').pluck().get(oldSeq)).toBe(oldSeq);
+
+  clock.advance(23 * DAY);
+  await inbound(key, '+14155552671', 'new');
+  retention.pruneOnce();
+  // Old events went, except the one a pending delivery still needs; new ones stay.
+  expect(db.prepare('SELECT seq FROM events WHERE seq <= ?').pluck().all(oldSeq)).toEqual([1]);
+  expect(
+    db.prepare("SELECT id FROM webhook_deliveries WHERE id IN ('whd_1', 'whd_2')").pluck().all(),
+  ).toEqual(['whd_2']);
+  expect(db.prepare('SELECT count(*) FROM events WHERE seq > ?').pluck().get(oldSeq)).toBe(
+    (db.prepare('SELECT max(seq) FROM events').pluck().get() as number) - oldSeq,
+  );
+  expect(retention.prunedThrough()).toBe(oldSeq);
+
+  // A large backlog goes a batch at a time, the job coming back a second later while any is left.
+  const insert = db.prepare(
+    `INSERT INTO events (id, workspace_id, environment, type, data, created_at) VALUES (?, ?, 'test', 'message.note', '{}', ?)`,
+  );
+  db.transaction(() => {
+    for (let i = 0; i < PRUNE_BATCH * 2 + 10; i++) insert.run(`evt_b${i}`, t.workspaceId, 0);
+  })();
+  retention.ensureScheduled();
+  await scheduler.runDue();
+  const left = () =>
+    db.prepare("SELECT count(*) FROM events WHERE id LIKE 'evt_b%'").pluck().get() as number;
+  expect(left()).toBe(PRUNE_BATCH + 10);
+  const next = () =>
+    db.prepare("SELECT run_at - ? FROM jobs WHERE kind = 'store.prune'").pluck().get(clock.now());
+  expect(next()).toBe(1000);
+  clock.advance(1000);
+  await scheduler.runDue();
+  clock.advance(1000);
+  await scheduler.runDue();
+  expect(left()).toBe(0);
+  expect(next()).toBe(3600_000); // nothing left: an hour
+});
+
+it('answers a Last-Event-ID older than retention, or ahead of the stream, with stream.reset', async () => {
+  const clock = manualClock();
+  t = await makeCore({ clock });
+  const { url } = await t.core.start({ port: 0 });
+  const key = t.key('test');
+  await inbound(key, '+14155552671', 'one');
+  clock.advance(31 * DAY);
+  await inbound(key, '+14155552671', 'two');
+  t.core.services.retention.pruneOnce();
+  const head = String(t.core.db.prepare('SELECT max(seq) FROM events').pluck().get());
+
+  const expired = await frames(`${url}/events`, { 'x-api-key': key, 'last-event-id': '1' }, 1);
+  expect(expired[0]).toMatchObject({
+    event: 'stream.reset',
+    id: head,
+    data: { reason: 'expired', lastEventId: '1', resumeFrom: head },
+  });
+
+  const ahead = frames(`${url}/events`, { 'x-api-key': key, 'last-event-id': '999999' }, 2);
+  await new Promise((r) => setTimeout(r, 50));
+  await inbound(key, '+14155552671', 'three');
+  const got = await ahead;
+  expect(got[0]).toMatchObject({ event: 'stream.reset', data: { reason: 'ahead' } });
+  // Then it follows from the head: the next event is the new one, not a gap or a replay.
+  expect(Number(got[1]!.id)).toBe(Number(head) + 1);
+
+  // A resume point that is still kept replays normally.
+  const kept = await frames(
+    `${url}/events`,
+    { 'x-api-key': key, 'last-event-id': String(Number(head) - 1) },
+    1,
+  );
+  expect(kept[0]!.id).toBe(head);
+  expect(kept[0]!.event).not.toBe('stream.reset');
+});
+
+it('answers HEAD /events, caps streams per key, and cuts off a reader that stops reading', async () => {
+  t = await makeCore();
+  const { url } = await t.core.start({ port: 0 });
+  const key = t.key('test');
+  const head = await fetch(`${url}/events`, {
+    method: 'HEAD',
+    headers: { 'x-api-key': key },
+    signal: AbortSignal.timeout(2000),
+  });
+  expect(head.status).toBe(200);
+  expect(head.headers.get('content-type')).toMatch(/text\/event-stream/);
+
+  // A reader that never reads: its socket fills, then the server drops it.
+  const port = new URL(url).port;
+  const paused = await new Promise<http.IncomingMessage>((resolve) => {
+    http.get({ host: '127.0.0.1', port, path: '/events', headers: { 'x-api-key': key } }, (res) => {
+      res.pause();
+      resolve(res);
+    });
+  });
+  const closed = new Promise<void>((r) => paused.socket.once('close', () => r()));
+  // Others keep streaming meanwhile.
+  const streams: AbortController[] = [];
+  for (let i = 0; i < MAX_STREAMS_PER_CREDENTIAL - 1; i++) {
+    const c = new AbortController();
+    streams.push(c);
+    const res = await fetch(`${url}/events`, { headers: { 'x-api-key': key }, signal: c.signal });
+    expect(res.status).toBe(200);
+    void res.body!.pipeTo(new WritableStream()).catch(() => {});
+  }
+  const over = await fetch(`${url}/events`, { headers: { 'x-api-key': key } });
+  expect(over.status).toBe(429);
+  expect((await over.json()).error.code).toBe('rate_limited');
+
+  const { outbox, db } = t.core.services;
+  const big = 'x'.repeat(60_000);
+  const scope = { workspaceId: t.workspaceId, environment: 'test' as const };
+  let sent = 0;
+  const rss = process.memoryUsage().rss;
+  for (let round = 0; round < 40; round++) {
+    db.transaction(() => {
+      for (let i = 0; i < 20; i++) outbox.emit(scope, 'message.note', { message: { text: big } });
+    })();
+    sent += 20 * big.length;
+    await new Promise((r) => setTimeout(r, 20));
+    if (paused.socket.destroyed) break;
+  }
+  await closed;
+  // It was cut once its backlog passed the bound (plus what the kernel's buffers hold).
+  expect(sent).toBeGreaterThan(MAX_BUFFERED_BYTES);
+  expect(process.memoryUsage().rss - rss).toBeLessThan(200 * 1024 * 1024);
+  // Its slot is free again.
+  const again = new AbortController();
+  const res = await fetch(`${url}/events`, { headers: { 'x-api-key': key }, signal: again.signal });
+  expect(res.status).toBe(200);
+  again.abort();
+  streams.forEach((c) => c.abort());
+});

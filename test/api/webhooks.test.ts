@@ -1,0 +1,353 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it } from 'vitest';
+import { sign } from '../../main/core/modules/webhooks/service.ts';
+import type { Resolver } from '../../main/core/net/outbound.ts';
+import type { TestCore } from '../helpers.ts';
+import { makeCore, manualClock } from '../helpers.ts';
+
+let t: TestCore;
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+  await t?.close();
+});
+
+/** A real HTTP receiver on 127.0.0.1 answering `answers` in turn (then 200), closed after the test. */
+async function receiver(answers: number[]) {
+  const got: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      got.push({ headers: req.headers, body });
+      res.writeHead(answers.shift() ?? 200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  cleanups.push(() => {
+    server.closeAllConnections();
+    return new Promise<void>((r) => server.close(() => r()));
+  });
+  const port = (server.address() as AddressInfo).port;
+  return { port, url: `http://127.0.0.1:${port}/hook`, got };
+}
+
+/** A resolver the test answers for, as an attacker's DNS server would (rebinding between calls). */
+function playDns(answers: Record<string, string>): Resolver {
+  return async (hostname) => {
+    const address = answers[hostname];
+    if (!address)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return [{ address, family: address.includes(':') ? 6 : 4 }];
+  };
+}
+
+const allowPrivate = (allowed: boolean) =>
+  t.request('PATCH', '/api/workspace/settings', {
+    session: 'test',
+    body: { allowPrivateWebhooks: allowed },
+  });
+
+/**
+ * A core on a manual clock, a local receiver answering `answers`, a webhook on it (at `url(rx)`
+ * when given), one inbound message. Private targets are allowed while the webhook is saved,
+ * then set to `allowAfter`.
+ */
+async function hooked(
+  answers: number[],
+  events?: string[],
+  opts: {
+    url?: (rx: { port: number; url: string }) => string;
+    resolveHost?: Resolver;
+    allowAfter?: boolean;
+  } = {},
+) {
+  const clock = manualClock(Date.now());
+  t = await makeCore({ clock, ...(opts.resolveHost ? { resolveHost: opts.resolveHost } : {}) });
+  const key = t.key();
+  const rx = await receiver(answers);
+  await allowPrivate(true);
+  const created = await t.request('POST', '/webhooks', {
+    key,
+    body: { url: opts.url ? opts.url(rx) : rx.url, ...(events ? { events } : {}) },
+  });
+  expect(created.status).toBe(201);
+  const hook = created.body;
+  await allowPrivate(opts.allowAfter ?? true);
+  await t.request('POST', '/api/simulator/inbound', {
+    key,
+    body: { phone: '+14155552671', message: 'hi' },
+  });
+  const deliveries = async () =>
+    (await t.request('GET', `/webhooks/${hook.id}/deliveries`, { key })).body.data;
+  return { clock, key, rx, hook, jobs: t.core.services.scheduler, deliveries };
+}
+
+describe('webhooks', () => {
+  it('refuses loopback in every IPv6 spelling and other non-public ranges', async () => {
+    t = await makeCore();
+    const key = t.key();
+    for (const url of [
+      'http://[::ffff:127.0.0.1]:4780/x',
+      'http://[::127.0.0.1]:4780/x',
+      'http://[64:ff9b::7f00:1]:4780/x',
+      'http://[2002:7f00:1::]:4780/x',
+      'http://[::ffff:10.0.0.1]/x',
+      'http://[fe80::1]/x',
+      'http://[fd00::1]/x',
+      'http://224.0.0.251/x',
+      'http://[ff02::1]/x',
+      'http://255.255.255.255/x',
+      'http://198.18.0.1/x',
+      'http://169.254.169.254/latest/meta-data/',
+      'http://100.64.0.1/x',
+      'http://0.0.0.0/x',
+      'http://2130706433/x',
+    ]) {
+      const res = await t.request('POST', '/webhooks', { key, body: { url } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error, url).toMatchObject({ code: 'validation_error', param: 'url' });
+    }
+    const mapped = await t.request('POST', '/webhooks', {
+      key,
+      body: { url: 'http://[::ffff:127.0.0.1]:4780/x' },
+    });
+    expect(mapped.body.error.message).toBe(
+      'the URL points to ::ffff:7f00:1 (IPv4-mapped 127.0.0.1), a loopback address, which this workspace does not allow; allow private webhook targets in the workspace settings to use it',
+    );
+    for (const url of ['https://8.8.8.8/x', 'https://[2606:4700::1]/x']) {
+      expect((await t.request('POST', '/webhooks', { key, body: { url } })).status, url).toBe(201);
+    }
+    expect((await t.request('GET', '/webhooks', { key })).body.data).toHaveLength(2);
+  });
+
+  it('refuses a name that resolves into a private network when the webhook is saved', async () => {
+    t = await makeCore({
+      resolveHost: playDns({ 'intranet.example.com': '10.0.0.7', 'hooks.example.com': '8.8.4.4' }),
+    });
+    const key = t.key();
+    const res = await t.request('POST', '/webhooks', {
+      key,
+      body: { url: 'https://intranet.example.com/x' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.param).toBe('url');
+    expect(res.body.error.message).toMatch(/^the URL resolves to 10\.0\.0\.7, a private address/);
+    expect(
+      (await t.request('POST', '/webhooks', { key, body: { url: 'https://hooks.example.com/x' } }))
+        .status,
+    ).toBe(201);
+  });
+
+  it('makes no delivery to a loopback receiver once the workspace disallows private targets, and delivers when allowed', async () => {
+    // Saved while allowed, as [::ffff:127.0.0.1]: a real receiver on 127.0.0.1 behind it.
+    const { clock, rx, jobs, deliveries } = await hooked([], ['message.received'], {
+      url: (r) => `http://[::ffff:127.0.0.1]:${r.port}/hook`,
+      allowAfter: false,
+    });
+    await jobs.runDue();
+    let log = await deliveries();
+    expect(rx.got).toEqual([]);
+    expect(log[0]).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: null });
+    expect(log[0].lastError).toBe(
+      'the URL points to ::ffff:7f00:1 (IPv4-mapped 127.0.0.1), a loopback address, which this workspace does not allow',
+    );
+
+    await allowPrivate(true);
+    clock.set(Date.parse(log[0].nextAttemptAt));
+    await jobs.runDue();
+    log = await deliveries();
+    expect(log[0]).toMatchObject({ status: 'succeeded', attempts: 2, lastStatusCode: 200 });
+    expect(rx.got).toHaveLength(1);
+    expect(JSON.parse(rx.got[0]!.body)).toMatchObject({ type: 'message.received' });
+  });
+
+  it('checks the address it connects to at delivery, so DNS rebinding cannot reach loopback', async () => {
+    const dns: Record<string, string> = { 'hooks.example.com': '93.184.216.34' };
+    const clock = manualClock(Date.now());
+    t = await makeCore({ clock, resolveHost: playDns(dns) });
+    const key = t.key();
+    const rx = await receiver([]);
+    // Saved while private targets are disallowed: the name resolves to a public address now.
+    const created = await t.request('POST', '/webhooks', {
+      key,
+      body: { url: `http://hooks.example.com:${rx.port}/hook`, events: ['message.received'] },
+    });
+    expect(created.status).toBe(201);
+
+    dns['hooks.example.com'] = '127.0.0.1'; // the attacker's DNS answers differently later
+    await t.request('POST', '/api/simulator/inbound', {
+      key,
+      body: { phone: '+14155552671', message: 'hi' },
+    });
+    await t.core.services.scheduler.runDue();
+    const log = (await t.request('GET', `/webhooks/${created.body.id}/deliveries`, { key })).body
+      .data;
+    expect(log[0]).toMatchObject({ status: 'pending', attempts: 1 });
+    expect(log[0].lastError).toBe(
+      'the URL resolves to 127.0.0.1, a loopback address, which this workspace does not allow',
+    );
+    expect(rx.got).toEqual([]);
+
+    // Allowed, the same delivery goes where the resolver points: the refusal was the guard's.
+    await allowPrivate(true);
+    clock.set(Date.parse(log[0].nextAttemptAt));
+    await t.core.services.scheduler.runDue();
+    expect(rx.got).toHaveLength(1);
+    expect(rx.got[0]!.headers.host).toBe(`hooks.example.com:${rx.port}`);
+  });
+
+  it('sends Standard Webhooks headers that the standardwebhooks library verifies', async () => {
+    const { clock, rx, hook, jobs } = await hooked([500, 200], ['message.received']);
+    await jobs.runDue();
+    clock.advance(10_000);
+    await jobs.runDue();
+    expect(rx.got).toHaveLength(2);
+
+    const standard = (h: http.IncomingHttpHeaders) => ({
+      'webhook-id': String(h['webhook-id']),
+      'webhook-timestamp': String(h['webhook-timestamp']),
+      'webhook-signature': String(h['webhook-signature']),
+    });
+    const receiverSide = new Webhook(hook.secret);
+    for (const { headers, body } of rx.got) {
+      const event = receiverSide.verify(body, standard(headers)) as { id: string; type: string };
+      expect(event.type).toBe('message.received');
+      expect(headers['webhook-id']).toBe(event.id);
+      expect(headers['webhook-signature']).toMatch(/^v1,[A-Za-z0-9+/]+=*$/);
+    }
+    const [first, retry] = rx.got as [(typeof rx.got)[0], (typeof rx.got)[0]];
+    // The id is the event's, so a receiver dedupes the retry; the timestamp is the attempt's.
+    expect(retry.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(Number(retry.headers['webhook-timestamp'])).toBe(
+      Number(first.headers['webhook-timestamp']) + 10,
+    );
+    // The existing X-Parley-Signature is still sent, over the same timestamp.
+    expect(sign(hook.secret, Number(first.headers['webhook-timestamp']), first.body)).toBe(
+      first.headers['x-parley-signature'],
+    );
+
+    const tampered = first.body.replace('"message.received"', '"message.read"');
+    expect(tampered).not.toBe(first.body);
+    expect(() => receiverSide.verify(tampered, standard(first.headers))).toThrow(
+      /No matching signature/,
+    );
+    const otherSecret = `whsec_${'A'.repeat(40)}`;
+    expect(() => new Webhook(otherSecret).verify(first.body, standard(first.headers))).toThrow();
+  });
+
+  it('refuses private-network targets unless the workspace allows them, and shows the secret once', async () => {
+    t = await makeCore();
+    const key = t.key();
+    for (const url of [
+      'http://127.0.0.1:9/x',
+      'http://localhost/x',
+      'http://10.1.2.3/x',
+      'http://192.168.1.1/x',
+      'http://[::1]/x',
+    ]) {
+      const res = await t.request('POST', '/webhooks', { key, body: { url } });
+      expect(res.status, url).toBe(400);
+      expect(res.body.error.param).toBe('url');
+    }
+    expect(
+      (await t.request('POST', '/webhooks', { key, body: { url: 'ftp://example.com' } })).status,
+    ).toBe(400);
+    await t.request('PATCH', '/api/workspace/settings', {
+      session: 'test',
+      body: { allowPrivateWebhooks: true },
+    });
+    const ok = await t.request('POST', '/webhooks', {
+      key,
+      body: { url: 'http://127.0.0.1:9/x', events: ['message.received'] },
+    });
+    expect(ok.status).toBe(201);
+    expect(ok.body.secret).toMatch(/^whsec_[A-Za-z0-9]{40}$/);
+    const list = await t.request('GET', '/webhooks', { key });
+    expect(list.body.data[0]).not.toHaveProperty('secret');
+    expect(list.body.data[0].events).toEqual(['message.received']);
+    expect((await t.request('DELETE', `/webhooks/${ok.body.id}`, { key })).body.success).toBe(true);
+    expect((await t.request('GET', '/webhooks', { key })).body.data).toEqual([]);
+  });
+
+  it('signs deliveries so a real receiver can verify them, and retries with backoff until 2xx', async () => {
+    const { clock, rx, hook, jobs, deliveries } = await hooked(
+      [500, 503, 200],
+      ['message.received'],
+    );
+    await jobs.runDue();
+    let log = await deliveries();
+    expect(log[0]).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastStatusCode: 500,
+      eventType: 'message.received',
+    });
+    const firstRetry = Date.parse(log[0].nextAttemptAt) - clock.now();
+    expect(firstRetry).toBeGreaterThanOrEqual(5_000);
+    expect(firstRetry).toBeLessThanOrEqual(10_000);
+    clock.advance(firstRetry);
+    await jobs.runDue();
+    log = await deliveries();
+    expect(log[0]).toMatchObject({ attempts: 2, lastStatusCode: 503 });
+    const secondRetry = Date.parse(log[0].nextAttemptAt) - clock.now();
+    expect(secondRetry).toBeGreaterThan(firstRetry); // exponential
+    clock.advance(secondRetry);
+    await jobs.runDue();
+    log = await deliveries();
+    expect(log[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 3,
+      lastStatusCode: 200,
+      nextAttemptAt: null,
+    });
+
+    expect(rx.got).toHaveLength(3);
+    const { headers, body } = rx.got[2]!;
+    const sig = String(headers['x-parley-signature']);
+    const ts = Number(/t=(\d+)/.exec(sig)![1]);
+    expect(sign(hook.secret, ts, body)).toBe(sig);
+    expect(sign('whsec_wrong', ts, body)).not.toBe(sig);
+    const event = JSON.parse(body);
+    expect(event).toMatchObject({
+      type: 'message.received',
+      workspaceId: t.workspaceId,
+      environment: 'test',
+    });
+    expect(headers['x-parley-event-id']).toBe(event.id);
+    expect(new Set(rx.got.map((g) => JSON.parse(g.body).id)).size).toBe(1); // same event id on every retry
+  });
+
+  it('gives up after 3 days', async () => {
+    const { clock, rx, jobs, deliveries } = await hooked(Array(100).fill(500));
+    let log;
+    for (let i = 0; i < 40; i++) {
+      await jobs.runDue();
+      log = await deliveries();
+      if (log.every((d: { status: string }) => d.status !== 'pending')) break;
+      clock.advance(6 * 3600_000);
+    }
+    expect(
+      log.every(
+        (d: { status: string; lastError: string }) =>
+          d.status === 'failed' && /gave up after 3 days/.test(d.lastError),
+      ),
+    ).toBe(true);
+    expect(rx.got.length).toBeGreaterThan(10);
+  });
+
+  it('keeps a pending retry across a restart', async () => {
+    const { clock, rx, jobs, deliveries } = await hooked([500, 200], ['message.received']);
+    await jobs.runDue();
+    const dataDir = t.dataDir;
+    await t.core.stop();
+    t = await makeCore({ clock, dataDir });
+    clock.advance(3600_000);
+    await t.core.services.scheduler.runDue();
+    const log = await deliveries();
+    expect(log[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
+    expect(rx.got).toHaveLength(2);
+  });
+});

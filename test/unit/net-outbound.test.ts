@@ -1,0 +1,217 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { Resolver } from '../../main/core/net/outbound.ts';
+import { createOutbound, OutboundError } from '../../main/core/net/outbound.ts';
+
+const servers: http.Server[] = [];
+afterEach(async () => {
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise<void>((r) => s.close(() => r()));
+  }
+});
+
+/** A real HTTP server on 127.0.0.1 that records what reaches it. */
+async function receiver(handle: (req: http.IncomingMessage, res: http.ServerResponse) => void) {
+  const got: { host: string | undefined; url: string | undefined; body: string }[] = [];
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.on('data', (d) => (body += d));
+    req.on('end', () => {
+      got.push({ host: req.headers.host, url: req.url, body });
+      handle(req, res);
+    });
+  });
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { port: (server.address() as AddressInfo).port, got };
+}
+
+const ok = (_req: http.IncomingMessage, res: http.ServerResponse) => res.end('ok');
+
+/** A resolver whose answers the test changes between calls, as a rebinding attacker's DNS would. */
+function playDns(answers: Record<string, string[]>) {
+  const calls: string[] = [];
+  const resolve: Resolver = async (hostname) => {
+    calls.push(hostname);
+    const found = answers[hostname];
+    if (!found)
+      throw Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: 'ENOTFOUND' });
+    return found.map((address) => ({ address, family: address.includes(':') ? 6 : 4 }));
+  };
+  return { resolve, answers, calls };
+}
+
+async function failure(p: Promise<unknown>): Promise<OutboundError> {
+  const e = await p.then(
+    () => null,
+    (err: unknown) => err,
+  );
+  expect(e).toBeInstanceOf(OutboundError);
+  return e as OutboundError;
+}
+
+describe('outbound HTTP', () => {
+  it('refuses loopback literals, in every spelling, before connecting', async () => {
+    const rx = await receiver(ok);
+    const out = createOutbound();
+    for (const host of [
+      '127.0.0.1',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+      '2130706433',
+      '0x7f.1',
+    ]) {
+      const e = await failure(
+        out.send({ url: `http://${host}:${rx.port}/x`, body: 'hi', allowPrivate: false }),
+      );
+      expect(e.failure, host).toBe('refused_target');
+      expect(e.message).toMatch(
+        /127\.0\.0\.1\)?, a loopback address, which this workspace does not allow$/,
+      );
+    }
+    expect(rx.got).toEqual([]);
+  });
+
+  it('reaches the same receivers when the workspace allows private targets', async () => {
+    const rx = await receiver(ok);
+    const out = createOutbound();
+    // The IPv4-mapped literal really lands on 127.0.0.1: why it has to be refused above.
+    const res = await out.send({
+      url: `http://[::ffff:127.0.0.1]:${rx.port}/x?y=1`,
+      body: 'hi',
+      allowPrivate: true,
+    });
+    expect(res).toMatchObject({ status: 200, truncated: false });
+    expect(res.body.toString()).toBe('ok');
+    expect(rx.got).toEqual([{ host: `[::ffff:7f00:1]:${rx.port}`, url: '/x?y=1', body: 'hi' }]);
+  });
+
+  it('checks the address it connects to, so DNS rebinding cannot reach loopback', async () => {
+    const rx = await receiver(ok);
+    const dns = playDns({ 'hooks.example.com': ['93.184.216.34'] });
+    const out = createOutbound({ resolve: dns.resolve });
+    const url = `http://hooks.example.com:${rx.port}/x`;
+    expect(await out.checkTarget(url, false)).toBeNull(); // public when saved
+
+    dns.answers['hooks.example.com'] = ['127.0.0.1']; // rebound before the call
+    const e = await failure(out.send({ url, body: 'hi', allowPrivate: false }));
+    expect(e.failure).toBe('refused_target');
+    expect(e.message).toBe(
+      'the URL resolves to 127.0.0.1, a loopback address, which this workspace does not allow',
+    );
+    // One bad answer among good ones is refused too: the socket may pick any of them.
+    dns.answers['hooks.example.com'] = ['93.184.216.34', '::ffff:10.0.0.1'];
+    expect((await failure(out.send({ url, body: 'hi', allowPrivate: false }))).message).toContain(
+      '::ffff:10.0.0.1 (IPv4-mapped 10.0.0.1), a private address',
+    );
+    expect(rx.got).toEqual([]);
+
+    // The connection really goes where the resolver says: allowed, it lands on the receiver.
+    dns.answers['hooks.example.com'] = ['127.0.0.1'];
+    const res = await out.send({ url, body: 'hi', allowPrivate: true });
+    expect(res.status).toBe(200);
+    expect(rx.got).toEqual([{ host: `hooks.example.com:${rx.port}`, url: '/x', body: 'hi' }]);
+    expect(dns.calls.filter((h) => h === 'hooks.example.com')).toHaveLength(4);
+  });
+
+  it('checks URLs when they are saved: literals, local names and resolved names', async () => {
+    const dns = playDns({ 'internal.example.com': ['10.1.2.3'], 'ok.example.com': ['8.8.8.8'] });
+    const out = createOutbound({ resolve: dns.resolve });
+    expect(await out.checkTarget('http://[64:ff9b::7f00:1]/x', false)).toBe(
+      'the URL points to 64:ff9b::7f00:1 (NAT64 for 127.0.0.1), a loopback address, which this workspace does not allow',
+    );
+    expect(await out.checkTarget('http://printer.local/x', false)).toBe(
+      'the URL names printer.local, a local-network (mDNS) name, which this workspace does not allow',
+    );
+    expect(await out.checkTarget('http://internal.example.com/x', false)).toBe(
+      'the URL resolves to 10.1.2.3, a private address, which this workspace does not allow',
+    );
+    expect(await out.checkTarget('https://ok.example.com/x', false)).toBeNull();
+    expect(await out.checkTarget('https://not-yet.example.com/x', false)).toBeNull();
+    expect(await out.checkTarget('http://internal.example.com/x', true)).toBeNull();
+    expect((await failure(out.checkTarget('ftp://ok.example.com/x', false))).failure).toBe(
+      'invalid_url',
+    );
+  });
+
+  it('does not follow redirects', async () => {
+    const rx = await receiver((req, res) => {
+      res.writeHead(req.url === '/x' ? 302 : 200, { location: '/elsewhere' }).end();
+    });
+    const res = await createOutbound().send({
+      url: `http://127.0.0.1:${rx.port}/x`,
+      body: 'hi',
+      allowPrivate: true,
+    });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('/elsewhere');
+    expect(rx.got.map((g) => g.url)).toEqual(['/x']);
+  });
+
+  it('sends URL credentials as basic auth', async () => {
+    let authorization: string | undefined;
+    const rx = await receiver((req, res) => {
+      authorization = req.headers.authorization;
+      res.end();
+    });
+    await createOutbound().send({
+      url: `http://hook:p%40ss@127.0.0.1:${rx.port}/`,
+      body: '{}',
+      allowPrivate: true,
+    });
+    expect(authorization).toBe(`Basic ${Buffer.from('hook:p@ss').toString('base64')}`);
+  });
+
+  it('reads at most maxResponseBytes of an answer', async () => {
+    const rx = await receiver((_req, res) => res.end(Buffer.alloc(200 * 1024, 'a')));
+    const out = createOutbound();
+    const big = await out.send({
+      url: `http://127.0.0.1:${rx.port}/`,
+      allowPrivate: true,
+      method: 'GET',
+    });
+    expect(big.truncated).toBe(true);
+    expect(big.body.length).toBe(64 * 1024);
+    const small = await out.send({
+      url: `http://127.0.0.1:${rx.port}/`,
+      allowPrivate: true,
+      method: 'GET',
+      maxResponseBytes: 300 * 1024,
+    });
+    expect(small).toMatchObject({ status: 200, truncated: false });
+    expect(small.body.length).toBe(200 * 1024);
+  });
+
+  it('gives up when no answer comes in time', async () => {
+    let answer: (() => void) | undefined;
+    const rx = await receiver((_req, res) => {
+      answer = () => res.end('late');
+    });
+    const e = await failure(
+      createOutbound().send({
+        url: `http://127.0.0.1:${rx.port}/`,
+        body: 'hi',
+        allowPrivate: true,
+        timeoutMs: 200,
+      }),
+    );
+    expect(e.failure).toBe('timeout');
+    expect(e.message).toBe('no answer within 0.2 s');
+    expect(rx.got).toHaveLength(1);
+    answer?.();
+  });
+
+  it('reports a refused connection as a network failure', async () => {
+    const rx = await receiver(ok);
+    const port = rx.port;
+    const s = servers.pop()!;
+    await new Promise<void>((r) => s.close(() => r()));
+    const e = await failure(
+      createOutbound().send({ url: `http://127.0.0.1:${port}/`, body: 'hi', allowPrivate: true }),
+    );
+    expect(e.failure).toBe('network');
+    expect(e.message).toContain('ECONNREFUSED');
+  });
+});
