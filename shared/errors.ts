@@ -57,6 +57,12 @@ export const ERROR_CATALOG = {
     message: 'No template with this name.',
     description: 'No template has exactly this name. Template names are case-sensitive.',
   },
+  method_not_allowed: {
+    status: 405,
+    message: 'This path does not take this method.',
+    description:
+      'The path exists but not with this HTTP method. The `Allow` header lists the methods it takes.',
+  },
   invalid_state: {
     status: 409,
     message: 'The resource is not in a state that allows this.',
@@ -73,6 +79,11 @@ export const ERROR_CATALOG = {
     status: 413,
     message: 'The request body is too large.',
     description: 'Bodies are limited to 1 MiB (16 MiB for CSV imports).',
+  },
+  headers_too_large: {
+    status: 431,
+    message: 'The request headers are too large.',
+    description: 'The request line and headers together exceed the server’s limit (16 KiB).',
   },
   unsupported_media_type: {
     status: 415,
@@ -122,6 +133,18 @@ export const ERROR_CATALOG = {
     status: 503,
     message: 'The service is shutting down.',
     description: 'The core is stopping; retry against the next running instance.',
+  },
+  store_busy: {
+    status: 503,
+    message: 'The data store is busy; retry shortly.',
+    description:
+      'Another process held the database for longer than the wait allows (SQLite busy). Nothing was written; retry after `Retry-After` seconds.',
+  },
+  storage_full: {
+    status: 507,
+    message: 'The disk is full; nothing was written.',
+    description:
+      'The data store could not grow because the disk (or its quota) is full. Nothing was written: free space, then retry.',
   },
 } as const satisfies Record<string, { status: number; message: string; description: string }>;
 

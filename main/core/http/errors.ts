@@ -30,7 +30,27 @@ const FRAMEWORK_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'payload_too_large',
   FST_ERR_CTP_INVALID_MEDIA_TYPE: 'unsupported_media_type',
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'validation_error',
+  FST_ERR_BAD_URL: 'validation_error',
 };
+
+/** Any other 4xx a framework layer raises, by status, so no answer escapes the envelope. */
+const BY_STATUS: Record<number, ErrorCode> = {
+  400: 'validation_error',
+  404: 'not_found',
+  405: 'method_not_allowed',
+  413: 'payload_too_large',
+  415: 'unsupported_media_type',
+  431: 'headers_too_large',
+};
+
+/** SQLite's answers that are the machine's state, not a bug: said as such, with what to do. */
+function storeError(code: string): ApiError | null {
+  if (code === 'SQLITE_FULL') return new ApiError('storage_full');
+  if (code.startsWith('SQLITE_BUSY') || code.startsWith('SQLITE_LOCKED')) {
+    return new ApiError('store_busy', undefined, { headers: { 'retry-after': '1' } });
+  }
+  return null;
+}
 
 /** Turns whatever was thrown into an ApiError from the catalog. */
 export function toApiError(error: unknown): ApiError {
@@ -55,6 +75,14 @@ export function toApiError(error: unknown): ApiError {
     );
   }
   if (fe instanceof SyntaxError && fe.statusCode === 400) return new ApiError('invalid_json');
+  if (fe && typeof fe.code === 'string') {
+    const stored = storeError(fe.code);
+    if (stored) return stored;
+  }
+  const status = fe?.statusCode;
+  if (typeof status === 'number' && BY_STATUS[status]) {
+    return new ApiError(BY_STATUS[status]!, status === 400 ? fe.message : undefined);
+  }
   return new ApiError('internal_error');
 }
 
@@ -73,4 +101,48 @@ export function registerErrorHandling(
 export function sendError(reply: FastifyReply, base: string, err: ApiError) {
   if (err.headers) reply.headers(err.headers);
   reply.code(ERROR_CATALOG[err.code].status).type('application/json').send(errorBody(base, err));
+}
+
+/**
+ * Which methods each route path takes, so a known path with the wrong method answers 405 with
+ * `Allow` instead of 404. Fed by an onRoute hook; paths are matched as templates (`:id` = one
+ * segment).
+ */
+export function createMethodIndex() {
+  const routes: { pattern: RegExp; method: string }[] = [];
+  const toPattern = (url: string) =>
+    new RegExp(
+      `^${url
+        .split('/')
+        .map((seg) => (seg.startsWith(':') ? '[^/]+' : seg.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+        .join('/')}/?$`,
+    );
+  return {
+    add(method: string | string[], url: string) {
+      for (const m of Array.isArray(method) ? method : [method]) {
+        routes.push({ pattern: toPattern(url), method: m.toUpperCase() });
+      }
+    },
+    allowed(path: string): string[] {
+      return [...new Set(routes.filter((r) => r.pattern.test(path)).map((r) => r.method))];
+    },
+  };
+}
+
+/** The envelope for errors Node's HTTP parser raises before Fastify sees a request. */
+export function clientErrorResponse(base: string, err: NodeJS.ErrnoException): string {
+  const tooLarge = err.code === 'HPE_HEADER_OVERFLOW';
+  const apiError = tooLarge
+    ? new ApiError('headers_too_large')
+    : new ApiError(
+        'validation_error',
+        `The request is not valid HTTP (${err.code ?? 'bad framing'}).`,
+      );
+  const body = JSON.stringify(errorBody(base, apiError));
+  const status = ERROR_CATALOG[apiError.code].status;
+  const reason = tooLarge ? 'Request Header Fields Too Large' : 'Bad Request';
+  return (
+    `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+    `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`
+  );
 }

@@ -274,9 +274,7 @@ export function createScheduler(
     // another process (the CLI) may have queued one.
     const open = [...handlers].filter(([, h]) => h.sync || h.active < h.concurrency);
     const now = clock.now();
-    const next = nextDue.get({ now, kinds: JSON.stringify(open.map(([k]) => k)) }) as
-      | number
-      | null;
+    const next = nextDue.get({ now, kinds: JSON.stringify(open.map(([k]) => k)) }) as number | null;
     schedule(next === null ? 1000 : Math.max(1, Math.min(1000, next - now)));
   }
 
@@ -331,7 +329,7 @@ export function createScheduler(
         const running: Promise<void>[] = [];
         for (const [kind, h] of handlers) {
           if (h.sync) {
-            for (let k = runSyncBatch(kind, h, SYNC_BATCH); k > 0; ) {
+            for (let k = runSyncBatch(kind, h, SYNC_BATCH); k > 0;) {
               n += k;
               k = k === SYNC_BATCH ? runSyncBatch(kind, h, SYNC_BATCH) : 0;
             }

@@ -144,7 +144,9 @@ export function conversationsService(deps: {
         filter.assignee = me(scope.workspaceId, agentHeader, 'assignee');
       else if (q.assignee) filter.assignee = agent(scope.workspaceId, q.assignee, 'assignee').id;
       if (q.label?.trim()) filter.label = q.label.trim();
-      if (q.q?.trim()) filter.q = q.q.trim();
+      // Control characters (a NUL from `q=%00`) mean nothing in a search and break FTS5 syntax.
+      const text = q.q?.replace(/\p{Cc}+/gu, ' ').trim();
+      if (text) filter.q = text;
       let cursor: { at: number; id: string } | null = null;
       if (q.cursor) {
         const m = /^(\d+):(.+)$/.exec(decodeCursor(q.cursor));
