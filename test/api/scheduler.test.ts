@@ -7,6 +7,7 @@ import type {
   DeliveryOutcome,
   RemoteChannel,
 } from '../../main/core/channel/types.ts';
+import { openStore } from '../../main/core/core.ts';
 import { processOwner } from '../../main/core/jobs/owner.ts';
 import { RESEND_AFTER_MS } from '../../main/core/modules/messages/service.ts';
 import type { TestCore } from '../helpers.ts';
@@ -94,6 +95,18 @@ it('a webhook receiver that never answers does not hold up dispatch: sent lands 
     .get() as number;
   expect(hanging).toBeGreaterThan(0);
   expect(Math.max(...lags)).toBeLessThan(200);
+
+  // Shutting down does not wait out the hanging calls, and a cut call is not an attempt.
+  const stopping = Date.now();
+  await t.core.stop();
+  expect(Date.now() - stopping).toBeLessThan(2000);
+  const store = openStore({ dataDir: t.dataDir });
+  const jobs = store.db
+    .prepare("SELECT attempts, lease_owner FROM jobs WHERE kind = 'webhook.deliver'")
+    .all() as { attempts: number; lease_owner: string | null }[];
+  store.close();
+  expect(jobs.length).toBeGreaterThan(0);
+  expect(jobs.every((j) => j.attempts === 0 && j.lease_owner === null)).toBe(true);
 });
 
 it('a restarted core takes back a dead process’s leases at once, and the cut run does not count', async () => {

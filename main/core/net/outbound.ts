@@ -36,6 +36,8 @@ export interface OutboundRequest {
   timeoutMs?: number;
   /** The answer is read up to this many bytes, then the connection is dropped. */
   maxResponseBytes?: number;
+  /** Aborts the exchange (the core is shutting down). */
+  signal?: AbortSignal;
 }
 
 export interface OutboundResponse {
@@ -199,6 +201,13 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
           clearTimeout(timer);
           fn();
         };
+        const abort = () => {
+          settle(() => reject(new OutboundError('network', 'aborted: the core is shutting down')));
+          request.destroy();
+        };
+        if (req.signal?.aborted) abort();
+        req.signal?.addEventListener('abort', abort, { once: true });
+        request.on('close', () => req.signal?.removeEventListener('abort', abort));
         request.on('error', (e: NodeJS.ErrnoException) =>
           settle(() =>
             reject(e instanceof OutboundError ? e : new OutboundError('network', e.message)),

@@ -24,8 +24,10 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
       },
     },
     async (req, reply) => {
+      await webhooks.checkTarget(req.principal, req.body);
       reply.code(201);
-      return webhooks.create(req.principal, req.body);
+      // The insert and its Idempotency-Key response commit together.
+      return app.commitWithResponse(req, reply, () => webhooks.create(req.principal, req.body));
     },
   );
 

@@ -124,7 +124,7 @@ export function webhooksService(
 
   const privateAllowed = (workspaceId: string) => allowsPrivate.get(workspaceId) === 1;
 
-  async function deliver(payload: unknown, attempt: number) {
+  async function deliver(payload: unknown, attempt: number, signal: AbortSignal) {
     const { deliveryId } = payload as { deliveryId: string };
     const d = delivery.get(deliveryId) as DeliveryRow | undefined;
     if (!d || d.status !== 'pending') return;
@@ -171,6 +171,7 @@ export function webhooksService(
         body,
         allowPrivate: privateAllowed(hook.workspace_id),
         timeoutMs: TIMEOUT_MS,
+        signal,
       });
       code = res.status;
       if (code >= 200 && code < 300) {
@@ -179,7 +180,8 @@ export function webhooksService(
       }
       error = `the receiver answered HTTP ${code}`;
     } catch (e) {
-      if (!(e instanceof OutboundError)) throw e;
+      // Shutting down is not the receiver's failure: the job runs again at the next start.
+      if (!(e instanceof OutboundError) || signal.aborted) throw e;
       error = e.message;
     }
     const base = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 3 ** (attempt - 1));
@@ -193,14 +195,17 @@ export function webhooksService(
     throw new RetryLater(error, delay);
   }
 
-  scheduler.register('webhook.deliver', (payload, ctx) => deliver(payload, ctx.attempt), {
-    sync: false,
-    maxAttempts: 1000,
-  });
+  // Its own lane: receivers that hang hold up only deliveries, never dispatch or reviews.
+  scheduler.register(
+    'webhook.deliver',
+    (payload, ctx) => deliver(payload, ctx.attempt, ctx.signal),
+    { sync: false, maxAttempts: 1000, concurrency: 16 },
+  );
 
   return {
     sign,
-    async create(scope: Scope, body: { url: string; events?: string[]; description?: string }) {
+    /** The save-time address check (async: it may resolve the name). */
+    async checkTarget(scope: Scope, body: { url: string }) {
       let refusal: string | null;
       try {
         refusal = await outbound.checkTarget(body.url, privateAllowed(scope.workspaceId));
@@ -215,6 +220,9 @@ export function webhooksService(
           { param: 'url' },
         );
       }
+    },
+    /** Stores a checked webhook; its secret is in this answer only. */
+    create(scope: Scope, body: { url: string; events?: string[]; description?: string }) {
       const row: WebhookRow = {
         id: ids('wh'),
         workspace_id: scope.workspaceId,
