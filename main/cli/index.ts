@@ -9,6 +9,16 @@ import type { Store } from '../core/core.ts';
 import { createCore, openStore, VERSION } from '../core/core.ts';
 import { DatabaseOpenError } from '../core/db/open.ts';
 import { ListenError } from '../core/http/server.ts';
+import { retentionFromEnv } from '../core/jobs/retention.ts';
+import {
+  lastServeUrl,
+  loadLoginSecret,
+  loginUrl,
+  recordServeUrl,
+  SessionSecretError,
+} from '../core/http/session.ts';
+import type { WorkspaceSettings } from '../core/modules/workspaces/service.ts';
+import { cryptoRandom } from '../core/runtime.ts';
 import { prepareImport, runImport } from '../core/modules/contacts/import.ts';
 import { defaultDataDir } from '../core/paths.ts';
 
@@ -16,13 +26,18 @@ const USAGE = `parley ${VERSION} — Parley's service core on the command line
 
 Usage: parley <command> [options]
 
-  serve [--port 4780] [--host 127.0.0.1]       run the API and the UI headless
+  serve [--port 4780] [--host 127.0.0.1]       run the API and the UI headless; prints a sign-in link
+  login-url [--port N] [--host H]               the browser sign-in link again (default: where
+                                                 serve last listened on this data dir)
   workspaces create NAME | workspaces list
   keys create --env test|live --name NAME [--workspace ID]
   keys list [--workspace ID] | keys revoke ID
   wallet show [--workspace ID]
   wallet topup --amount 25.00 [--description TEXT] [--workspace ID]
   contacts import FILE.csv [--env test|live] [--workspace ID]
+  settings show [--workspace ID]
+  settings set KEY VALUE [--workspace ID]        allowPrivateWebhooks true|false,
+                                                 lowBalanceThresholdMicros N | lowBalanceThreshold 5.00
   backup FILE                                    consistent online copy of the database
 
 Every command takes --data-dir DIR (env PARLEY_DATA_DIR; default: the app's data folder)
@@ -107,7 +122,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const positional = COMMANDS[`${command} ${sub ?? ''}`.trim()]
         ? rest
         : [sub, ...rest].filter((x): x is string => !!x);
-      await run({ values, positional, open, print, io, json });
+      await run({ values, dataDir, positional, open, print, io, json });
       return 0;
     } finally {
       (store as Store | null)?.close();
@@ -123,7 +138,11 @@ function fail(e: unknown, io: Io, json: boolean): number {
     io.err(`parley: ${e.message} (see parley --help)`);
     return 2;
   }
-  const known = e instanceof ApiError || e instanceof DatabaseOpenError || e instanceof ListenError;
+  const known =
+    e instanceof ApiError ||
+    e instanceof DatabaseOpenError ||
+    e instanceof ListenError ||
+    e instanceof SessionSecretError;
   const message = known
     ? (e as Error).message
     : `unexpected error: ${(e as Error)?.stack ?? String(e)}`;
@@ -135,6 +154,7 @@ function fail(e: unknown, io: Io, json: boolean): number {
 
 interface Ctx {
   values: Values;
+  dataDir: string;
   positional: string[];
   open: () => Store;
   print: (human: string, data: unknown) => void;
@@ -263,6 +283,51 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | Promise<void>> = {
       result,
     );
   },
+  'settings show': ({ values, open, print }) => {
+    const { services } = open();
+    const ws = services.workspaces.resolve(values.workspace);
+    const settings = services.workspaces.settings(ws.id);
+    const wallet = services.wallet.get(ws.id);
+    print(
+      `${ws.name} (${ws.id})\n` +
+        `allowPrivateWebhooks       ${settings.allowPrivateWebhooks}\n` +
+        `lowBalanceThresholdMicros  ${settings.lowBalanceThresholdMicros} (${formatMicros(settings.lowBalanceThresholdMicros, wallet.currency)})`,
+      { workspaceId: ws.id, ...settings },
+    );
+  },
+  'settings set': ({ values, positional, open, print }) => {
+    const key = need(
+      positional[0],
+      'setting KEY (allowPrivateWebhooks or lowBalanceThresholdMicros)',
+    );
+    const value = need(positional[1], `a VALUE for ${key}`);
+    const patch = settingsPatch(key, value);
+    const { services } = open();
+    const ws = services.workspaces.resolve(values.workspace);
+    // The same service PATCH /api/workspace/settings uses.
+    const settings = services.workspaces.updateSettings(ws.id, patch);
+    const [name, set] = Object.entries(patch)[0]!;
+    print(`${ws.name}: ${name} set to ${String(set)}`, { workspaceId: ws.id, ...settings });
+  },
+  'login-url': ({ values, dataDir, print }) => {
+    let base: string;
+    if (values.port !== undefined) {
+      const port = Number(values.port);
+      if (!Number.isInteger(port) || port < 1 || port > 65535)
+        throw new UsageError('--port must be 1–65535');
+      const host = values.host ?? '127.0.0.1';
+      base = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+    } else {
+      const last = lastServeUrl(dataDir);
+      if (!last)
+        throw new UsageError(
+          'parley serve has not run on this data dir yet; start it, or pass --port',
+        );
+      base = last;
+    }
+    const url = loginUrl(base, loadLoginSecret(dataDir, cryptoRandom));
+    print(url, { loginUrl: url, url: base });
+  },
   backup: ({ positional, open, print }) => {
     const file = path.resolve(need(positional[0], 'backup FILE'));
     if (fs.existsSync(file)) throw new UsageError(`${file} exists already; choose a new file name`);
@@ -272,6 +337,14 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | Promise<void>> = {
     print(`backup written to ${file} (${bytes} bytes)`, { file, bytes });
   },
 };
+
+function retentionOrUsage(env: NodeJS.ProcessEnv) {
+  try {
+    return retentionFromEnv(env);
+  } catch (e) {
+    throw new UsageError((e as Error).message);
+  }
+}
 
 async function serve(values: Values, dataDir: string, io: Io, json: boolean): Promise<number> {
   const host = values.host ?? '127.0.0.1';
@@ -284,7 +357,7 @@ async function serve(values: Values, dataDir: string, io: Io, json: boolean): Pr
     dataDir,
     rendererDir,
     ...rateLimitFromEnv(process.env.PARLEY_RATE_LIMIT),
-    exposeSessionInPage: true,
+    retention: retentionOrUsage(process.env),
     extraHosts: wildcard ? [] : [host],
   });
   let url: string;
@@ -294,8 +367,21 @@ async function serve(values: Values, dataDir: string, io: Io, json: boolean): Pr
     await core.stop();
     throw e;
   }
-  io.out(json ? JSON.stringify({ url, dataDir }) : `listening on ${url}`);
-  if (!json) io.err(`parley: data in ${dataDir}; API reference at ${url}/docs; Ctrl+C stops`);
+  // A wildcard bind listens everywhere; a browser on this machine reaches it on loopback.
+  const local = wildcard ? url.replace(/^http:\/\/(?:0\.0\.0\.0|\[::\])/, 'http://127.0.0.1') : url;
+  const signIn = core.loginUrl(local);
+  try {
+    recordServeUrl(dataDir, local);
+  } catch (e) {
+    io.err(`parley: cannot note the serving address in ${dataDir}: ${(e as Error).message}`);
+  }
+  if (json) {
+    io.out(JSON.stringify({ url, dataDir, loginUrl: signIn }));
+  } else {
+    io.out(`listening on ${url}`);
+    io.out(`sign in: ${signIn}`);
+    io.err(`parley: data in ${dataDir}; API reference at ${url}/docs; Ctrl+C stops`);
+  }
   await new Promise<void>((resolve) => {
     let stopping = false;
     // Repeated signals (a process group kill plus a forwarded one) must not cut the clean stop short.
@@ -323,4 +409,30 @@ function rateLimitFromEnv(value: string | undefined): {
     throw new UsageError('PARLEY_RATE_LIMIT must look like 100 or 100:200');
   const perSecond = Number(m[1]);
   return { rateLimit: { perSecond, burst: m[2] ? Number(m[2]) : perSecond * 2 } };
+}
+
+/** `settings set KEY VALUE`: the workspace settings a script may change, checked like the API. */
+function settingsPatch(key: string, value: string): Partial<WorkspaceSettings> {
+  switch (key) {
+    case 'allowPrivateWebhooks':
+      if (value !== 'true' && value !== 'false')
+        throw new UsageError('allowPrivateWebhooks must be true or false');
+      return { allowPrivateWebhooks: value === 'true' };
+    case 'lowBalanceThresholdMicros': {
+      if (!/^\d{1,15}$/.test(value) || !Number.isSafeInteger(Number(value)))
+        throw new UsageError(
+          'lowBalanceThresholdMicros must be a whole number of micros, e.g. 5000000',
+        );
+      return { lowBalanceThresholdMicros: Number(value) };
+    }
+    case 'lowBalanceThreshold': {
+      const micros = parseAmountToMicros(value);
+      if (micros === null) throw new UsageError('lowBalanceThreshold must be an amount like 5.00');
+      return { lowBalanceThresholdMicros: micros };
+    }
+    default:
+      throw new UsageError(
+        `unknown setting "${key}" (allowPrivateWebhooks, lowBalanceThresholdMicros, lowBalanceThreshold)`,
+      );
+  }
 }

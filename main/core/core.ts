@@ -5,12 +5,19 @@ import path from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { buildApp } from './http/app.ts';
 import type { RateLimitConfig } from './http/rate-limit.ts';
-import { DEFAULT_RATE_LIMIT } from './http/rate-limit.ts';
+import {
+  DEFAULT_ANONYMOUS_RATE_LIMIT,
+  DEFAULT_RATE_LIMIT,
+  DEFAULT_SESSION_RATE_LIMIT,
+} from './http/rate-limit.ts';
+import { loadLoginSecret, loginUrl } from './http/session.ts';
 import { listen } from './http/server.ts';
 import type { MigrateResult } from './db/migrate.ts';
 import { migrate } from './db/migrate.ts';
 import { databasePath, openDatabase } from './db/open.ts';
 import type { Channel } from './channel/types.ts';
+import type { Retention } from './jobs/retention.ts';
+import type { Resolver } from './net/outbound.ts';
 import type { Clock, Random } from './runtime.ts';
 import { cryptoRandom, randomBase62, systemClock } from './runtime.ts';
 import type { Services } from './services.ts';
@@ -28,6 +35,10 @@ export interface StoreOptions {
   /** The chat channel; the simulated one by default. */
   channel?: Channel;
   log?: (message: string, error?: unknown) => void;
+  /** How long events, deliveries and dead jobs are kept (README "Retention"). */
+  retention?: Retention;
+  /** How outbound HTTP (webhooks) resolves host names; the system resolver by default. */
+  resolveHost?: Resolver;
 }
 
 export interface Store {
@@ -58,6 +69,8 @@ export function openStore(opts: StoreOptions): Store {
     const services = createServices(db, clock, random, {
       ...(opts.channel ? { channel: opts.channel } : {}),
       ...(opts.log ? { log: opts.log } : {}),
+      ...(opts.retention ? { retention: opts.retention } : {}),
+      ...(opts.resolveHost ? { resolveHost: opts.resolveHost } : {}),
     });
     services.workspaces.ensureDefault();
     return {
@@ -76,11 +89,20 @@ export function openStore(opts: StoreOptions): Store {
 }
 
 export interface CoreOptions extends StoreOptions {
-  /** Per-launch secret of the desktop UI; generated when absent, null disables session auth. */
+  /** Per-launch secret of the desktop UI (X-Parley-Session); generated when absent, null disables it. */
   sessionToken?: string | null;
-  exposeSessionInPage?: boolean;
+  /**
+   * Browser sign-in (`/login?token=…` and its cookie) with the data dir's persisted secret
+   * (`session.secret`, created on first use); false disables it (the desktop app uses its preload).
+   */
+  browserLogin?: boolean;
   rendererDir?: string | null;
+  /** Per API key. */
   rateLimit?: RateLimitConfig;
+  /** The UI session, one bucket. */
+  sessionRateLimit?: RateLimitConfig;
+  /** Requests without a valid credential, per client address. */
+  anonymousRateLimit?: RateLimitConfig;
   bodyLimit?: number;
   /** Host names accepted besides loopback ones (e.g. the bind address). */
   extraHosts?: string[];
@@ -91,6 +113,10 @@ export interface CoreOptions extends StoreOptions {
 export interface Core extends Store {
   app: FastifyInstance;
   sessionToken: string | null;
+  /** Changes on every start of the core; `GET /health` reports it. */
+  bootId: string;
+  /** The browser sign-in link for a base URL (null when browser sign-in is off). */
+  loginUrl(baseUrl: string): string | null;
   /** Listens on host:port (0 = a free port) and starts the job runners. */
   start(opts?: { host?: string; port?: number }): Promise<{ url: string; port: number }>;
   /** Starts the job runners without listening (tests drive HTTP through inject()). */
@@ -104,16 +130,22 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const random = opts.random ?? cryptoRandom;
   const sessionToken =
     opts.sessionToken === undefined ? randomBase62(random, 43) : opts.sessionToken;
+  const bootId = randomBase62(random, 16);
   let port: number | null = null;
   const timers: NodeJS.Timeout[] = [];
   let app: FastifyInstance;
+  let loginSecret: string | null = null;
   try {
+    loginSecret = opts.browserLogin === false ? null : loadLoginSecret(opts.dataDir, random);
     app = await buildApp({
       services: store.services,
       sessionToken,
-      exposeSessionInPage: opts.exposeSessionInPage ?? false,
+      loginSecret,
+      bootId,
       rendererDir: opts.rendererDir ?? null,
       rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
+      sessionRateLimit: opts.sessionRateLimit ?? DEFAULT_SESSION_RATE_LIMIT,
+      anonymousRateLimit: opts.anonymousRateLimit ?? DEFAULT_ANONYMOUS_RATE_LIMIT,
       bodyLimit: opts.bodyLimit ?? DEFAULT_BODY_LIMIT,
       extraHosts: opts.extraHosts ?? [],
       heartbeatMs: opts.heartbeatMs ?? 15_000,
@@ -125,24 +157,22 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     store.close();
     throw e;
   }
-  const expireIdempotency = store.db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?');
   let stopping: Promise<void> | null = null;
   return {
     ...store,
     app,
     sessionToken,
+    bootId,
+    loginUrl: (baseUrl) => (loginSecret ? loginUrl(baseUrl, loginSecret) : null),
     async start({ host = '127.0.0.1', port: wanted = 0 } = {}) {
       const bound = await listen(app, host, wanted);
       port = bound.port;
+      store.services.retention.ensureScheduled();
       store.services.scheduler.start();
-      const sweep = () => expireIdempotency.run(store.services.clock.now() - 24 * 3600_000);
-      sweep();
-      const t = setInterval(sweep, 3600_000);
-      t.unref();
-      timers.push(t);
       return bound;
     },
     startRunners() {
+      store.services.retention.ensureScheduled();
       store.services.scheduler.start();
     },
     stop() {

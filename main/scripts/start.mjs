@@ -1,5 +1,6 @@
 // `npm start`: the desktop app where Electron can run; otherwise headless serve with a
-// one-line reason and the URL. The Electron runtime is fetched on first use, not at install.
+// one-line reason, the URL and the browser sign-in link (serve prints both). The Electron
+// runtime is fetched on first use, not at install.
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -102,7 +103,7 @@ const runtime = desktopRuntime();
 const child = runtime.bin
   ? spawn(runtime.bin, [root, ...args], { stdio: 'inherit' })
   : (console.error(
-      `parley: desktop window unavailable: ${runtime.reason}; serving headless — open the URL below`,
+      `parley: desktop window unavailable: ${runtime.reason}; serving headless — open the sign-in link below in a browser`,
     ),
     spawn(process.execPath, [path.join(root, 'main/cli/bin.mjs'), 'serve', ...args], {
       stdio: 'inherit',

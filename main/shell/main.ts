@@ -6,6 +6,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Core } from '../core/core.ts';
 import { createCore } from '../core/core.ts';
+import { retentionFromEnv } from '../core/jobs/retention.ts';
 import {
   badgeCount,
   electronNativeBinding,
@@ -39,7 +40,10 @@ async function start() {
     core = await createCore({
       dataDir,
       rendererDir: path.join(buildDir, 'renderer'),
-      exposeSessionInPage: false,
+      // The window authenticates with the per-launch token its preload hands over; browser
+      // sign-in (headless serve's login link and cookie) is not offered by the desktop core.
+      browserLogin: false,
+      retention: retentionFromEnv(process.env),
       ...(binding && fs.existsSync(binding) ? { nativeBinding: binding } : {}),
     });
     ({ url: baseUrl } = await core.start({ host: '127.0.0.1', port: 0 }));

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { events } from './api/events.ts';
+import { ConnectionBanner, SignInScreen } from './components/connection-banner.tsx';
 import { ErrorBanner } from './components/error-banner.tsx';
 import { Sidebar } from './components/sidebar.tsx';
 import { Toaster } from './components/toaster.tsx';
@@ -37,6 +38,7 @@ export function App() {
   const route = useRoute((s) => s.route);
   const status = useSession((s) => s.status);
   const error = useSession((s) => s.error);
+  const signedOut = useSession((s) => s.connection === 'signed_out');
   const environment = useSession((s) => s.environment);
   const workspaceId = useSession((s) => s.workspaceId);
   const bootstrap = useSession((s) => s.bootstrap);
@@ -63,12 +65,14 @@ export function App() {
       <div className="main-column">
         <TopBar />
         <ModeBanner />
+        <ConnectionBanner />
         <main className={`content${route === 'inbox' ? ' content-flush' : ''}`}>
-          {status === 'error' && error ? (
+          {signedOut ? <SignInScreen /> : null}
+          {!signedOut && status === 'error' && error ? (
             <ErrorBanner message={error} onRetry={() => void bootstrap()} />
           ) : null}
-          {status === 'ready' ? <Screen route={route} /> : null}
-          {status === 'loading' || status === 'idle' ? (
+          {!signedOut && status === 'ready' ? <Screen route={route} /> : null}
+          {!signedOut && (status === 'loading' || status === 'idle') ? (
             <div className="loading-page" aria-busy="true">
               Connecting to Parley…
             </div>

@@ -241,7 +241,7 @@ describe('guards and limits', () => {
     expect(bad.body.error.code).toBe('invalid_json');
   });
 
-  it('rate-limits per key with 429 and Retry-After', async () => {
+  it('rate-limits per key with 429, Retry-After and the RateLimit headers', async () => {
     const clock = manualClock();
     t = await makeCore({ clock, rateLimit: { perSecond: 2, burst: 3 } });
     const key = t.key();
@@ -252,6 +252,9 @@ describe('guards and limits', () => {
     const limited = await t.request('GET', '/api/me', { key });
     expect(limited.body.error.code).toBe('rate_limited');
     expect(Number(limited.headers['retry-after'])).toBeGreaterThanOrEqual(1);
+    // IETF httpapi RateLimit fields: the policy (burst 3 refilled in 2 s) and the state now.
+    expect(limited.headers['ratelimit-policy']).toBe('"api-key";q=3;w=2');
+    expect(limited.headers.ratelimit).toBe(`"api-key";r=0;t=${limited.headers['retry-after']}`);
     expect((await t.request('GET', '/api/me', { key: other })).status).toBe(200);
     clock.advance(1000);
     expect((await t.request('GET', '/api/me', { key })).status).toBe(200);

@@ -2,11 +2,25 @@
 // row is painted, then a long wheel scroll down the list counting DOM rows (the list is
 // virtualised: it must stay under 100) and long tasks (> 50 ms main-thread blocks, i.e. janky
 // frames). Called by test/bench/run.mjs against the seeded 100k-conversation store; standalone:
-//   node test/bench/inbox-render.mjs http://127.0.0.1:PORT
+//   node test/bench/inbox-render.mjs http://127.0.0.1:PORT [LOGIN_URL | DATA_DIR]
+// The browser signs in first through the sign-in link `parley serve` printed (given, or read
+// with `parley login-url` from the data dir; by default the one serve last wrote, PARLEY_DATA_DIR).
 /* global document, window, requestAnimationFrame, MutationObserver -- in-page code */
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../chromium.mjs';
+import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+
+const BIN = fileURLToPath(new URL('../../main/cli/bin.mjs', import.meta.url));
+
+/** The sign-in link for the server at baseUrl: given as is, or asked of `parley login-url`. */
+function signInLink(baseUrl, loginUrlOrDataDir) {
+  if (loginUrlOrDataDir && /^http:\/\//.test(loginUrlOrDataDir)) return loginUrlOrDataDir;
+  const port = new URL(baseUrl).port;
+  const args = [BIN, 'login-url', '--port', port, '--json'];
+  if (loginUrlOrDataDir) args.push('--data-dir', loginUrlOrDataDir);
+  return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })).loginUrl;
+}
 
 const ROW = '[data-testid=conversation-row]';
 const LIST = '[data-testid=conversation-list]';
@@ -50,15 +64,20 @@ const nextFrame = (page) =>
   );
 
 /**
- * Opens `${baseUrl}/#/inbox` in a fresh Chromium context and measures it.
+ * Signs in, then opens `${baseUrl}/#/inbox` in a fresh Chromium context and measures it.
  * @param {string} baseUrl e.g. http://127.0.0.1:4780
+ * @param {string} [loginUrlOrDataDir] the printed sign-in link, or the server's data dir
  * @returns {Promise<{firstRowMs: number, domRows: number, maxDomRows: number, longTasks: number,
  *   longTaskMs: number, loadedRows: number, scrolledPx: number}>}
  */
-export async function measureInboxRender(baseUrl) {
+export async function measureInboxRender(baseUrl, loginUrlOrDataDir) {
+  const loginUrl = signInLink(baseUrl, loginUrlOrDataDir);
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+    // The sign-in answer's cookie lands in this context; the measured load starts signed in.
+    const login = await context.request.get(loginUrl, { maxRedirects: 0 });
+    if (login.status() !== 303) throw new Error(`sign-in failed: HTTP ${login.status()}`);
     const page = await context.newPage();
     await page.addInitScript(instrument, ROW);
     await page.goto(`${baseUrl.replace(/\/+$/, '')}/#/inbox`, { waitUntil: 'commit' });
@@ -129,10 +148,10 @@ export async function measureInboxRender(baseUrl) {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const [url] = process.argv.slice(2);
+  const [url, login] = process.argv.slice(2);
   if (!url) {
-    console.error('usage: node test/bench/inbox-render.mjs BASE_URL');
+    console.error('usage: node test/bench/inbox-render.mjs BASE_URL [LOGIN_URL | DATA_DIR]');
     process.exit(2);
   }
-  console.log(await measureInboxRender(url));
+  console.log(await measureInboxRender(url, login));
 }

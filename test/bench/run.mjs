@@ -219,7 +219,7 @@ async function inbox() {
   let render;
   try {
     const { measureInboxRender } = await import('./inbox-render.mjs');
-    render = await measureInboxRender(server.url);
+    render = await measureInboxRender(server.url, dir);
   } catch (e) {
     render = { error: e.message.split('\n')[0] };
   }

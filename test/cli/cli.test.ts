@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createCore } from '../../main/core/core.ts';
 import { tempDir } from '../helpers.ts';
 
 const run = promisify(execFile);
@@ -152,6 +153,116 @@ describe('parley CLI', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
+  });
+
+  it('shows and sets workspace settings without the UI', async () => {
+    const dir = dataDir();
+    expect(await json(['settings', 'show'], dir)).toEqual({
+      workspaceId: expect.stringMatching(/^ws_/),
+      allowPrivateWebhooks: false,
+      lowBalanceThresholdMicros: expect.any(Number),
+    });
+    const set = await json(['settings', 'set', 'allowPrivateWebhooks', 'true'], dir);
+    expect(set.allowPrivateWebhooks).toBe(true);
+    const human = await parley(['settings', 'set', 'lowBalanceThreshold', '5.00'], dir);
+    expect(human.code).toBe(0);
+    expect(human.stdout.trim()).toBe('Default: lowBalanceThresholdMicros set to 5000000');
+    const shown = await parley(['settings', 'show'], dir);
+    expect(shown.stdout).toMatch(/allowPrivateWebhooks\s+true/);
+    expect(shown.stdout).toMatch(/lowBalanceThresholdMicros\s+5000000 \(\$5\.00\)/);
+    await json(['settings', 'set', 'lowBalanceThresholdMicros', '250000'], dir);
+
+    // Another workspace is untouched; --workspace picks it.
+    const ws = await json(['workspaces', 'create', 'Other'], dir);
+    expect((await json(['settings', 'show', '--workspace', ws.id], dir)).allowPrivateWebhooks).toBe(
+      false,
+    );
+    // The server reads the same settings.
+    const key = (await json(['keys', 'create', '--env', 'test', '--name', 'k'], dir)).key as string;
+    const core = await createCore({ dataDir: dir, browserLogin: false });
+    try {
+      const res = await core.app.inject({
+        method: 'GET',
+        url: '/api/workspace/settings',
+        headers: { 'x-api-key': key },
+      });
+      expect(res.json()).toEqual({ allowPrivateWebhooks: true, lowBalanceThresholdMicros: 250000 });
+    } finally {
+      await core.stop();
+    }
+
+    const cases: [string[], RegExp][] = [
+      [
+        ['settings', 'set', 'allowPrivateWebhooks', 'yes'],
+        /allowPrivateWebhooks must be true or false/,
+      ],
+      [['settings', 'set', 'lowBalanceThresholdMicros', '1.5'], /must be a whole number of micros/],
+      [['settings', 'set', 'lowBalanceThreshold', 'lots'], /must be an amount like 5\.00/],
+      [['settings', 'set', 'colour', 'blue'], /^parley: unknown setting "colour"/],
+      [
+        ['settings', 'set', 'allowPrivateWebhooks'],
+        /^parley: missing a VALUE for allowPrivateWebhooks/,
+      ],
+    ];
+    for (const [args, message] of cases) {
+      const r = await parley(args, dir);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.trim().split('\n'), args.join(' ')).toHaveLength(1);
+      expect(r.stderr.trim()).toMatch(message);
+    }
+    expect((await parley(['--help'], dir)).stdout).toMatch(/settings set KEY VALUE/);
+  });
+
+  it('prints a sign-in link when serving, and again with login-url; a restart keeps it valid', async () => {
+    const dir = dataDir();
+    expect((await parley(['login-url'], dir)).stderr.trim()).toMatch(
+      /^parley: parley serve has not run on this data dir yet; start it, or pass --port/,
+    );
+    const start = async (port: string) => {
+      const child = spawn(process.execPath, [BIN, 'serve', '--port', port, '--data-dir', dir], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      children.push(child);
+      const lines = await new Promise<{ url: string; login: string }>((resolve, reject) => {
+        let out = '';
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d.toString();
+          const m = /^listening on (http:\/\/\S+)\nsign in: (http:\/\/\S+)$/m.exec(out);
+          if (m) resolve({ url: m[1]!, login: m[2]! });
+        });
+        child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+      });
+      return { child, ...lines };
+    };
+    const stop = async (child: ChildProcess) => {
+      const exited = new Promise((resolve) => child.once('exit', resolve));
+      child.kill('SIGTERM');
+      await exited;
+    };
+    const first = await start('0');
+    const secret = fs.readFileSync(path.join(dir, 'session.secret'), 'utf8').trim();
+    expect(first.login).toBe(`${first.url}/login?token=${secret}`);
+    if (process.platform !== 'win32') {
+      expect(fs.statSync(path.join(dir, 'session.secret')).mode & 0o777).toBe(0o600);
+    }
+    expect((await parley(['login-url'], dir)).stdout.trim()).toBe(first.login);
+    expect(await json(['login-url', '--port', '4999'], dir)).toEqual({
+      loginUrl: `http://127.0.0.1:4999/login?token=${secret}`,
+      url: 'http://127.0.0.1:4999',
+    });
+
+    const login = await fetch(first.login, { redirect: 'manual' });
+    expect(login.status).toBe(303);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const me = () => fetch(`${first.url}/api/me`, { headers: { cookie } });
+    expect((await me()).status).toBe(200);
+
+    await stop(first.child);
+    const port = new URL(first.url).port;
+    const second = await start(port);
+    expect(second.login).toBe(first.login);
+    expect((await me()).status).toBe(200);
+    await stop(second.child);
   });
 
   it('says so when the port is taken', async () => {

@@ -1,8 +1,10 @@
 /**
  * Every test gets its own data dir and its own `parley serve` (the real CLI, as a user would run
- * it). The server is ready when it prints its `listening on` line; no sleeps.
+ * it). The server is ready when it prints its `listening on` line and its sign-in link; no
+ * sleeps. The browser signs in through that link as a person would (`signedIn: false` opts
+ * out), and a page that breaks the Content-Security-Policy fails its test.
  */
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page } from '@playwright/test';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -20,8 +22,12 @@ const STOP_TIMEOUT_MS = 5_000;
 
 export interface ParleyServer {
   url: string;
+  /** The sign-in link `parley serve` printed. */
+  loginUrl: string;
   /** The server's own data dir: the CLI can act on it while the server runs (design.md §2). */
   dataDir: string;
+  /** Stops `parley serve` and starts it again on the same data dir and port. */
+  restart(): Promise<void>;
 }
 
 const run = promisify(execFile);
@@ -53,7 +59,7 @@ export async function createApiKey(
   return created.key;
 }
 
-function waitForListening(child: ChildProcess): Promise<string> {
+function waitForListening(child: ChildProcess): Promise<{ url: string; loginUrl: string }> {
   return new Promise((resolve, reject) => {
     let output = '';
     const fail = (why: string) => {
@@ -62,10 +68,11 @@ function waitForListening(child: ChildProcess): Promise<string> {
     };
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(output);
-      if (match?.[1]) {
+      const listening = /listening on (http:\/\/\S+)/.exec(output);
+      const signIn = /sign in: (http:\/\/\S+)/.exec(output);
+      if (listening?.[1] && signIn?.[1]) {
         cleanup();
-        resolve(match[1].replace(/\/+$/, ''));
+        resolve({ url: listening[1].replace(/\/+$/, ''), loginUrl: signIn[1] });
       }
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
@@ -98,31 +105,80 @@ async function stop(child: ChildProcess): Promise<void> {
   clearTimeout(timer);
 }
 
-export const test = base.extend<{ server: ParleyServer }>({
+async function serve(
+  dataDir: string,
+  port: string,
+): Promise<{ child: ChildProcess; url: string; loginUrl: string }> {
+  const child = spawn(process.execPath, [bin, 'serve', '--port', port, '--data-dir', dataDir], {
+    cwd: repoRoot,
+    env: { ...process.env, PARLEY_DATA_DIR: dataDir },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  try {
+    const ready = await waitForListening(child);
+    // Keep draining the pipes so a chatty server never blocks on a full buffer.
+    child.stdout?.resume();
+    child.stderr?.resume();
+    return { child, ...ready };
+  } catch (e) {
+    await stop(child);
+    throw e;
+  }
+}
+
+/** Collects what the page's Content-Security-Policy refused (Chromium reports it on the console). */
+function watchCsp(page: Page): string[] {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
+  });
+  return violations;
+}
+
+export const test = base.extend<{ server: ParleyServer; signedIn: boolean }>({
+  signedIn: [true, { option: true }],
   // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern
   server: async ({}, use) => {
     if (!existsSync(path.join(repoRoot, '.build/renderer/index.html'))) {
       throw new Error('The UI is not built: run `node main/scripts/build.mjs` first.');
     }
     const dataDir = await mkdtemp(path.join(tmpdir(), 'parley-e2e-'));
-    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--data-dir', dataDir], {
-      cwd: repoRoot,
-      env: { ...process.env, PARLEY_DATA_DIR: dataDir },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    let running: ChildProcess | null = null;
     try {
-      const url = await waitForListening(child);
-      // Keep draining the pipes so a chatty server never blocks on a full buffer.
-      child.stdout?.resume();
-      child.stderr?.resume();
-      await use({ url, dataDir });
+      const first = await serve(dataDir, '0');
+      running = first.child;
+      const port = new URL(first.url).port;
+      await use({
+        url: first.url,
+        loginUrl: first.loginUrl,
+        dataDir,
+        restart: async () => {
+          if (running) await stop(running);
+          running = null;
+          running = (await serve(dataDir, port)).child;
+        },
+      });
     } finally {
-      await stop(child);
+      if (running) await stop(running);
       await rm(dataDir, { recursive: true, force: true });
     }
   },
   baseURL: async ({ server }, use) => {
     await use(server.url);
+  },
+  // Signs the browser in through the printed link, as a person would: the answer's cookie lands
+  // in this context, so every page of the test is signed in.
+  context: async ({ context, server, signedIn }, use) => {
+    if (signedIn) {
+      const login = await context.request.get(server.loginUrl, { maxRedirects: 0 });
+      expect(login.status(), 'the sign-in link answers a redirect').toBe(303);
+    }
+    await use(context);
+  },
+  page: async ({ page }, use) => {
+    const violations = watchCsp(page);
+    await use(page);
+    expect(violations, 'Content-Security-Policy violations').toEqual([]);
   },
 });
 

@@ -93,3 +93,26 @@ it('gives a clear error for a corrupt file or another application’s database',
   expect(check.prepare('SELECT name FROM sqlite_master').pluck().all()).toEqual(['notes']);
   check.close();
 });
+
+it('refuses an empty SQLite file stamped with another application’s id, and leaves it untouched', () => {
+  const foreign = dir();
+  const file = path.join(foreign, 'parley.db');
+  const other = new Database(file);
+  other.pragma('application_id = 1234');
+  other.close();
+  expect(() => openStore({ dataDir: foreign })).toThrow(
+    /another application \(application_id 1234\)/,
+  );
+  const check = new Database(file, { readonly: true });
+  expect(check.pragma('application_id', { simple: true })).toBe(1234);
+  expect(check.pragma('journal_mode', { simple: true })).not.toBe('wal');
+  expect(check.prepare('SELECT count(*) FROM sqlite_master').pluck().get()).toBe(0);
+  check.close();
+
+  // An empty, unstamped SQLite file is simply a new store.
+  const blank = dir();
+  new Database(path.join(blank, 'parley.db')).exec('VACUUM');
+  const store = openStore({ dataDir: blank });
+  expect(store.services.workspaces.list().map((w) => w.name)).toEqual(['Default']);
+  store.close();
+});

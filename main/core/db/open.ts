@@ -47,7 +47,11 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
       const tables = db
         .prepare("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table'")
         .get() as { n: number };
-      if (appId !== APPLICATION_ID && tables.n > 0) {
+      // A file stamped by another application is refused even while it holds no tables yet
+      // (that application may be about to create them); an unstamped file is foreign only once
+      // it has tables.
+      const foreign = appId !== 0 && appId !== APPLICATION_ID;
+      if (foreign || (appId !== APPLICATION_ID && tables.n > 0)) {
         throw new DatabaseOpenError(
           `${file} is a SQLite database of another application (application_id ${appId}); ` +
             'refusing to use it. Point --data-dir at an empty folder or a Parley data dir.',

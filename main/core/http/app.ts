@@ -6,7 +6,8 @@ import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zo
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../shared/errors.ts';
-import { contactsRoutes, IMPORT_BODY_LIMIT } from '../modules/contacts/routes.ts';
+import { CsvUpload } from '../modules/contacts/import.ts';
+import { contactsRoutes } from '../modules/contacts/routes.ts';
 import { conversationsRoutes } from '../modules/conversations/routes.ts';
 import { eventsRoutes } from '../modules/events/routes.ts';
 import { keysRoutes } from '../modules/keys/routes.ts';
@@ -17,13 +18,21 @@ import { templatesRoutes } from '../modules/templates/routes.ts';
 import { pricesRoutes, walletRoutes } from '../modules/wallet/routes.ts';
 import { webhooksRoutes } from '../modules/webhooks/routes.ts';
 import type { Services } from '../services.ts';
-import { createAuthenticator } from './auth.ts';
+import { clientKey, createAuthenticator } from './auth.ts';
 import { renderDocs } from './docs.ts';
-import { registerErrorHandling, sendError } from './errors.ts';
+import {
+  clientErrorResponse,
+  createMethodIndex,
+  registerErrorHandling,
+  sendError,
+  toApiError,
+} from './errors.ts';
 import { createOriginGuard } from './guards.ts';
 import { registerIdempotency } from './idempotency.ts';
 import type { RateLimitConfig } from './rate-limit.ts';
 import { createRateLimiter } from './rate-limit.ts';
+import { registerSecurityHeaders } from './headers.ts';
+import { browserSession } from './session.ts';
 import type { RegisterRoutes } from './types.ts';
 import { withZod } from './types.ts';
 
@@ -43,13 +52,17 @@ const API_PREFIXES = [
 
 export interface AppOptions {
   services: Services;
-  /** Per-launch secret the desktop UI authenticates with; null disables session auth. */
+  /** Per-launch secret the desktop UI sends as X-Parley-Session (Electron's preload hands it over). */
   sessionToken: string | null;
-  /** Headless serve writes the session token into the served index.html (Electron uses its preload). */
-  exposeSessionInPage: boolean;
+  /** The data dir's login secret behind `/login?token=…` and the session cookie; null: no browser sign-in. */
+  loginSecret: string | null;
+  /** Changes on every start, so the UI can tell a restarted core (`GET /health`). */
+  bootId: string;
   /** Built renderer (index.html + assets), or null to serve the API only. */
   rendererDir: string | null;
   rateLimit: RateLimitConfig;
+  sessionRateLimit: RateLimitConfig;
+  anonymousRateLimit: RateLimitConfig;
   bodyLimit: number;
   extraHosts: string[];
   port: () => number | null;
@@ -61,13 +74,37 @@ export interface AppOptions {
 /** Builds the HTTP app. It never listens: server.ts does (tests use inject()). */
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const { services } = opts;
+  // Errors raised before a route runs (bad percent-encoding, broken HTTP framing, oversized
+  // headers) and during shutdown answer in the same envelope as everything else.
   const app = Fastify({
     logger: false,
     bodyLimit: opts.bodyLimit,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
-    routerOptions: { ignoreTrailingSlash: true },
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+    frameworkErrors: (error, req, reply) =>
+      sendError(
+        reply,
+        baseUrl(req),
+        error.code === 'FST_ERR_BAD_URL' || error.code === 'FST_ERR_MAX_PARAM_LENGTH'
+          ? new ApiError(
+              'validation_error',
+              error.code === 'FST_ERR_BAD_URL'
+                ? 'The URL is not valid percent-encoding'
+                : 'A path segment is longer than 500 characters',
+              { param: 'path' },
+            )
+          : toApiError(error),
+      ),
+    clientErrorHandler: (err, socket) => {
+      if (socket.writable) {
+        const port = opts.port();
+        socket.end(clientErrorResponse(`http://127.0.0.1:${port ?? 4780}`, err));
+      } else socket.destroy(err);
+    },
   });
+  const methods = createMethodIndex();
+  app.addHook('onRoute', (route) => methods.add(route.method, route.url ?? route.path));
   app.setValidatorCompiler(validatorCompiler);
   // Handlers build their responses from typed rows; the schemas document them (openapi.json)
   // and the hot path skips re-validating every response.
@@ -82,12 +119,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // Only JSON (and CSV for imports): form and text posts from other sites get 415.
   app.removeContentTypeParser('text/plain');
-  app.addContentTypeParser(
-    ['text/csv', 'application/csv'],
-    { parseAs: 'string', bodyLimit: IMPORT_BODY_LIMIT },
-    (_req, body, done) => done(null, body),
+  // A CSV body is not buffered: the import route reads the request stream as it arrives.
+  app.addContentTypeParser(['text/csv', 'application/csv'], (_req, payload, done) =>
+    done(null, new CsvUpload(payload)),
   );
 
+  registerSecurityHeaders(app);
   const guard = createOriginGuard({ port: opts.port, extraHosts: opts.extraHosts });
   app.addHook('onRequest', async (req) => guard(req));
 
@@ -108,12 +145,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     transform: jsonSchemaTransform,
   });
 
+  const session = opts.loginSecret ? browserSession(opts.loginSecret, opts.port) : null;
+  const anonymousRateLimit = createRateLimiter(opts.anonymousRateLimit, services.clock, 'client');
   const authenticate = createAuthenticator({
     keys: services.keys,
     workspaces: services.workspaces,
     sessionToken: opts.sessionToken,
-    rateLimit: createRateLimiter(opts.rateLimit, services.clock),
+    browserSession: session,
+    rateLimit: createRateLimiter(opts.rateLimit, services.clock, 'api-key'),
+    sessionRateLimit: createRateLimiter(opts.sessionRateLimit, services.clock, 'session'),
+    anonymousRateLimit,
   });
+  session?.register(app, (req) => anonymousRateLimit(clientKey(req)));
 
   await app.register(async (api) => {
     api.decorateRequest('principal', null as never);
@@ -130,7 +173,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         throw new ApiError('forbidden', 'This route works with test keys only.');
       }
     });
-    registerIdempotency(api, services.db, services.clock);
+    registerIdempotency(api, services.db, services.clock, services.owner);
     const zapp = withZod(api);
     // Every feature registers its routes here, in one place.
     const features: RegisterRoutes[] = [
@@ -156,6 +199,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     async () => ({
       status: 'ok',
       version: opts.version,
+      bootId: opts.bootId,
     }),
   );
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
@@ -166,8 +210,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   });
 
   const index = loadIndex(opts);
-  if (opts.rendererDir && index) {
-    await app.register(fastifyStatic, { root: opts.rendererDir, index: false, wildcard: false });
+  const assets = opts.rendererDir ? path.join(opts.rendererDir, 'assets') : null;
+  if (index && assets && fs.existsSync(assets)) {
+    // Vite names every asset by its content hash: a changed file is a new URL, so a year of
+    // immutable caching is safe. index.html, which names them, is never cached (below).
+    await app.register(fastifyStatic, {
+      root: assets,
+      prefix: '/assets/',
+      index: false,
+      wildcard: false,
+      maxAge: 365 * 24 * 3600 * 1000,
+      immutable: true,
+    });
   }
   const sendIndex = (reply: FastifyReply) =>
     reply
@@ -181,11 +235,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (!isApi && req.method === 'GET' && String(req.headers.accept ?? '').includes('text/html')) {
       return sendIndex(reply);
     }
-    sendError(
-      reply,
-      baseUrl(req),
-      new ApiError('not_found', `No route ${req.method} ${req.url.split('?')[0]}`),
-    );
+    const path = req.url.split('?')[0]!;
+    const allow = methods.allowed(path);
+    if (allow.length > 0) {
+      return sendError(
+        reply,
+        baseUrl(req),
+        new ApiError('method_not_allowed', `${path} takes ${allow.join(', ')}, not ${req.method}`, {
+          headers: { allow: allow.join(', ') },
+        }),
+      );
+    }
+    sendError(reply, baseUrl(req), new ApiError('not_found', `No route ${req.method} ${path}`));
   });
 
   return app;
@@ -194,16 +255,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 const UNBUILT_PAGE = `<!doctype html><meta charset="utf-8"><title>Parley</title>
 <p>The Parley UI is not built. Run <code>npm run build</code>, then reload. The API is up: see <a href="/docs">/docs</a>.</p>`;
 
+/** The built index.html as is: it never carries a credential (the UI signs in with a cookie). */
 function loadIndex(opts: AppOptions): string | null {
   if (!opts.rendererDir) return null;
   const file = path.join(opts.rendererDir, 'index.html');
   if (!fs.existsSync(file)) return null;
-  let html = fs.readFileSync(file, 'utf8');
-  if (opts.exposeSessionInPage && opts.sessionToken) {
-    html = html.replace(
-      '</head>',
-      `<meta name="parley-session" content="${opts.sessionToken}"></head>`,
-    );
-  }
-  return html;
+  return fs.readFileSync(file, 'utf8');
 }

@@ -1,7 +1,8 @@
 /**
  * The one HTTP client of the renderer. The UI reaches the core only through here, exactly as a
- * third-party client would (design.md §1): every request carries the session token, the
- * environment (test | live) and, once known, the workspace.
+ * third-party client would (design.md §1): every request carries the session (the desktop
+ * preload's token, or in a browser the HttpOnly cookie `/login` set, which fetch sends by itself),
+ * the environment (test | live) and, once known, the workspace.
  */
 import type {
   Agent,
@@ -123,12 +124,36 @@ export function apiBaseUrl(): string {
 
 const baseUrl = apiBaseUrl;
 
+/** The desktop window's per-launch token; a browser has none (its cookie is HttpOnly). */
 function sessionToken(): string | null {
-  return (
-    window.parley?.sessionToken ??
-    document.querySelector<HTMLMetaElement>('meta[name="parley-session"]')?.content ??
-    null
-  );
+  return window.parley?.sessionToken || null;
+}
+
+/** True inside the desktop app, whose session comes from the shell rather than a sign-in link. */
+export const isDesktop = (): boolean => Boolean(window.parley?.sessionToken);
+
+/**
+ * What the client learns about its connection as a side effect of requests: the session was
+ * refused (401), the core could not be reached, or it answered again. The session store turns
+ * these into words on screen.
+ */
+export type ConnectionSignal = 'refused' | 'unreachable' | 'reachable';
+const connectionListeners = new Set<(signal: ConnectionSignal) => void>();
+
+export function onConnectionSignal(listener: (signal: ConnectionSignal) => void): () => void {
+  connectionListeners.add(listener);
+  return () => connectionListeners.delete(listener);
+}
+
+export function reportConnection(signal: ConnectionSignal): void {
+  for (const listener of [...connectionListeners]) listener(signal);
+}
+
+/** What a refused session means to the person at the desk (never "API key is missing"). */
+export function sessionEndedMessage(): string {
+  return isDesktop()
+    ? 'Parley restarted — reload the window.'
+    : 'Your session has ended — sign in again: open the link that parley serve printed.';
 }
 
 /** The desktop session's credentials and scope, as headers (the event stream sends them too). */
@@ -182,13 +207,20 @@ async function send(method: string, path: string, options: RequestOptions = {}):
     });
   } catch (e) {
     if (isAbortError(e)) throw e;
+    reportConnection('unreachable');
     throw new ApiRequestError(
       0,
       'network_error',
       'Cannot reach the Parley service. Check that it is running, then try again.',
     );
   }
+  if (response.status === 401) {
+    // The session's requests carry no API key: a 401 means the session itself was refused.
+    reportConnection('refused');
+    throw new ApiRequestError(401, 'session_ended', sessionEndedMessage());
+  }
   if (!response.ok) throw await toApiError(response);
+  reportConnection('reachable');
   return response;
 }
 
@@ -400,7 +432,23 @@ async function importContacts(csv: string, options: ImportOptions = {}): Promise
   return result;
 }
 
+export interface Health {
+  status: string;
+  version: string;
+  /** Changes whenever the core starts: a different one means it restarted. */
+  bootId: string;
+}
+
 export const api = {
+  /** Liveness and the core's boot id (public, no credentials). */
+  health: async (): Promise<Health> => {
+    const response = await fetch(`${baseUrl()}/health`, {
+      headers: { Accept: 'application/json' },
+      cache: 'no-store',
+    });
+    if (!response.ok) throw await toApiError(response);
+    return (await response.json()) as Health;
+  },
   me: (): Promise<Me> => json('GET', '/api/me'),
   workspaces: (p?: PageParams): Promise<Page<Workspace>> =>
     json('GET', '/api/workspaces', { query: pageQuery(p) }),

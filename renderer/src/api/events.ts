@@ -3,10 +3,19 @@
  * subscribe by event type; the client keeps a single connection whose `?types=` is the union of
  * what is subscribed, resumes after `Last-Event-ID` when it reconnects, and starts a fresh
  * stream when the scope (mode or workspace) changes, since events are scoped like everything else.
+ * It reconnects by itself for as long as it is started: after a dropped connection or a restarted
+ * core it picks up where it left off (event ids are the store's, so they survive a restart), and
+ * it tells the client what it saw (refused session, core gone, core back) for the words on screen.
  */
 import { EventSource } from 'eventsource';
 import type { EventType, ParleyEvent } from '../../../shared/schemas/index.ts';
-import { apiBaseUrl, currentScope, onScopeChange, sessionHeaders } from './client.ts';
+import {
+  apiBaseUrl,
+  currentScope,
+  onScopeChange,
+  reportConnection,
+  sessionHeaders,
+} from './client.ts';
 
 export type { EventType, ParleyEvent };
 
@@ -149,9 +158,15 @@ class EventStream {
       if (this.source !== source) return;
       this.retryDelay = RETRY_MIN_MS;
       this.setStatus('open');
+      reportConnection('reachable');
     });
-    source.addEventListener('error', () => {
+    source.addEventListener('error', (error) => {
       if (this.source !== source) return;
+      // 401: the session was refused (retries go on, backing off, so a sign-in in another tab
+      // brings the stream back); no status or a 5xx: the connection dropped, the core is gone or
+      // stopping.
+      if (error.code === 401) reportConnection('refused');
+      else if (error.code === undefined || error.code >= 500) reportConnection('unreachable');
       if (source.readyState === source.CLOSED) {
         // The library does not retry after an HTTP error: do it here, backing off.
         this.source = null;

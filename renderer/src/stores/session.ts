@@ -1,6 +1,13 @@
 import { create } from 'zustand';
 import type { Me, Workspace } from '../../../shared/schemas/index.ts';
-import { api, ApiRequestError, errorMessage, setScope, type Environment } from '../api/client.ts';
+import {
+  api,
+  ApiRequestError,
+  errorMessage,
+  onConnectionSignal,
+  setScope,
+  type Environment,
+} from '../api/client.ts';
 import { resetScopedStores, type LoadStatus } from './scope.ts';
 import { notifyError } from './toasts.ts';
 
@@ -27,7 +34,23 @@ function writeSetting(key: string, value: string | null): void {
 const storedEnvironment = (): Environment =>
   readSetting(ENVIRONMENT_KEY) === 'live' ? 'live' : 'test';
 
+/**
+ * How the UI stands with the core, beyond one request's error:
+ * - `signed_out`: the core refused the session (a browser that has not signed in, or whose
+ *   sign-in no longer holds);
+ * - `unreachable`: the core does not answer (stopped, restarting); the event stream keeps trying;
+ * - `restarted`: it answers again, but it is a new start of the core (its boot id changed).
+ */
+export type Connection = 'ok' | 'signed_out' | 'unreachable' | 'restarted';
+
+/** Bounds of the /health probe while the core does not answer. */
+const PROBE_MIN_MS = 500;
+const PROBE_MAX_MS = 5_000;
+
 interface SessionState {
+  connection: Connection;
+  /** True once the session was accepted in this tab: a later refusal means it has ended. */
+  wasSignedIn: boolean;
   environment: Environment;
   workspaceId: string | null;
   me: Me | null;
@@ -42,6 +65,49 @@ interface SessionState {
 export const useSession = create<SessionState>()((set, get) => {
   // Only the latest bootstrap may write: a quick double switch must not end on the first answer.
   let bootstrapSeq = 0;
+  let bootId: string | null = null;
+  let probeTimer: number | null = null;
+  let probeDelay = PROBE_MIN_MS;
+
+  const rememberBoot = (id: string): void => {
+    if (bootId === null) bootId = id;
+    else if (id !== bootId && get().connection !== 'signed_out') set({ connection: 'restarted' });
+  };
+
+  /** Asks /health until the core answers, then tells a restart from a dropped connection. */
+  const probe = (): void => {
+    if (probeTimer !== null) return;
+    probeTimer = window.setTimeout(() => {
+      api.health().then(
+        (health) => {
+          probeTimer = null;
+          probeDelay = PROBE_MIN_MS;
+          if (get().connection === 'unreachable') set({ connection: 'ok' });
+          rememberBoot(health.bootId);
+        },
+        () => {
+          probeTimer = null;
+          probeDelay = Math.min(PROBE_MAX_MS, probeDelay * 2);
+          if (get().connection === 'unreachable') probe();
+        },
+      );
+    }, probeDelay);
+  };
+
+  onConnectionSignal((signal) => {
+    const { connection } = get();
+    if (signal === 'refused') {
+      if (connection !== 'signed_out') set({ connection: 'signed_out' });
+    } else if (signal === 'unreachable') {
+      if (connection === 'ok') set({ connection: 'unreachable' });
+      if (get().connection === 'unreachable') probe();
+    } else if (connection === 'signed_out') {
+      // The session is accepted again (signed in from another tab): load as on a fresh start.
+      void get().bootstrap();
+    } else if (connection === 'unreachable') {
+      probe();
+    }
+  });
 
   const loadMe = async (): Promise<Me> => {
     try {
@@ -59,6 +125,8 @@ export const useSession = create<SessionState>()((set, get) => {
   };
 
   return {
+    connection: 'ok',
+    wasSignedIn: false,
     environment: storedEnvironment(),
     workspaceId: readSetting(WORKSPACE_KEY),
     me: null,
@@ -71,6 +139,12 @@ export const useSession = create<SessionState>()((set, get) => {
       const { environment, workspaceId, me: previous } = get();
       setScope({ environment, workspaceId });
       set({ status: previous ? 'ready' : 'loading', error: null });
+      if (bootId === null) {
+        api.health().then(
+          (health) => rememberBoot(health.bootId),
+          () => undefined,
+        );
+      }
       try {
         const me = await loadMe();
         if (seq !== bootstrapSeq) return;
@@ -78,7 +152,13 @@ export const useSession = create<SessionState>()((set, get) => {
           writeSetting(WORKSPACE_KEY, me.workspace.id);
           setScope({ workspaceId: me.workspace.id });
         }
-        set({ me, workspaceId: me.workspace.id, status: 'ready' });
+        set({
+          me,
+          workspaceId: me.workspace.id,
+          status: 'ready',
+          wasSignedIn: true,
+          ...(get().connection === 'signed_out' ? { connection: 'ok' as const } : {}),
+        });
       } catch (e) {
         if (seq === bootstrapSeq) set({ status: 'error', error: errorMessage(e) });
         return;
