@@ -134,10 +134,11 @@ export const isDesktop = (): boolean => Boolean(window.parley?.sessionToken);
 
 /**
  * What the client learns about its connection as a side effect of requests: the session was
- * refused (401), the core could not be reached, or it answered again. The session store turns
- * these into words on screen.
+ * refused (401), the core could not be reached, it answered again, or the event stream could not
+ * resume where it left off (`stream.reset`: events were missed). The session store turns these
+ * into words on screen.
  */
-export type ConnectionSignal = 'refused' | 'unreachable' | 'reachable';
+export type ConnectionSignal = 'refused' | 'unreachable' | 'reachable' | 'stale';
 const connectionListeners = new Set<(signal: ConnectionSignal) => void>();
 
 export function onConnectionSignal(listener: (signal: ConnectionSignal) => void): () => void {

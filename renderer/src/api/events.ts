@@ -174,6 +174,13 @@ class EventStream {
       }
       this.setStatus('reconnecting');
     });
+    // The core could not resume from our Last-Event-ID (older than its retention, or ahead of a
+    // restored store): the stream goes on from now, and what we show may have missed changes.
+    source.addEventListener('stream.reset', (event) => {
+      if (this.source !== source) return;
+      if (event.lastEventId) this.lastEventId = event.lastEventId;
+      reportConnection('stale');
+    });
     const onEvent = (event: MessageEvent) => this.dispatch(source, event);
     for (const type of types.split(',')) source.addEventListener(type, onEvent);
     // Servers that send no `event:` line still reach us as plain messages.

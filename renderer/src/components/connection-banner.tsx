@@ -27,6 +27,16 @@ export function ConnectionBanner() {
       </div>
     );
   }
+  if (connection === 'stale') {
+    return (
+      <div className="banner banner-info" role="alert" data-testid="connection-banner">
+        <span className="banner-text">
+          Some updates happened while this window was away — reload to see everything up to date.
+        </span>
+        <ReloadButton />
+      </div>
+    );
+  }
   if (connection === 'restarted') {
     return (
       <div className="banner banner-info" role="alert" data-testid="connection-banner">

@@ -39,9 +39,10 @@ const storedEnvironment = (): Environment =>
  * - `signed_out`: the core refused the session (a browser that has not signed in, or whose
  *   sign-in no longer holds);
  * - `unreachable`: the core does not answer (stopped, restarting); the event stream keeps trying;
- * - `restarted`: it answers again, but it is a new start of the core (its boot id changed).
+ * - `restarted`: it answers again, but it is a new start of the core (its boot id changed);
+ * - `stale`: the event stream could not resume where it stopped, so updates were missed.
  */
-export type Connection = 'ok' | 'signed_out' | 'unreachable' | 'restarted';
+export type Connection = 'ok' | 'signed_out' | 'unreachable' | 'restarted' | 'stale';
 
 /** Bounds of the /health probe while the core does not answer. */
 const PROBE_MIN_MS = 500;
@@ -98,6 +99,8 @@ export const useSession = create<SessionState>()((set, get) => {
     const { connection } = get();
     if (signal === 'refused') {
       if (connection !== 'signed_out') set({ connection: 'signed_out' });
+    } else if (signal === 'stale') {
+      if (connection === 'ok') set({ connection: 'stale' });
     } else if (signal === 'unreachable') {
       if (connection === 'ok') set({ connection: 'unreachable' });
       if (get().connection === 'unreachable') probe();
