@@ -4,6 +4,7 @@ import path from 'node:path';
 import type { Core, CoreOptions } from '../main/core/core.ts';
 import { createCore } from '../main/core/core.ts';
 import type { Environment } from '../shared/schemas/common.ts';
+import { checkErrorAnswer } from './openapi-check.ts';
 
 export function tempDir(prefix = 'parley-test-'): string {
   return fs.mkdtempSync(path.join(os.tmpdir(), prefix));
@@ -70,6 +71,8 @@ export async function makeCore(opts: Partial<CoreOptions> = {}): Promise<TestCor
       } catch {
         body = null;
       }
+      // Every error answer of the API suite must be one /openapi.json declares.
+      if (res.statusCode >= 400) checkErrorAnswer(() => core.app.swagger(), method, url, res);
       return { status: res.statusCode, body, headers: res.headers, text: res.body };
     },
     async close() {

@@ -2,7 +2,7 @@ import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import Fastify from 'fastify';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { jsonSchemaTransform, validatorCompiler } from 'fastify-type-provider-zod';
+import { validatorCompiler } from 'fastify-type-provider-zod';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../shared/errors.ts';
@@ -28,6 +28,7 @@ import {
   toApiError,
 } from './errors.ts';
 import { createOriginGuard } from './guards.ts';
+import { openapiOptions } from './openapi.ts';
 import { registerIdempotency } from './idempotency.ts';
 import type { RateLimitConfig } from './rate-limit.ts';
 import { createRateLimiter } from './rate-limit.ts';
@@ -128,22 +129,15 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const guard = createOriginGuard({ port: opts.port, extraHosts: opts.extraHosts });
   app.addHook('onRequest', async (req) => guard(req));
 
-  await app.register(fastifySwagger, {
-    openapi: {
-      openapi: '3.1.0',
-      info: {
-        title: 'Parley API',
-        version: opts.version,
-        description:
-          'The localhost API of Parley’s service core. Authenticate with `X-API-Key: svc_test_…` (test: simulated, never charges) or `svc_live_…`. Errors: `{ "error": { code, message, docs, param?, details? } }` — see /docs for every code.',
-      },
-      components: {
-        securitySchemes: { apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' } },
-      },
-      security: [{ apiKey: [] }],
-    },
-    transform: jsonSchemaTransform,
-  });
+  // The document's shape (errors, ids, security, headers, webhooks) lives in openapi.ts.
+  await app.register(
+    fastifySwagger,
+    openapiOptions({
+      version: opts.version,
+      port: opts.port,
+      browserSignIn: opts.loginSecret !== null,
+    }),
+  );
 
   const session = opts.loginSecret ? browserSession(opts.loginSecret, opts.port) : null;
   const anonymousRateLimit = createRateLimiter(opts.anonymousRateLimit, services.clock, 'client');

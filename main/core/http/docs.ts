@@ -14,24 +14,31 @@ interface JsonSchema {
   maximum?: number;
 }
 
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  schema?: JsonSchema;
+  description?: string;
+}
+
 interface Operation {
   summary?: string;
   description?: string;
   tags?: string[];
-  parameters?: {
-    name: string;
-    in: string;
-    required?: boolean;
-    schema?: JsonSchema;
-    description?: string;
-  }[];
+  /** Shared headers (Idempotency-Key, …) are `$ref`s into `components.parameters`. */
+  parameters?: (Parameter | { $ref: string })[];
   requestBody?: { content?: Record<string, { schema?: JsonSchema }> };
-  responses?: Record<string, { content?: Record<string, { schema?: JsonSchema }> }>;
+  responses?: Record<
+    string,
+    { content?: Record<string, { schema?: JsonSchema; examples?: Record<string, unknown> }> }
+  >;
 }
 
 export interface OpenApiDoc {
   info: { title: string; version: string; description?: string };
   paths: Record<string, Record<string, Operation>>;
+  components?: { parameters?: Record<string, Parameter> };
 }
 
 const esc = (s: string) =>
@@ -62,13 +69,31 @@ function fieldsTable(schema: JsonSchema | undefined): string {
   return `<table><thead><tr><th>field</th><th>type</th><th>required</th><th>notes</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
+/** Each error status of an operation with its codes (openapi.ts names an example per code). */
+function errorsList(op: Operation): string {
+  const items = Object.entries(op.responses ?? {})
+    .filter(([status]) => Number(status) >= 400)
+    .map(([status, r]) => {
+      const codes = Object.keys(r.content?.['application/json']?.examples ?? {});
+      const links = codes.map((c) => `<a href="#${esc(c)}"><code>${esc(c)}</code></a>`);
+      return `<li>${esc(status)}: ${links.join(', ')}</li>`;
+    })
+    .join('');
+  return items ? `<h4>Errors</h4><ul class="errs">${items}</ul>` : '';
+}
+
 /** The human API reference at /docs: readable without JavaScript, every error code anchored. */
 export function renderDocs(doc: OpenApiDoc): string {
   const byTag = new Map<string, string[]>();
+  const shared = doc.components?.parameters ?? {};
+  const resolve = (x: Parameter | { $ref: string }): Parameter | undefined =>
+    '$ref' in x ? shared[x.$ref.split('/').pop()!] : x;
   for (const [p, methods] of Object.entries(doc.paths)) {
     for (const [method, op] of Object.entries(methods)) {
       const tag = op.tags?.[0] ?? 'Other';
       const params = (op.parameters ?? [])
+        .map(resolve)
+        .filter((x): x is Parameter => x !== undefined)
         .map(
           (x) =>
             `<li><code>${esc(x.name)}</code> (${esc(x.in)}${x.required ? ', required' : ''}) ${esc(typeOf(x.schema))} ${fmt(x.schema?.description ?? x.description ?? '')}</li>`,
@@ -83,7 +108,8 @@ export function renderDocs(doc: OpenApiDoc): string {
 <p>${fmt(op.summary ?? '')}</p>${op.description ? `<p>${fmt(op.description)}</p>` : ''}
 ${params ? `<h4>Parameters</h4><ul>${params}</ul>` : ''}
 ${bodyType ? `<h4>Request body <small>${esc(bodyType)}</small></h4>${fieldsTable(body![bodyType]!.schema)}` : ''}
-${ok ? `<h4>Response ${esc(ok[0])}</h4>${fieldsTable(okSchema) || `<p>${esc(typeOf(okSchema))}</p>`}` : ''}
+${ok ? `<h4>Response ${esc(ok[0])}</h4>${fieldsTable(okSchema) || `<p>${esc(typeOf(okSchema) || Object.keys(ok[1].content ?? {}).join(', '))}</p>`}` : ''}
+${errorsList(op)}
 </section>`;
       byTag.set(tag, [...(byTag.get(tag) ?? []), html]);
     }
@@ -104,7 +130,7 @@ code{background:#f1f4f8;padding:0 .25em;border-radius:3px}table{border-collapse:
 td,th{border:1px solid #d9e2ec;padding:.3rem .5rem;text-align:left;vertical-align:top}th{background:#f5f7fa}
 .op{border-top:1px solid #e4e7eb;padding:.5rem 0}.m{display:inline-block;min-width:4.5em;font-size:.8em;color:#fff;border-radius:3px;padding:0 .4em;text-align:center}
 .get{background:#2f80ed}.post{background:#27ae60}.patch,.put{background:#f2994a}.delete{background:#eb5757}
-tr:target{background:#fff7d6}
+tr:target{background:#fff7d6}.errs{font-size:.9em}
 </style></head><body>
 <h1>${esc(doc.info.title)} <small>v${esc(doc.info.version)}</small></h1>
 <p>${fmt(doc.info.description ?? '')}</p>

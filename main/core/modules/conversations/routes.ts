@@ -12,10 +12,20 @@ import {
   replyBody,
 } from '../../../../shared/schemas/conversations.ts';
 import { messageSchema } from '../../../../shared/schemas/messages.ts';
+import type { OperationDocs } from '../../http/openapi.ts';
+import { messageExample, TEMPLATE_SEND_ERRORS } from '../../http/openapi.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 import { sendJson } from '../../http/types.ts';
 
 const tags = ['Conversations (inbox)'];
+
+const REPLY_DOCS: OperationDocs = {
+  // A reply is a text, template or list send; `listId` naming no list is a 404 too.
+  errors: [...TEMPLATE_SEND_ERRORS, 'outside_service_window'],
+  headers: ['X-Parley-Agent'],
+  requestExample: { text: 'Your order has shipped.' },
+  responseExample: messageExample,
+};
 
 export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
   const me = (req: FastifyRequest) => {
@@ -26,7 +36,9 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
   app.get(
     '/conversations',
     {
+      config: { docs: { headers: ['X-Parley-Agent'] } },
       schema: {
+        operationId: 'listConversations',
         tags,
         summary: 'List conversations by last activity, with counts per status for tabs',
         description:
@@ -42,6 +54,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
     '/conversations/:id',
     {
       schema: {
+        operationId: 'getConversation',
         tags,
         summary: 'One conversation with its last 20 messages',
         params: idParams,
@@ -55,6 +68,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
     '/conversations/:id/messages',
     {
       schema: {
+        operationId: 'listConversationMessages',
         tags,
         summary: 'Page through a conversation’s messages, newest first',
         params: idParams,
@@ -69,7 +83,9 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
   app.post(
     '/conversations/:id/reply',
     {
+      config: { docs: REPLY_DOCS },
       schema: {
+        operationId: 'replyToConversation',
         tags,
         summary:
           'Reply as the agent or the bot: { text } | { templateName, variables } | { listId }',
@@ -86,7 +102,9 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
   app.patch(
     '/conversations/:id',
     {
+      config: { docs: { headers: ['X-Parley-Agent'] } },
       schema: {
+        operationId: 'updateConversation',
         tags,
         summary: 'Change status (snoozed needs snoozedUntil), assignee, labels, or mark read',
         params: idParams,
@@ -102,6 +120,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
     '/agents',
     {
       schema: {
+        operationId: 'listAgents',
         tags,
         summary: 'The workspace’s agents',
         response: { 200: z.object({ data: z.array(agentSchema), nextCursor: z.null() }) },
@@ -114,6 +133,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
     '/agents',
     {
       schema: {
+        operationId: 'createAgent',
         tags,
         summary: 'Add an agent',
         body: createAgentBody,

@@ -1,5 +1,6 @@
 import { ApiError } from '../../../../shared/errors.ts';
 import { EVENT_TYPES, eventsQuery } from '../../../../shared/schemas/events.ts';
+import type { OperationDocs } from '../../http/openapi.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 
 const KNOWN = new Set<string>(EVENT_TYPES);
@@ -15,6 +16,18 @@ const SSE_HEADERS = {
   'x-accel-buffering': 'no',
 };
 
+const EVENTS_DOCS: OperationDocs = {
+  headers: ['Last-Event-ID'],
+  responseMedia: {
+    'text/event-stream': {
+      schema: { type: 'string', description: 'Server-Sent Events; each `data:` is an Event' },
+      example:
+        'retry: 2000\n: connected\n\nid: 1042\nevent: message.received\ndata: {"id":"evt_7Rk2pX9mQa","type":"message.received","createdAt":"2026-01-05T10:00:00.000Z","workspaceId":"ws_1Hq8nV3cLd","environment":"test","data":{"message":{}}}\n\n',
+    },
+  },
+  replaceResponseMedia: true,
+};
+
 /** `GET /events`: the agent event stream (SSE), resumable with Last-Event-ID. */
 export const eventsRoutes =
   (heartbeatMs: number): RegisterRoutes =>
@@ -23,7 +36,9 @@ export const eventsRoutes =
     app.get(
       '/events',
       {
+        config: { docs: EVENTS_DOCS },
         schema: {
+          operationId: 'streamEvents',
           tags: ['Events'],
           summary: 'The agent event stream (Server-Sent Events)',
           description:

@@ -10,6 +10,7 @@ export const keysRoutes: RegisterRoutes = (app, { keys }) => {
     {
       config: { dashboardOnly: true },
       schema: {
+        operationId: 'listApiKeys',
         tags,
         summary: 'List the workspace’s API keys (both environments; never the key itself)',
         querystring: pageQuery,
@@ -24,6 +25,7 @@ export const keysRoutes: RegisterRoutes = (app, { keys }) => {
     {
       config: { dashboardOnly: true },
       schema: {
+        operationId: 'createApiKey',
         tags,
         summary: 'Create an API key; the response is the only time the key is shown',
         body: createKeyBody,
@@ -39,8 +41,9 @@ export const keysRoutes: RegisterRoutes = (app, { keys }) => {
   app.delete(
     '/api/keys/:id',
     {
-      config: { dashboardOnly: true },
+      config: { docs: { errors: ['invalid_state'] }, dashboardOnly: true },
       schema: {
+        operationId: 'revokeApiKey',
         tags,
         summary: 'Revoke an API key; effective on its very next request',
         params: idParams,

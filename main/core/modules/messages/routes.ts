@@ -7,16 +7,59 @@ import {
   sendTextBody,
   sendTextResponse,
 } from '../../../../shared/schemas/messages.ts';
+import type { OperationDocs } from '../../http/openapi.ts';
+import { TEMPLATE_SEND_ERRORS } from '../../http/openapi.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
+import { queryPhoneOrThrow } from '../contacts/service.ts';
 import { sendJson } from '../../http/types.ts';
 
 const tags = ['Messages'];
+
+const SEND_TEMPLATE_DOCS: OperationDocs = {
+  errors: TEMPLATE_SEND_ERRORS,
+  requestExample: {
+    phone: '+14155552671',
+    templateName: 'order_shipped',
+    variables: { '1': 'Ada', '2': '#1042' },
+  },
+  responseExample: {
+    success: true,
+    message: 'Template message accepted for +14155552671',
+    data: {
+      channelMessageId: 'wamid.HBgLMTQxNTU1NTI2NzE',
+      phone: '+14155552671',
+      templateName: 'order_shipped',
+      contactId: 'ct_8Jd2kQ1xZr',
+      wabaId: 'waba_5Gm1rT8yKc',
+    },
+  },
+};
+
+const SEND_TEXT_DOCS: OperationDocs = {
+  // Free text is charged the SERVICE price, free by default but configurable.
+  errors: ['outside_service_window', 'recipient_invalid', 'insufficient_balance'],
+  requestExample: { phone: '+14155552671', message: 'Your order has shipped.' },
+  responseExample: {
+    success: true,
+    message: 'Text message accepted for +14155552671',
+    data: {
+      messageId: 'msg_3Fh7LwQ2pN',
+      channelMessageId: 'wamid.HBgLMTQxNTU1NTI2NzE',
+      phone: '+14155552671',
+      contactId: 'ct_8Jd2kQ1xZr',
+      conversationId: 'conv_9Kq2mZ7sT1',
+      wabaId: 'waba_5Gm1rT8yKc',
+    },
+  },
+};
 
 export const messagesRoutes: RegisterRoutes = (app, { messages }) => {
   app.post(
     '/api/send',
     {
+      config: { docs: SEND_TEMPLATE_DOCS },
       schema: {
+        operationId: 'sendTemplate',
         tags,
         summary: 'Send a template message (opens a conversation)',
         description:
@@ -31,7 +74,9 @@ export const messagesRoutes: RegisterRoutes = (app, { messages }) => {
   app.post(
     '/api/send-text',
     {
+      config: { docs: SEND_TEXT_DOCS },
       schema: {
+        operationId: 'sendText',
         tags,
         summary: 'Send free text inside the 24-hour service window',
         description:
@@ -47,6 +92,7 @@ export const messagesRoutes: RegisterRoutes = (app, { messages }) => {
     '/messages',
     {
       schema: {
+        operationId: 'listMessages',
         tags,
         summary: 'List messages of a conversation or contact, newest first',
         description: 'Give exactly one of `conversationId`, `contactId` or `phone`.',
@@ -54,6 +100,10 @@ export const messagesRoutes: RegisterRoutes = (app, { messages }) => {
         response: { 200: page(messageSchema) },
       },
     },
-    async (req, reply) => sendJson(reply, messages.list(req.principal, req.query)),
+    async (req, reply) => {
+      // A `+` sent unencoded arrives as a space: say so instead of "not a valid number".
+      if (req.query.phone !== undefined) queryPhoneOrThrow(req.query.phone);
+      return sendJson(reply, messages.list(req.principal, req.query));
+    },
   );
 };

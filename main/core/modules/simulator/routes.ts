@@ -20,6 +20,7 @@ export const simulatorRoutes: RegisterRoutes = (app, { messages, templates, simu
     {
       config,
       schema: {
+        operationId: 'simulateInbound',
         tags,
         summary: 'An end user writes in (opens or extends the 24-hour window)',
         body: inboundBody,
@@ -49,8 +50,9 @@ export const simulatorRoutes: RegisterRoutes = (app, { messages, templates, simu
   app.post(
     '/api/simulator/templates/:id/review',
     {
-      config,
+      config: { ...config, docs: { errors: ['invalid_state'] } },
       schema: {
+        operationId: 'reviewTemplate',
         tags,
         summary: 'Force the provider’s decision on a template',
         params: idParams,
@@ -58,8 +60,7 @@ export const simulatorRoutes: RegisterRoutes = (app, { messages, templates, simu
         response: { 200: templateSchema },
       },
     },
-    (req) =>
-      templates.decide(req.principal, req.params.id, req.body.decision, req.body.reason),
+    (req) => templates.decide(req.principal, req.params.id, req.body.decision, req.body.reason),
   );
 
   app.get(
@@ -67,6 +68,7 @@ export const simulatorRoutes: RegisterRoutes = (app, { messages, templates, simu
     {
       config,
       schema: {
+        operationId: 'getSimulatorSettings',
         tags,
         summary: 'The simulated provider’s settings',
         response: { 200: simulatorSettingsSchema },
@@ -80,6 +82,7 @@ export const simulatorRoutes: RegisterRoutes = (app, { messages, templates, simu
     {
       config,
       schema: {
+        operationId: 'updateSimulatorSettings',
         tags,
         summary: 'Change any subset of the simulator’s settings',
         body: simulatorSettingsPatch,

@@ -10,6 +10,7 @@ export const systemRoutes: RegisterRoutes = (app, { workspaces }) => {
     '/api/me',
     {
       schema: {
+        operationId: 'getMe',
         tags,
         summary: 'Who the credentials are: workspace, environment and active business account',
         response: { 200: meSchema },
@@ -31,6 +32,7 @@ export const systemRoutes: RegisterRoutes = (app, { workspaces }) => {
     '/api/workspaces',
     {
       schema: {
+        operationId: 'listWorkspaces',
         tags,
         summary: 'Workspaces visible to the credentials (an API key sees its own)',
         response: { 200: page(workspaceSchema) },
@@ -58,7 +60,14 @@ const settingsSchema = z.object({
 export const settingsRoutes: RegisterRoutes = (app, { workspaces }) => {
   app.get(
     '/api/workspace/settings',
-    { schema: { tags, summary: 'Workspace settings', response: { 200: settingsSchema } } },
+    {
+      schema: {
+        operationId: 'getWorkspaceSettings',
+        tags,
+        summary: 'Workspace settings',
+        response: { 200: settingsSchema },
+      },
+    },
     async (req) => workspaces.settings(req.principal.workspaceId),
   );
   app.patch(
@@ -66,6 +75,7 @@ export const settingsRoutes: RegisterRoutes = (app, { workspaces }) => {
     {
       config: { dashboardOnly: true },
       schema: {
+        operationId: 'updateWorkspaceSettings',
         tags,
         summary: 'Change workspace settings (dashboard only)',
         body: settingsSchema.partial(),

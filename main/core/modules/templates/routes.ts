@@ -17,6 +17,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
     '/api/templates',
     {
       schema: {
+        operationId: 'createTemplate',
         tags,
         summary: 'Create a template and submit it for approval (status PENDING)',
         description:
@@ -35,6 +36,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
     '/api/templates',
     {
       schema: {
+        operationId: 'listTemplates',
         tags,
         summary: 'Get all templates, newest first',
         querystring: listTemplatesQuery,
@@ -48,6 +50,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
     '/api/templates/sync',
     {
       schema: {
+        operationId: 'syncTemplates',
         tags,
         summary: 'Sync templates with the channel provider (completes due reviews)',
         response: { 200: syncResponse },
@@ -60,6 +63,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
     '/api/templates/:id',
     {
       schema: {
+        operationId: 'getTemplate',
         tags,
         summary: 'Get one template',
         params: idParams,
@@ -72,7 +76,9 @@ export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
   app.put(
     '/api/templates/:id/edit',
     {
+      config: { docs: { errors: ['invalid_state'] } },
       schema: {
+        operationId: 'editTemplate',
         tags,
         summary: 'Edit an APPROVED, REJECTED or PAUSED template; it returns to PENDING',
         params: idParams,
@@ -87,6 +93,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
     '/api/templates/:id',
     {
       schema: {
+        operationId: 'deleteTemplate',
         tags,
         summary: 'Delete a template',
         params: idParams,

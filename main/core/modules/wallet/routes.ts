@@ -10,6 +10,7 @@ export const walletRoutes: RegisterRoutes = (app, { wallet }) => {
     '/api/wallet',
     {
       schema: {
+        operationId: 'getWallet',
         tags,
         summary: 'The workspace wallet: balance in micros (1 unit = 1,000,000)',
         response: { 200: walletSchema },
@@ -22,6 +23,7 @@ export const walletRoutes: RegisterRoutes = (app, { wallet }) => {
     '/api/wallet/transactions',
     {
       schema: {
+        operationId: 'listWalletTransactions',
         tags,
         summary: 'The append-only ledger, newest first',
         querystring: pageQuery,
@@ -37,14 +39,14 @@ export const walletRoutes: RegisterRoutes = (app, { wallet }) => {
     {
       config: { dashboardOnly: true },
       schema: {
+        operationId: 'topUpWallet',
         tags,
         summary: 'Add funds (dashboard only)',
         body: topupBody,
         response: { 200: z.object({ wallet: walletSchema, entry: ledgerEntrySchema }) },
       },
     },
-    (req) =>
-      wallet.topup(req.principal.workspaceId, req.body.amountMicros, req.body.description),
+    (req) => wallet.topup(req.principal.workspaceId, req.body.amountMicros, req.body.description),
   );
 };
 
@@ -60,6 +62,7 @@ export const pricesRoutes: RegisterRoutes = (app, { prices }) => {
     '/api/wallet/prices',
     {
       schema: {
+        operationId: 'getPrices',
         tags,
         summary: 'Price per live message by category, in micros',
         response: { 200: pricesSchema },
@@ -72,6 +75,7 @@ export const pricesRoutes: RegisterRoutes = (app, { prices }) => {
     {
       config: { dashboardOnly: true },
       schema: {
+        operationId: 'setPrices',
         tags,
         summary: 'Change prices (dashboard only)',
         body: pricesSchema.partial(),

@@ -15,6 +15,7 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
     '/webhooks',
     {
       schema: {
+        operationId: 'createWebhook',
         tags,
         summary: 'Register a webhook; the signing secret is shown once',
         description:
@@ -35,6 +36,7 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
     '/webhooks',
     {
       schema: {
+        operationId: 'listWebhooks',
         tags,
         summary: 'List webhooks',
         querystring: pageQuery,
@@ -48,6 +50,7 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
     '/webhooks/:id',
     {
       schema: {
+        operationId: 'deleteWebhook',
         tags,
         summary: 'Delete a webhook (pending deliveries stop)',
         params: idParams,
@@ -61,6 +64,7 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
     '/webhooks/:id/deliveries',
     {
       schema: {
+        operationId: 'listWebhookDeliveries',
         tags,
         summary: 'The delivery log of a webhook, newest first',
         params: idParams,
