@@ -19,7 +19,7 @@ import {
 } from '../core/http/session.ts';
 import type { WorkspaceSettings } from '../core/modules/workspaces/service.ts';
 import { cryptoRandom } from '../core/runtime.ts';
-import { prepareImport, runImport } from '../core/modules/contacts/import.ts';
+import { readImportStream } from '../core/modules/contacts/import.ts';
 import { defaultDataDir } from '../core/paths.ts';
 
 const USAGE = `parley ${VERSION} — Parley's service core on the command line
@@ -259,23 +259,29 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | Promise<void>> = {
   },
   'contacts import': async ({ values, positional, open, print, io, json }) => {
     const file = need(positional[0], 'FILE.csv');
-    const text = fs.readFileSync(file, 'utf8');
+    if (!fs.existsSync(file)) throw new UsageError(`no file ${file}`);
     const env = environmentSchema.safeParse(values.env ?? 'test');
     if (!env.success) throw new UsageError('--env must be test or live');
-    const { services, db } = open();
+    const { services } = open();
     const ws = services.workspaces.resolve(values.workspace);
-    const job = prepareImport(
-      services.contacts,
-      { workspaceId: ws.id, environment: env.data },
-      text,
-    );
     const bar = !json && io.isTTY;
-    const result = await runImport(db, services.contacts, job, (done, total) => {
-      if (bar) {
-        const pct = total ? Math.round((done / total) * 100) : 100;
-        process.stderr.write(`\r[${'#'.repeat(pct / 5).padEnd(20)}] ${pct}% ${done}/${total}`);
-      }
+    const show = (step: string, done: number, total: number) => {
+      if (!bar) return;
+      const pct = total ? Math.round((done / total) * 100) : 100;
+      process.stderr.write(`\r${step} [${'#'.repeat(pct / 5).padEnd(20)}] ${pct}%   `);
+    };
+    // The same reader as the API's upload: encodings (UTF-16 too), delimiters, real exports.
+    const size = fs.statSync(file).size;
+    const read = await readImportStream(fs.createReadStream(file), {
+      query: {},
+      onProgress: (_rows, bytes) => show('checking', bytes, size),
     });
+    const result = await services.contacts.commitImport(
+      { workspaceId: ws.id, environment: env.data },
+      read.rows,
+      { groupId: null, total: read.total, failed: read.failed, errors: read.errors },
+      { onProgress: (done, of) => show('importing', done, of) },
+    );
     if (bar) process.stderr.write('\n');
     print(
       `${result.total} rows: ${result.created} created, ${result.updated} updated, ${result.failed} failed` +

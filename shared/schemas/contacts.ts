@@ -47,9 +47,56 @@ export type UpsertContactBody = z.infer<typeof upsertContactBody>;
 export const patchContactBody = upsertContactBody.partial();
 export type PatchContactBody = z.infer<typeof patchContactBody>;
 
+/** One column name, or several (a repeated query parameter). */
+const columnParam = z.union([z.string().max(200), z.array(z.string().max(200)).max(50)]);
+const oneColumn = z.string().max(200).optional();
+
+/**
+ * `POST /api/contacts/import` query. The column mapping rides in the query string so a client
+ * streams the file as the body: `map.<field>=<column header>` (percent-encoded; `map.phone`
+ * may repeat: the columns are tried in order), `skip=<column>` (repeatable) keeps a column out
+ * of the attributes. Any `map.` parameter replaces the guessed mapping as a whole.
+ */
 export const importQuery = z.object({
   groupId: z.string().max(100).optional(),
+  dryRun: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('`true`: read and check the whole file, write nothing, answer the preview'),
+  'map.phone': columnParam.optional().describe('column(s) holding the phone, tried in order'),
+  'map.name': oneColumn.describe('column holding the full name'),
+  'map.firstName': oneColumn,
+  'map.middleName': oneColumn,
+  'map.lastName': oneColumn,
+  'map.email': oneColumn,
+  'map.labels': oneColumn.describe('labels separated by `;`, `|` or ` ::: `'),
+  skip: columnParam.optional().describe('column(s) not stored as attributes'),
 });
+export type ImportQuery = z.infer<typeof importQuery>;
+
+/** The Parley fields a CSV column can fill (besides attributes). */
+export const IMPORT_FIELDS = [
+  'phone',
+  'name',
+  'firstName',
+  'middleName',
+  'lastName',
+  'email',
+  'labels',
+] as const;
+export type ImportField = (typeof IMPORT_FIELDS)[number];
+
+export const columnMappingSchema = z.object({
+  phone: z.array(z.string()).describe('columns tried in order; the first valid number wins'),
+  name: z.string().nullable(),
+  firstName: z.string().nullable(),
+  middleName: z.string().nullable(),
+  lastName: z.string().nullable(),
+  email: z.string().nullable(),
+  labels: z.string().nullable(),
+  skip: z.array(z.string()).describe('columns not stored as attributes'),
+});
+export type ColumnMapping = z.infer<typeof columnMappingSchema>;
 
 export const importRowError = z.object({
   line: z.number().int().describe('1-based line number in the file (the header is line 1)'),
@@ -66,6 +113,23 @@ export const importResultSchema = z.object({
   errors: z.array(importRowError),
 });
 export type ImportResult = z.infer<typeof importResultSchema>;
+
+export const importPreviewSchema = z.object({
+  dryRun: z.literal(true),
+  encoding: z.enum(['utf-8', 'utf-16le', 'utf-16be', 'windows-1252']),
+  delimiter: z.enum([',', ';', '\t']),
+  columns: z.array(z.string()).describe('the header row'),
+  mapping: columnMappingSchema,
+  guessed: z.boolean().describe('true when the mapping was guessed from the header names'),
+  sample: z
+    .array(z.object({ line: z.number().int(), values: z.array(z.string()) }))
+    .describe('the first data rows as read, one value per column'),
+  total: z.number().int().describe('data rows read'),
+  valid: z.number().int().describe('rows that would be imported'),
+  failed: z.number().int(),
+  errors: z.array(importRowError),
+});
+export type ImportPreview = z.infer<typeof importPreviewSchema>;
 
 /** Lines of the NDJSON stream answered when the client sends `Accept: application/x-ndjson`. */
 export type ImportProgressLine =

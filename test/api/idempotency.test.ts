@@ -137,3 +137,39 @@ it('commits the response with the effect: a stored key always has its message, a
   const rows = t.core.db.prepare('SELECT status, owner FROM idempotency_keys').all();
   expect(rows).toEqual(Array.from({ length: 5 }, () => ({ status: 201, owner: null })));
 });
+
+it('honours Idempotency-Key on CSV imports, JSON and NDJSON alike', async () => {
+  const key = t.key();
+  const csv = 'phone,name\n+14155552671,Ann\n+14155552672,Bob\n';
+  const post = (body: string, k: string, accept = 'application/json') =>
+    t.request('POST', '/api/contacts/import', {
+      key,
+      body,
+      headers: { 'content-type': 'text/csv', accept, 'idempotency-key': k },
+    });
+  const first = await post(csv, 'imp-1');
+  expect(first.status).toBe(200);
+  expect(first.body).toMatchObject({ created: 2, updated: 0 });
+  const again = await post(csv, 'imp-1');
+  expect(again.headers['idempotent-replayed']).toBe('true');
+  expect(again.body).toEqual(first.body); // the first answer: not "2 updated"
+  const other = await post('phone\n+14155552673\n', 'imp-1');
+  expect(other.status).toBe(409);
+  expect(other.body.error.code).toBe('idempotency_conflict');
+
+  const nd = await post(csv.replace('Bob', 'Rob'), 'imp-2', 'application/x-ndjson');
+  const last = (text: string) => JSON.parse(text.trim().split('\n').pop()!);
+  expect(last(nd.text)).toMatchObject({ type: 'result', created: 0, updated: 2 });
+  const ndAgain = await post(csv.replace('Bob', 'Rob'), 'imp-2', 'application/x-ndjson');
+  expect(last(ndAgain.text)).toEqual(last(nd.text));
+  expect(t.core.db.prepare('SELECT count(*) FROM contacts').pluck().get()).toBe(2);
+  // A dry run with a key stores nothing: the real import with that key then runs.
+  const dry = await t.request('POST', '/api/contacts/import?dryRun=true', {
+    key,
+    body: 'phone\n+14155552674\n',
+    headers: { 'content-type': 'text/csv', 'idempotency-key': 'imp-3' },
+  });
+  expect(dry.status).toBe(200);
+  const real = await post('phone\n+14155552674\n', 'imp-3');
+  expect(real.body).toMatchObject({ created: 1 });
+});

@@ -123,6 +123,15 @@ describe('parley CLI', () => {
     fs.writeFileSync(csv, 'phone,name\n+14155552671,Ann\nnope,Bad\n');
     const r = await json(['contacts', 'import', csv], dir);
     expect(r).toMatchObject({ total: 2, created: 1, failed: 1, errors: [{ line: 3 }] });
+    // The same reader as the API: a UTF-16 export with tabs imports from the command line too.
+    const utf16 = await json(
+      ['contacts', 'import', path.resolve('test/fixtures/contacts/excel-unicode-text.txt')],
+      dir,
+    );
+    expect(utf16.created).toBeGreaterThan(0);
+    expect(
+      (await parley(['contacts', 'import', path.join(dir, 'missing.csv')], dir)).stderr,
+    ).toMatch(/no file/);
   });
 
   it('serves, and a key revoked from the CLI is refused on the server’s very next request', async () => {

@@ -10,7 +10,8 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000;
 interface Pending {
   scope: string;
   key: string;
-  hash: string;
+  /** null for a streamed body until the route has read it (bindStreamedBody). */
+  hash: string | null;
   /** An async handler's key is reserved up front (its effect comes after an await). */
   reserved: boolean;
   /** The response is stored (with the effect) or nothing is left to do. */
@@ -33,6 +34,11 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** See CommitWithResponse: an async handler's final write, stored with its response. */
     commitWithResponse: CommitWithResponse;
+    /**
+     * For a streamed body (a CSV upload), whose hash is known only once the route has read it:
+     * returns the key's stored answer (the route replays it) or reserves the key (null).
+     */
+    bindStreamedBody(req: FastifyRequest, bodyHash: string): StoredAnswer | null;
   }
   interface FastifyContextConfig {
     /** Set on async POST routes: their Idempotency-Key is reserved before the handler runs. */
@@ -47,6 +53,28 @@ export type CommitWithResponse = <T>(
   effect: () => T,
   stored?: (result: T) => { body: string; contentType: string },
 ) => T | FastifyReply;
+
+/** An answer stored under an Idempotency-Key. */
+export interface StoredAnswer {
+  status: number;
+  contentType: string;
+  body: string;
+}
+
+/** Sends a stored answer as a replay. */
+export function sendStored(reply: FastifyReply, answer: StoredAnswer): FastifyReply {
+  return reply
+    .code(answer.status)
+    .headers({ 'content-type': answer.contentType, 'idempotent-replayed': 'true' })
+    .send(answer.body);
+}
+
+/** A request body the route reads as a stream (its content is hashed as it is read). */
+export interface StreamedBody {
+  readonly streamed: true;
+}
+const isStreamed = (body: unknown): body is StreamedBody =>
+  typeof body === 'object' && body !== null && (body as { streamed?: unknown }).streamed === true;
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
@@ -88,7 +116,7 @@ export function registerIdempotency(
    * What a key already holds: a response to replay, a live reservation (409), or nothing (a
    * stale or dead entry is cleared). Inside a transaction.
    */
-  function prior(p: Pending): StoredRow | null {
+  function prior(p: Pending & { hash: string }): StoredRow | null {
     const row = find.get(p.scope, p.key) as StoredRow | undefined;
     if (!row) return null;
     const stale = row.created_at < clock.now() - IDEMPOTENCY_WINDOW_MS;
@@ -124,10 +152,12 @@ export function registerIdempotency(
   const commitWithResponse: CommitWithResponse = (req, reply, effect, stored) => {
     const p = req.idempotency;
     if (!p || p.settled) return effect();
+    const hash = p.hash;
+    if (hash === null) throw new Error('a streamed body must be bound before its commit');
     const out = db
       .transaction(() => {
         if (!p.reserved) {
-          const row = prior(p);
+          const row = prior({ ...p, hash });
           if (row) return { row };
         }
         const result = effect();
@@ -143,7 +173,7 @@ export function registerIdempotency(
           store.run({
             scope: p.scope,
             key: p.key,
-            hash: p.hash,
+            hash,
             status: reply.statusCode,
             headers: JSON.stringify({ 'content-type': s.contentType }),
             body: s.body,
@@ -162,6 +192,32 @@ export function registerIdempotency(
   };
 
   app.decorate('commitWithResponse', commitWithResponse);
+  app.decorate('bindStreamedBody', (req: FastifyRequest, bodyHash: string): StoredAnswer | null => {
+    const p = req.idempotency;
+    if (!p || p.settled || p.hash !== null) return null;
+    const hash = createHash('sha256')
+      .update(`${req.method} ${req.url}\n${String(req.headers.accept ?? '')}\n${bodyHash}`)
+      .digest('hex');
+    p.hash = hash;
+    const found = db
+      .transaction(() => {
+        const row = prior({ ...p, hash });
+        if (!row) reserve.run(p.scope, p.key, hash, clock.now(), owner.id);
+        return row;
+      })
+      .immediate();
+    if (found) {
+      p.settled = true;
+      const headers = JSON.parse(found.headers) as Record<string, string>;
+      return {
+        status: found.status,
+        contentType: headers['content-type'] ?? 'application/json',
+        body: found.body,
+      };
+    }
+    p.reserved = true;
+    return null;
+  });
 
   // Every POST route: a synchronous handler runs inside commitWithResponse; an async one is
   // marked so its key is reserved before it starts.
@@ -195,32 +251,38 @@ export function registerIdempotency(
     const p: Pending = {
       scope: pr.keyId ?? `session:${pr.workspaceId}:${pr.environment}`,
       key,
-      hash: createHash('sha256')
-        .update(
-          `${req.method} ${req.url}\n${typeof body === 'string' ? body : JSON.stringify(body ?? null)}`,
-        )
-        .digest('hex'),
-      reserved: req.routeOptions.config.reservesIdempotencyKey === true,
+      hash: null,
+      reserved: false,
       settled: false,
     };
-    const found = db
-      .transaction(() => {
-        const row = prior(p);
-        if (!row && p.reserved) reserve.run(p.scope, p.key, p.hash, clock.now(), owner.id);
-        return row;
-      })
-      .immediate();
-    if (found) return replay(reply, found);
     req.idempotency = p;
     // However the request ends (an error, a hijacked stream, a dropped client), an unsettled
     // reservation is released so a retry runs.
-    if (p.reserved) {
-      reply.raw.once('close', () => {
-        if (p.settled || !db.open) return;
-        p.settled = true;
-        release.run(p.scope, p.key);
-      });
+    reply.raw.once('close', () => {
+      if (p.settled || !p.reserved || !db.open) return;
+      p.settled = true;
+      release.run(p.scope, p.key);
+    });
+    if (isStreamed(body)) return; // the route binds the body once it has read it
+    const hash = createHash('sha256')
+      .update(
+        `${req.method} ${req.url}\n${typeof body === 'string' ? body : JSON.stringify(body ?? null)}`,
+      )
+      .digest('hex');
+    p.hash = hash;
+    const reserves = req.routeOptions.config.reservesIdempotencyKey === true;
+    const found = db
+      .transaction(() => {
+        const row = prior({ ...p, hash });
+        if (!row && reserves) reserve.run(p.scope, p.key, hash, clock.now(), owner.id);
+        return row;
+      })
+      .immediate();
+    if (found) {
+      p.settled = true;
+      return replay(reply, found);
     }
+    p.reserved = reserves;
   });
 
   // A reserved key whose handler answered without commitWithResponse: store a success (its
@@ -228,7 +290,10 @@ export function registerIdempotency(
   app.addHook('onSend', async (req, reply, payload) => {
     const p = req.idempotency;
     if (!p || p.settled) return payload;
+    // A streamed answer (NDJSON) commits its effect later, through commitWithResponse.
+    if (reply.statusCode < 300 && typeof payload !== 'string' && p.reserved) return payload;
     p.settled = true;
+    if (p.hash === null) return payload; // a streamed body never bound: nothing to store
     if (reply.statusCode < 300 && typeof payload === 'string') {
       store.run({
         scope: p.scope,

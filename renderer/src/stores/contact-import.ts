@@ -1,13 +1,39 @@
 import { create } from 'zustand';
-import type { Group, ImportResult } from '../../../shared/schemas/index.ts';
-import { api, errorMessage, isAbortError, scopeGeneration } from '../api/client.ts';
+import type {
+  ColumnMapping,
+  Group,
+  ImportPreview,
+  ImportResult,
+} from '../../../shared/schemas/index.ts';
+import {
+  api,
+  ApiRequestError,
+  errorMessage,
+  isAbortError,
+  scopeGeneration,
+} from '../api/client.ts';
+import { importFile, previewImport } from '../api/contact-import.ts';
 import { registerScopedStore, type LoadStatus } from './scope.ts';
 
-export type ImportPhase = 'idle' | 'reading' | 'importing' | 'done' | 'failed';
+/**
+ * idle → checking (dry run of the chosen file) → mapping (columns shown, the user may change
+ * them; each change re-checks) → importing → done | failed.
+ */
+export type ImportPhase = 'idle' | 'checking' | 'mapping' | 'importing' | 'done' | 'failed';
 
 interface ContactImportState {
   phase: ImportPhase;
+  file: File | null;
   fileName: string | null;
+  /** The header row: from the dry run, or from the error that found no phone column. */
+  columns: string[];
+  mapping: ColumnMapping | null;
+  /** The last dry run's answer for the current mapping (null while none is known). */
+  preview: ImportPreview | null;
+  /** A dry run for a changed mapping is under way. */
+  rechecking: boolean;
+  /** Why the file cannot be imported as mapped (e.g. no phone column), shown in the mapping step. */
+  problem: string | null;
   processed: number;
   total: number;
   result: ImportResult | null;
@@ -16,24 +42,108 @@ interface ContactImportState {
   groupsStatus: LoadStatus;
   loadGroups: () => Promise<void>;
   createGroup: (name: string) => Promise<Group>;
-  /** Reads and uploads the file; resolves with the result (null if it failed or was cancelled). */
-  start: (file: File, groupId: string | null) => Promise<ImportResult | null>;
+  /** Reads the file's header and first rows (a dry run) and guesses the mapping. */
+  choose: (file: File | null) => Promise<void>;
+  /** Changes the mapping and checks the file against it again. */
+  setMapping: (mapping: ColumnMapping) => Promise<void>;
+  /** Imports the chosen file with the current mapping; resolves with the result (or null). */
+  start: (groupId: string | null) => Promise<ImportResult | null>;
   cancel: () => void;
   clear: () => void;
   reset: () => void;
 }
 
-const idle = {
+type ImportData = Pick<
+  ContactImportState,
+  | 'phase'
+  | 'file'
+  | 'fileName'
+  | 'columns'
+  | 'mapping'
+  | 'preview'
+  | 'rechecking'
+  | 'problem'
+  | 'processed'
+  | 'total'
+  | 'result'
+  | 'error'
+>;
+
+const idle: ImportData = {
   phase: 'idle',
+  file: null,
   fileName: null,
+  columns: [],
+  mapping: null,
+  preview: null,
+  rechecking: false,
+  problem: null,
   processed: 0,
   total: 0,
   result: null,
   error: null,
-} as const;
+};
+
+const emptyMapping = (): ColumnMapping => ({
+  phone: [],
+  name: null,
+  firstName: null,
+  middleName: null,
+  lastName: null,
+  email: null,
+  labels: null,
+  skip: [],
+});
+
+/** The columns an error answer lists (no phone column found, unknown mapped column). */
+const columnsOf = (e: unknown): string[] | null => {
+  if (!(e instanceof ApiRequestError) || e.status !== 400) return null;
+  const columns = e.details?.columns;
+  return Array.isArray(columns) && columns.every((c) => typeof c === 'string') ? columns : null;
+};
 
 export const useContactImport = create<ContactImportState>()((set, get) => {
+  /** The running import (cancel aborts it). */
   let controller: AbortController | null = null;
+  /** The running dry run: a newer file or mapping supersedes it. */
+  let checker: AbortController | null = null;
+
+  async function check(file: File, mapping: ColumnMapping | null): Promise<void> {
+    checker?.abort();
+    const mine = new AbortController();
+    checker = mine;
+    try {
+      const preview = await previewImport(file, mapping, mine.signal);
+      if (checker !== mine) return;
+      set({
+        phase: 'mapping',
+        preview,
+        columns: preview.columns,
+        mapping: preview.mapping,
+        rechecking: false,
+        problem: null,
+        error: null,
+      });
+    } catch (e) {
+      if (checker !== mine || isAbortError(e)) return;
+      const columns = columnsOf(e);
+      if (columns) {
+        // The file reads fine but the mapping misses (no phone column): let the user choose.
+        set({
+          phase: 'mapping',
+          preview: null,
+          columns,
+          mapping: mapping ?? emptyMapping(),
+          rechecking: false,
+          problem: errorMessage(e),
+        });
+      } else {
+        set({ phase: 'failed', rechecking: false, error: errorMessage(e) });
+      }
+    } finally {
+      if (checker === mine) checker = null;
+    }
+  }
 
   return {
     ...idle,
@@ -58,16 +168,44 @@ export const useContactImport = create<ContactImportState>()((set, get) => {
       return group;
     },
 
-    start: async (file, groupId) => {
+    choose: async (file) => {
+      checker?.abort();
+      checker = null;
+      if (!file) {
+        set({ ...idle });
+        return;
+      }
+      set({ ...idle, phase: 'checking', file, fileName: file.name });
+      await check(file, null);
+    },
+
+    setMapping: async (mapping) => {
+      const { file } = get();
+      if (!file) return;
+      set({ mapping, rechecking: true });
+      if (mapping.phone.length === 0) {
+        checker?.abort();
+        checker = null;
+        set({
+          rechecking: false,
+          preview: null,
+          problem: 'Choose the column that holds the phone numbers.',
+        });
+        return;
+      }
+      await check(file, mapping);
+    },
+
+    start: async (groupId) => {
+      const { file, mapping } = get();
+      if (!file || !mapping || mapping.phone.length === 0) return null;
       controller?.abort();
       const mine = new AbortController();
       controller = mine;
-      set({ ...idle, phase: 'reading', fileName: file.name });
+      set({ phase: 'importing', processed: 0, total: 0, error: null });
       try {
-        const csv = await file.text();
-        if (mine.signal.aborted) return null;
-        set({ phase: 'importing' });
-        const result = await api.contacts.import(csv, {
+        const result = await importFile(file, {
+          mapping,
           groupId,
           signal: mine.signal,
           onProgress: (processed, total) => {
@@ -82,9 +220,9 @@ export const useContactImport = create<ContactImportState>()((set, get) => {
           set(
             isAbortError(e)
               ? {
-                  ...idle,
-                  fileName: file.name,
-                  error: 'Import cancelled. Rows processed before that may already be saved.',
+                  phase: 'mapping',
+                  error:
+                    'Import cancelled. Valid rows are saved all at once when the whole file has been read, so either none or all of them were saved: the list shows which.',
                 }
               : { phase: 'failed', error: errorMessage(e) },
           );
@@ -98,12 +236,17 @@ export const useContactImport = create<ContactImportState>()((set, get) => {
     cancel: () => controller?.abort(),
 
     clear: () => {
-      if (get().phase !== 'reading' && get().phase !== 'importing') set({ ...idle });
+      if (get().phase === 'importing') return;
+      checker?.abort();
+      checker = null;
+      set({ ...idle });
     },
 
     reset: () => {
       controller?.abort();
       controller = null;
+      checker?.abort();
+      checker = null;
       set({ ...idle, groups: [], groupsStatus: 'idle' });
     },
   };
@@ -111,8 +254,7 @@ export const useContactImport = create<ContactImportState>()((set, get) => {
 
 registerScopedStore(() => useContactImport.getState().reset());
 
-export const selectImportBusy = (s: ContactImportState): boolean =>
-  s.phase === 'reading' || s.phase === 'importing';
+export const selectImportBusy = (s: ContactImportState): boolean => s.phase === 'importing';
 
 /** 0–1 share of rows processed, or null while the total is not known yet. */
 export const selectImportFraction = (s: ContactImportState): number | null =>

@@ -1,9 +1,11 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
-import { normalizePhone } from '../../../../shared/phone.ts';
+import { checkPhone, looksLikeUnencodedPlus } from '../../../../shared/phone.ts';
 import type {
   Contact,
   Group,
+  ImportResult,
+  ImportRowError,
   PatchContactBody,
   UpsertContactBody,
 } from '../../../../shared/schemas/contacts.ts';
@@ -35,15 +37,30 @@ const toGroup = (r: GroupRow): Group => ({
 });
 
 export function phoneOrThrow(input: string, param = 'phone'): string {
-  const phone = normalizePhone(input);
-  if (!phone) {
+  const checked = checkPhone(input);
+  if (!checked.ok) {
     throw new ApiError(
       'validation_error',
-      `phone "${input}" is not a valid international number (use + and the country code, e.g. +14155552671)`,
+      `phone "${input}" is not a valid international number: ${checked.reason} (use + and the country code, e.g. +14155552671)`,
       { param },
     );
   }
-  return phone;
+  return checked.phone;
+}
+
+/**
+ * `phoneOrThrow` for a value read from a query string, where an unencoded `+` arrives as a
+ * space: such a value gets a 400 that says to send `%2B`, not "not a valid number".
+ */
+export function queryPhoneOrThrow(input: string, param = 'phone'): string {
+  if (looksLikeUnencodedPlus(input)) {
+    throw new ApiError(
+      'validation_error',
+      `phone "${input}" starts with a space: a + in a query string must be sent as %2B (e.g. ?${param}=%2B${input.trim().replace(/\s+/g, '')})`,
+      { param },
+    );
+  }
+  return phoneOrThrow(input, param);
 }
 
 const uniqueLabels = (labels: string[]) => [
@@ -75,6 +92,9 @@ export interface ContactChanges {
   /** Import merges labels into the existing ones instead of replacing them. */
   mergeLabels?: boolean;
 }
+
+/** Rows written per transaction by an import. */
+export const IMPORT_BATCH = 1000;
 
 export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
   const repo = contactsRepo(db);
@@ -155,7 +175,7 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
       query: ContactFilter & { limit: number; cursor?: string; group?: string },
     ): string {
       const filter: ContactFilter = {};
-      if (query.phone) filter.phone = phoneOrThrow(query.phone);
+      if (query.phone) filter.phone = queryPhoneOrThrow(query.phone);
       if (query.label) filter.label = query.label.trim();
       if (query.group) filter.groupId = requireGroup(scope, query.group).id;
       if (query.q?.trim()) filter.q = query.q.trim();
@@ -211,6 +231,53 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
           return toContact(applyChanges(existing, changes, clock.now()));
         })
         .immediate();
+    },
+
+    /**
+     * Writes an import's checked rows (upsert by phone, labels merged, optionally into a group)
+     * in one synchronous transaction: all of them or, if anything throws, none.
+     */
+    /**
+     * Writes an import's checked rows, IMPORT_BATCH per transaction with a turn of the event
+     * loop between, so a 100,000-row file never holds the store for seconds. Every row is an
+     * upsert by phone, so a retry after a crash mid-way converges on the same contacts. The last
+     * batch runs inside `lastBatch` (the route stores its Idempotency-Key answer there).
+     */
+    async commitImport(
+      scope: Scope,
+      rows: readonly { phone: string; changes: ContactChanges }[],
+      opts: { groupId: string | null; total: number; failed: number; errors: ImportRowError[] },
+      hooks: {
+        onProgress?: (written: number, of: number) => void;
+        lastBatch?: (effect: () => ImportResult) => ImportResult;
+      } = {},
+    ): Promise<ImportResult> {
+      let created = 0;
+      let updated = 0;
+      const batch = (from: number) =>
+        db
+          .transaction(() => {
+            if (opts.groupId) requireGroup(scope, opts.groupId, 'groupId');
+            for (const r of rows.slice(from, from + IMPORT_BATCH)) {
+              const { row, created: isNew } = write(scope, r.phone, r.changes);
+              if (isNew) created++;
+              else updated++;
+              if (opts.groupId) repo.addMember(opts.groupId, row.id, row.updated_at);
+            }
+          })
+          .immediate();
+      let from = 0;
+      for (; from + IMPORT_BATCH < rows.length; from += IMPORT_BATCH) {
+        batch(from);
+        hooks.onProgress?.(from + IMPORT_BATCH, rows.length);
+        await new Promise((r) => setImmediate(r));
+      }
+      const result = (hooks.lastBatch ?? ((f) => f()))(() => {
+        batch(from);
+        return { total: opts.total, created, updated, failed: opts.failed, errors: opts.errors };
+      });
+      hooks.onProgress?.(rows.length, rows.length);
+      return result;
     },
 
     createGroup(scope: Scope, name: string, contactIds: string[] = []): Group {

@@ -9,6 +9,7 @@ import {
   useContactImport,
 } from '../../stores/contact-import.ts';
 import { useContacts } from '../../stores/contacts.ts';
+import { ImportMapping } from './import-mapping.tsx';
 import { ImportResultView } from './import-result.tsx';
 
 const NEW_GROUP = '__new__';
@@ -57,7 +58,7 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
     >
       {busy ? <ImportProgress fileName={fileName} /> : null}
       {phase === 'done' && result ? <ImportResultView result={result} fileName={fileName} /> : null}
-      {phase === 'idle' || phase === 'failed' ? (
+      {phase === 'idle' || phase === 'checking' || phase === 'mapping' || phase === 'failed' ? (
         <>
           {error ? <ErrorBanner message={error} testId="import-error" /> : null}
           <ImportForm />
@@ -69,14 +70,18 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
 
 function ImportForm() {
   const formId = useId();
+  const phase = useContactImport((s) => s.phase);
+  const choose = useContactImport((s) => s.choose);
   const start = useContactImport((s) => s.start);
+  const mapping = useContactImport((s) => s.mapping);
+  const preview = useContactImport((s) => s.preview);
+  const rechecking = useContactImport((s) => s.rechecking);
   const groups = useContactImport((s) => s.groups);
   const groupsStatus = useContactImport((s) => s.groupsStatus);
   const loadGroups = useContactImport((s) => s.loadGroups);
   const createGroup = useContactImport((s) => s.createGroup);
   const reloadContacts = useContacts((s) => s.load);
 
-  const [file, setFile] = useState<File | null>(null);
   const [groupChoice, setGroupChoice] = useState('');
   const [newGroupName, setNewGroupName] = useState('');
   const [formError, setFormError] = useState<string | null>(null);
@@ -85,11 +90,17 @@ function ImportForm() {
     if (groupsStatus === 'idle') void loadGroups();
   }, [groupsStatus, loadGroups]);
 
+  const ready = phase === 'mapping' && !rechecking && preview !== null && !!mapping?.phone.length;
+
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     setFormError(null);
-    if (!file) {
+    if (phase === 'idle' || phase === 'failed') {
       setFormError('Choose a CSV file first.');
+      return;
+    }
+    if (!ready) {
+      setFormError('Choose the column that holds the phone numbers.');
       return;
     }
     let groupId: string | null = groupChoice && groupChoice !== NEW_GROUP ? groupChoice : null;
@@ -105,7 +116,7 @@ function ImportForm() {
         return;
       }
     }
-    const result = await start(file, groupId);
+    const result = await start(groupId);
     if (result) {
       void reloadContacts();
       void loadGroups();
@@ -119,18 +130,24 @@ function ImportForm() {
         <input
           id={`${formId}-file`}
           type="file"
-          accept=".csv,text/csv"
+          accept=".csv,.tsv,.txt,text/csv,text/tab-separated-values,text/plain"
           className="file-input"
-          onChange={(event) => setFile(event.target.files?.[0] ?? null)}
+          onChange={(event) => void choose(event.target.files?.[0] ?? null)}
           data-testid="import-file"
         />
         <p className="hint">
-          The first row names the columns. <code>phone</code> is required (international format,
-          e.g. +4915112345678); <code>name</code>, <code>email</code> and <code>labels</code>{' '}
-          (separated by <code>;</code>) are optional; any other column is stored as an attribute.
-          Known phone numbers are updated.
+          Exports from Google Contacts, Outlook and spreadsheets work as they are (comma, semicolon
+          or tab separated; UTF-8 or UTF-16). The first row names the columns; you match them to
+          Parley’s fields next. Phones need the country code (e.g. +4915112345678). Known phone
+          numbers are updated.
         </p>
       </div>
+      {phase === 'checking' ? (
+        <p className="muted" role="status" data-testid="import-checking">
+          Reading the columns…
+        </p>
+      ) : null}
+      {phase === 'mapping' ? <ImportMapping /> : null}
       <div className="field">
         <label htmlFor={`${formId}-group`}>
           Add to group <span className="optional">(optional)</span>
@@ -167,7 +184,7 @@ function ImportForm() {
         <button
           type="submit"
           className="button button-primary"
-          disabled={!file}
+          disabled={!ready}
           data-testid="import-start"
         >
           Import
@@ -178,7 +195,6 @@ function ImportForm() {
 }
 
 function ImportProgress({ fileName }: { fileName: string | null }) {
-  const phase = useContactImport((s) => s.phase);
   const processed = useContactImport((s) => s.processed);
   const total = useContactImport((s) => s.total);
   const fraction = useContactImport(selectImportFraction);
@@ -187,7 +203,7 @@ function ImportProgress({ fileName }: { fileName: string | null }) {
   return (
     <div className="import-progress" data-testid="import-progress-panel">
       <p>
-        {phase === 'reading' ? 'Reading' : 'Importing'} <strong>{fileName}</strong>…
+        Importing <strong>{fileName}</strong>…
       </p>
       {fraction === null ? (
         <progress className="progress" aria-label="Import progress" data-testid="import-progress" />
@@ -204,7 +220,7 @@ function ImportProgress({ fileName }: { fileName: string | null }) {
         <span className="muted">
           {fraction === null
             ? 'Uploading…'
-            : `${processed.toLocaleString('en-US')} of ${total.toLocaleString('en-US')} rows · ${Math.round(fraction * 100)}%`}
+            : `${processed.toLocaleString('en-US')} of about ${total.toLocaleString('en-US')} rows read · ${Math.round(fraction * 100)}%`}
         </span>
         <button type="button" className="button button-small" onClick={cancel}>
           Cancel
