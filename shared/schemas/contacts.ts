@@ -85,6 +85,10 @@ export const IMPORT_FIELDS = [
   'labels',
 ] as const;
 export type ImportField = (typeof IMPORT_FIELDS)[number];
+/** The fields one column at most fills (phone may list several, tried in order). */
+export const SINGLE_IMPORT_FIELDS = IMPORT_FIELDS.filter(
+  (f): f is Exclude<ImportField, 'phone'> => f !== 'phone',
+);
 
 export const columnMappingSchema = z.object({
   phone: z.array(z.string()).describe('columns tried in order; the first valid number wins'),
@@ -150,4 +154,16 @@ export const createGroupBody = z.object({
 
 export const groupMembersBody = z.object({
   contactIds: z.array(z.string().max(100)).min(1).max(10000),
+});
+
+/** A mapping that maps nothing (every field unset). */
+export const emptyColumnMapping = (): ColumnMapping => ({
+  phone: [],
+  name: null,
+  firstName: null,
+  middleName: null,
+  lastName: null,
+  email: null,
+  labels: null,
+  skip: [],
 });

@@ -13,7 +13,9 @@ import type {
   CreatedKey,
   CreateKeyBody,
   Environment,
+  ColumnMapping,
   Group,
+  ImportPreview,
   ImportProgressLine,
   ImportResult,
   CreateTemplateBody,
@@ -30,6 +32,7 @@ import type {
   Wallet,
   Workspace,
 } from '../../../shared/schemas/index.ts';
+import { SINGLE_IMPORT_FIELDS } from '../../../shared/schemas/index.ts';
 
 export type { Environment };
 
@@ -168,19 +171,24 @@ export function sessionHeaders(): Record<string, string> {
 }
 
 interface RequestOptions {
-  query?: Record<string, QueryValue>;
+  /** An object, or pairs for a parameter that repeats (`map.phone=…&map.phone=…`). */
+  query?: Record<string, QueryValue> | [string, string][];
   body?: unknown;
-  /** A raw body (e.g. CSV text); sent as is with the given content type. */
-  rawBody?: { text: string; contentType: string };
+  /**
+   * A raw body sent as is: a file goes up as a Blob, which the browser streams and the core
+   * decodes itself (reading it as text here would garble UTF-16 or Windows-1252).
+   */
+  rawBody?: { data: string | Blob; contentType: string };
   accept?: string;
   signal?: AbortSignal;
 }
 
 async function send(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
   const url = new URL(baseUrl() + path);
-  for (const [name, value] of Object.entries(options.query ?? {})) {
+  const query = options.query ?? {};
+  for (const [name, value] of Array.isArray(query) ? query : Object.entries(query)) {
     if (value !== undefined && value !== null && value !== '') {
-      url.searchParams.set(name, String(value));
+      url.searchParams.append(name, String(value));
     }
   }
 
@@ -189,10 +197,10 @@ async function send(method: string, path: string, options: RequestOptions = {}):
     ...sessionHeaders(),
   });
 
-  let body: string | undefined;
+  let body: string | Blob | undefined;
   if (options.rawBody) {
     headers.set('Content-Type', options.rawBody.contentType);
-    body = options.rawBody.text;
+    body = options.rawBody.data;
   } else if (options.body !== undefined) {
     headers.set('Content-Type', 'application/json');
     body = JSON.stringify(options.body);
@@ -355,20 +363,51 @@ export type ReplyBody = (
 
 export type ReviewDecision = 'approve' | 'reject' | 'pause' | 'disable';
 
+/** The column mapping as query parameters: `map.phone` repeats, `skip` repeats. */
+export function mappingParams(mapping: ColumnMapping): [string, string][] {
+  const params: [string, string][] = mapping.phone.map((c) => ['map.phone', c]);
+  for (const field of SINGLE_IMPORT_FIELDS) {
+    const column = mapping[field];
+    if (column) params.push([`map.${field}`, column]);
+  }
+  for (const c of mapping.skip) params.push(['skip', c]);
+  return params;
+}
+
+/**
+ * A dry run of a CSV import: the detected encoding, delimiter and columns, the mapping (the
+ * core's guess, or `mapping` when given), the first rows and the counts. Writes nothing.
+ */
+async function previewImport(
+  file: Blob,
+  mapping: ColumnMapping | null,
+  signal?: AbortSignal,
+): Promise<ImportPreview> {
+  const response = await send('POST', '/api/contacts/import', {
+    query: [['dryRun', 'true'], ...(mapping ? mappingParams(mapping) : [])],
+    rawBody: { data: file, contentType: 'text/csv' },
+    ...(signal ? { signal } : {}),
+  });
+  return (await response.json()) as ImportPreview;
+}
+
 export interface ImportOptions {
+  mapping: ColumnMapping;
   groupId?: string | null;
   onProgress?: (processed: number, total: number) => void;
   signal?: AbortSignal;
 }
 
 /**
- * Imports a CSV file. Asks for an NDJSON progress stream and reads it line by line as it
- * arrives; a core that answers with a single JSON result is understood too.
+ * Imports a CSV file with a column mapping. Asks for an NDJSON progress stream and reads it
+ * line by line as it arrives; a core that answers with a single JSON result is understood too.
  */
-async function importContacts(csv: string, options: ImportOptions = {}): Promise<ImportResult> {
+async function importFile(file: Blob, options: ImportOptions): Promise<ImportResult> {
+  const query = mappingParams(options.mapping);
+  if (options.groupId) query.push(['groupId', options.groupId]);
   const response = await send('POST', '/api/contacts/import', {
-    query: { groupId: options.groupId },
-    rawBody: { text: csv, contentType: 'text/csv' },
+    query,
+    rawBody: { data: file, contentType: 'text/csv' },
     accept: 'application/x-ndjson',
     ...(options.signal ? { signal: options.signal } : {}),
   });
@@ -483,7 +522,8 @@ export const api = {
     get: (id: string): Promise<Contact> => json('GET', `/api/contacts/${encodeURIComponent(id)}`),
     patch: (id: string, body: PatchContactBody): Promise<Contact> =>
       json('PATCH', `/api/contacts/${encodeURIComponent(id)}`, { body }),
-    import: importContacts,
+    previewImport,
+    import: importFile,
   },
 
   groups: {

@@ -5,6 +5,7 @@ import type {
   ImportPreview,
   ImportResult,
 } from '../../../shared/schemas/index.ts';
+import { emptyColumnMapping } from '../../../shared/schemas/index.ts';
 import {
   api,
   ApiRequestError,
@@ -12,7 +13,6 @@ import {
   isAbortError,
   scopeGeneration,
 } from '../api/client.ts';
-import { importFile, previewImport } from '../api/contact-import.ts';
 import { registerScopedStore, type LoadStatus } from './scope.ts';
 
 /**
@@ -84,17 +84,6 @@ const idle: ImportData = {
   error: null,
 };
 
-const emptyMapping = (): ColumnMapping => ({
-  phone: [],
-  name: null,
-  firstName: null,
-  middleName: null,
-  lastName: null,
-  email: null,
-  labels: null,
-  skip: [],
-});
-
 /** The columns an error answer lists (no phone column found, unknown mapped column). */
 const columnsOf = (e: unknown): string[] | null => {
   if (!(e instanceof ApiRequestError) || e.status !== 400) return null;
@@ -113,7 +102,7 @@ export const useContactImport = create<ContactImportState>()((set, get) => {
     const mine = new AbortController();
     checker = mine;
     try {
-      const preview = await previewImport(file, mapping, mine.signal);
+      const preview = await api.contacts.previewImport(file, mapping, mine.signal);
       if (checker !== mine) return;
       set({
         phase: 'mapping',
@@ -133,7 +122,7 @@ export const useContactImport = create<ContactImportState>()((set, get) => {
           phase: 'mapping',
           preview: null,
           columns,
-          mapping: mapping ?? emptyMapping(),
+          mapping: mapping ?? emptyColumnMapping(),
           rechecking: false,
           problem: errorMessage(e),
         });
@@ -204,7 +193,7 @@ export const useContactImport = create<ContactImportState>()((set, get) => {
       controller = mine;
       set({ phase: 'importing', processed: 0, total: 0, error: null });
       try {
-        const result = await importFile(file, {
+        const result = await api.contacts.import(file, {
           mapping,
           groupId,
           signal: mine.signal,

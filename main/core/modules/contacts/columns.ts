@@ -4,7 +4,7 @@ import type {
   ImportField,
   ImportQuery,
 } from '../../../../shared/schemas/contacts.ts';
-import { IMPORT_FIELDS } from '../../../../shared/schemas/contacts.ts';
+import { emptyColumnMapping, IMPORT_FIELDS } from '../../../../shared/schemas/contacts.ts';
 
 /**
  * A header as compared: case, accents, spaces and punctuation do not count
@@ -86,21 +86,10 @@ const GOOGLE_EMAIL = /^email(\d+)value$/;
 const GOOGLE_EMAIL_TYPE = /^email(\d+)(type|label)$/;
 const OUTLOOK_EMAIL = /^email(\d+)address$/;
 
-const emptyMapping = (): ColumnMapping => ({
-  phone: [],
-  name: null,
-  firstName: null,
-  middleName: null,
-  lastName: null,
-  email: null,
-  labels: null,
-  skip: [],
-});
-
 /** Guesses which column fills which field from the header names alone. */
 export function guessMapping(columns: string[]): ColumnMapping {
   const keys = columns.map(headerKey);
-  const mapping = emptyMapping();
+  const mapping = emptyColumnMapping();
   const taken = new Set<string>();
   const pick = (field: Exclude<ImportField, 'phone'>) => {
     for (const alias of ALIASES[field]) {
@@ -164,7 +153,7 @@ export function resolveMapping(
   q: ImportQuery,
 ): { mapping: ColumnMapping; guessed: boolean } {
   const guessed = !hasExplicitMapping(q);
-  const mapping = guessed ? guessMapping(columns) : emptyMapping();
+  const mapping = guessed ? guessMapping(columns) : emptyColumnMapping();
   const find = (name: string, param: string): string => {
     if (columns.includes(name)) return name;
     const byKey = columns.find((c) => headerKey(c) === headerKey(name));

@@ -1,9 +1,10 @@
 import { useId } from 'react';
 import { checkPhone } from '../../../../shared/phone.ts';
 import type { ColumnMapping } from '../../../../shared/schemas/index.ts';
+import { SINGLE_IMPORT_FIELDS } from '../../../../shared/schemas/index.ts';
 import { useContactImport } from '../../stores/contact-import.ts';
 
-type SingleField = 'name' | 'firstName' | 'middleName' | 'lastName' | 'email' | 'labels';
+type SingleField = (typeof SINGLE_IMPORT_FIELDS)[number];
 
 const FIELDS: { field: 'phone' | SingleField; label: string; hint?: string }[] = [
   { field: 'phone', label: 'Phone', hint: 'required' },
@@ -13,15 +14,6 @@ const FIELDS: { field: 'phone' | SingleField; label: string; hint?: string }[] =
   { field: 'lastName', label: 'Last name' },
   { field: 'email', label: 'Email' },
   { field: 'labels', label: 'Labels', hint: 'separated by ; or |' },
-];
-
-const SINGLE_FIELDS: SingleField[] = [
-  'name',
-  'firstName',
-  'middleName',
-  'lastName',
-  'email',
-  'labels',
 ];
 
 const splitMulti = (value: string) =>
@@ -64,7 +56,7 @@ function mapRow(columns: string[], values: string[], mapping: ColumnMapping) {
 function otherColumns(columns: string[], mapping: ColumnMapping): string[] {
   const used = new Set<string>([
     ...mapping.phone,
-    ...SINGLE_FIELDS.map((f) => mapping[f]).filter((c): c is string => c !== null),
+    ...SINGLE_IMPORT_FIELDS.map((f) => mapping[f]).filter((c): c is string => c !== null),
   ]);
   return columns.filter((c) => c && !used.has(c));
 }
