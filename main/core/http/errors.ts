@@ -83,6 +83,10 @@ export function toApiError(error: unknown): ApiError {
   if (typeof status === 'number' && BY_STATUS[status]) {
     return new ApiError(BY_STATUS[status]!, status === 400 ? fe.message : undefined);
   }
+  // Any other client error a plugin raises (e.g. 416 from a bad Range): still the envelope.
+  if (typeof status === 'number' && status >= 400 && status < 500) {
+    return new ApiError('validation_error', fe.message);
+  }
   return new ApiError('internal_error');
 }
 
