@@ -250,7 +250,12 @@ export function messagesService(d: MessagingDeps) {
       for (const f of outcome.followUps) {
         scheduler.enqueue(
           'message.status',
-          { messageId: row.id, status: f.status, errorCode: f.errorCode, errorMessage: f.errorMessage },
+          {
+            messageId: row.id,
+            status: f.status,
+            errorCode: f.errorCode,
+            errorMessage: f.errorMessage,
+          },
           { delayMs: f.delayMs },
         );
       }
@@ -322,7 +327,11 @@ export function messagesService(d: MessagingDeps) {
       db.transaction(() => {
         const current = repo.byId(messageId);
         repo.setDispatching(messageId, null);
-        if (current && current.status === 'accepted' && !applyOutcome(current, outcome, ctx.attempt)) {
+        if (
+          current &&
+          current.status === 'accepted' &&
+          !applyOutcome(current, outcome, ctx.attempt)
+        ) {
           if (!outcome.ok) retry = retryDispatch(outcome, ctx.attempt);
           return;
         }
