@@ -74,21 +74,8 @@ export const importQuery = z.object({
 });
 export type ImportQuery = z.infer<typeof importQuery>;
 
-/** The Parley fields a CSV column can fill (besides attributes). */
-export const IMPORT_FIELDS = [
-  'phone',
-  'name',
-  'firstName',
-  'middleName',
-  'lastName',
-  'email',
-  'labels',
-] as const;
-export type ImportField = (typeof IMPORT_FIELDS)[number];
-/** The fields one column at most fills (phone may list several, tried in order). */
-export const SINGLE_IMPORT_FIELDS = IMPORT_FIELDS.filter(
-  (f): f is Exclude<ImportField, 'phone'> => f !== 'phone',
-);
+export { emptyColumnMapping, IMPORT_FIELDS, SINGLE_IMPORT_FIELDS } from '../import-fields.ts';
+export type { ImportField } from '../import-fields.ts';
 
 export const columnMappingSchema = z.object({
   phone: z.array(z.string()).describe('columns tried in order; the first valid number wins'),
@@ -156,14 +143,3 @@ export const groupMembersBody = z.object({
   contactIds: z.array(z.string().max(100)).min(1).max(10000),
 });
 
-/** A mapping that maps nothing (every field unset). */
-export const emptyColumnMapping = (): ColumnMapping => ({
-  phone: [],
-  name: null,
-  firstName: null,
-  middleName: null,
-  lastName: null,
-  email: null,
-  labels: null,
-  skip: [],
-});

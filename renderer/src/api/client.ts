@@ -32,7 +32,7 @@ import type {
   Wallet,
   Workspace,
 } from '../../../shared/schemas/index.ts';
-import { SINGLE_IMPORT_FIELDS } from '../../../shared/schemas/index.ts';
+import { SINGLE_IMPORT_FIELDS } from '../../../shared/import-fields.ts';
 
 export type { Environment };
 

@@ -5,7 +5,7 @@ import type {
   ImportPreview,
   ImportResult,
 } from '../../../shared/schemas/index.ts';
-import { emptyColumnMapping } from '../../../shared/schemas/index.ts';
+import { emptyColumnMapping } from '../../../shared/import-fields.ts';
 import {
   api,
   ApiRequestError,

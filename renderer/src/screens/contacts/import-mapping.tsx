@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { checkPhone } from '../../../../shared/phone.ts';
 import type { ColumnMapping } from '../../../../shared/schemas/index.ts';
-import { SINGLE_IMPORT_FIELDS } from '../../../../shared/schemas/index.ts';
+import { SINGLE_IMPORT_FIELDS } from '../../../../shared/import-fields.ts';
 import { useContactImport } from '../../stores/contact-import.ts';
 
 type SingleField = (typeof SINGLE_IMPORT_FIELDS)[number];
