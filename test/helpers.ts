@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -80,4 +81,12 @@ export async function makeCore(opts: Partial<CoreOptions> = {}): Promise<TestCor
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The pid of a process that has exited (and been reaped): what a SIGKILLed core leaves. */
+export function deadPid(): number {
+  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+    encoding: 'utf8',
+  });
+  return Number(r.stdout);
 }

@@ -132,7 +132,6 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     opts.sessionToken === undefined ? randomBase62(random, 43) : opts.sessionToken;
   const bootId = randomBase62(random, 16);
   let port: number | null = null;
-  const timers: NodeJS.Timeout[] = [];
   let app: FastifyInstance;
   let loginSecret: string | null = null;
   try {
@@ -177,7 +176,6 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     },
     stop() {
       stopping ??= (async () => {
-        timers.forEach(clearInterval);
         store.services.hub.closeAll();
         await app.close();
         await store.services.scheduler.stop();

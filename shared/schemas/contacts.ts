@@ -142,4 +142,3 @@ export const createGroupBody = z.object({
 export const groupMembersBody = z.object({
   contactIds: z.array(z.string().max(100)).min(1).max(10000),
 });
-

@@ -1,9 +1,8 @@
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { processOwner } from '../../main/core/jobs/owner.ts';
 import type { TestCore } from '../helpers.ts';
-import { makeCore } from '../helpers.ts';
+import { deadPid, makeCore } from '../helpers.ts';
 
 let t: TestCore;
 beforeEach(async () => {
@@ -59,14 +58,6 @@ it('replays top-ups instead of charging twice', async () => {
   expect(again.headers['idempotent-replayed']).toBe('true');
   expect(t.core.services.wallet.get(t.workspaceId).balanceMicros).toBe(1_000_000);
 });
-
-/** The pid of a process that has exited (and been reaped). */
-function deadPid(): number {
-  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
-    encoding: 'utf8',
-  });
-  return Number(r.stdout);
-}
 
 const sendBody = { phone: '+14155552671', templateName: 'nope', variables: {} };
 
@@ -162,6 +153,15 @@ it('honours Idempotency-Key on CSV imports, JSON and NDJSON alike', async () => 
   expect(last(nd.text)).toMatchObject({ type: 'result', created: 0, updated: 2 });
   const ndAgain = await post(csv.replace('Bob', 'Rob'), 'imp-2', 'application/x-ndjson');
   expect(last(ndAgain.text)).toEqual(last(nd.text));
+  // Another file under the same key is refused (inside the stream: its header went out first).
+  const ndOther = await post('phone\n+14155552679\n', 'imp-2', 'application/x-ndjson');
+  expect(last(ndOther.text)).toMatchObject({
+    type: 'error',
+    error: { code: 'idempotency_conflict' },
+  });
+  expect(
+    t.core.db.prepare("SELECT status FROM idempotency_keys WHERE key = 'imp-2'").pluck().get(),
+  ).toBe(200);
   expect(t.core.db.prepare('SELECT count(*) FROM contacts').pluck().get()).toBe(2);
   // A dry run with a key stores nothing: the real import with that key then runs.
   const dry = await t.request('POST', '/api/contacts/import?dryRun=true', {
@@ -172,4 +172,37 @@ it('honours Idempotency-Key on CSV imports, JSON and NDJSON alike', async () => 
   expect(dry.status).toBe(200);
   const real = await post('phone\n+14155552674\n', 'imp-3');
   expect(real.body).toMatchObject({ created: 1 });
+});
+
+it('a client that gives up and retries gets "in progress", then the first answer: one effect', async () => {
+  await t.close();
+  let slow = true;
+  t = await makeCore({
+    resolveHost: async () => {
+      if (slow) await new Promise((r) => setTimeout(r, 400));
+      return [{ address: '93.184.215.14', family: 4 }];
+    },
+  });
+  const { url } = await t.core.start({ port: 0 });
+  const key = t.key();
+  const post = (signal?: AbortSignal) =>
+    fetch(`${url}/webhooks`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', 'idempotency-key': 'w-1' },
+      body: JSON.stringify({ url: 'https://hooks.example.com/x' }),
+      ...(signal ? { signal } : {}),
+    });
+  await expect(post(AbortSignal.timeout(100))).rejects.toThrow();
+  const busy = await post();
+  expect(busy.status).toBe(409);
+  slow = false;
+  let again: Response | undefined;
+  for (let i = 0; i < 50; i++) {
+    again = await post();
+    if (again.status !== 409) break;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(again!.status).toBe(201);
+  expect(again!.headers.get('idempotent-replayed')).toBe('true');
+  expect(t.core.db.prepare('SELECT count(*) FROM webhooks').pluck().get()).toBe(1);
 });

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
@@ -9,9 +8,10 @@ import type {
 } from '../../main/core/channel/types.ts';
 import { openStore } from '../../main/core/core.ts';
 import { processOwner } from '../../main/core/jobs/owner.ts';
+import { MAX_RECLAIMS } from '../../main/core/jobs/scheduler.ts';
 import { RESEND_AFTER_MS } from '../../main/core/modules/messages/service.ts';
 import type { TestCore } from '../helpers.ts';
-import { makeCore, manualClock, tempDir } from '../helpers.ts';
+import { deadPid, makeCore, manualClock, tempDir } from '../helpers.ts';
 
 const cores: TestCore[] = [];
 const servers: http.Server[] = [];
@@ -23,12 +23,6 @@ afterEach(async () => {
   for (const c of cores.splice(0)) await c.close();
 });
 
-function deadPid(): number {
-  const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
-    encoding: 'utf8',
-  });
-  return Number(r.stdout);
-}
 const fixed = { bytes: (n: number) => Buffer.alloc(n, 7) };
 
 async function approvedTemplate(t: TestCore, key: string) {
@@ -209,4 +203,56 @@ it('records a remote hand-over as dispatching and re-sends one a crash cut short
   expect(messages.repo.byId(m2)!.status).toBe('sent');
   expect(messages.repo.byId(m2)!.dispatching_at).toBeNull();
   expect(b.core.db.prepare('SELECT count(*) FROM jobs').pluck().get()).toBe(0);
+});
+
+it('buries a job whose process keeps dying under it, instead of running it forever', async () => {
+  const t = await makeCore();
+  cores.push(t);
+  const { scheduler, db } = t.core.services;
+  const buried: string[] = [];
+  scheduler.register('test.crashy', async () => {}, {
+    sync: false,
+    onDead: (_p, error) => buried.push(error),
+  });
+  scheduler.enqueue('test.crashy', {});
+  const dead = processOwner(fixed, deadPid());
+  for (let i = 0; i < MAX_RECLAIMS; i++) {
+    db.prepare('UPDATE jobs SET lease_until = ?, lease_owner = ?').run(
+      Date.now() + 60_000,
+      dead.id,
+    );
+    expect(scheduler.reclaim()).toBe(1);
+  }
+  expect(db.prepare('SELECT status, last_error FROM jobs').get()).toEqual({
+    status: 'dead',
+    last_error: `the process running it died ${MAX_RECLAIMS} times`,
+  });
+  expect(buried).toHaveLength(1);
+});
+
+it('fails a remote message whose provider never answers, once its attempts are spent', async () => {
+  const clock = manualClock();
+  const remote = remoteChannel();
+  remote.answerWith(() => Promise.reject(new Error('connection reset')));
+  const t = await makeCore({ clock, channel: remote.channel });
+  cores.push(t);
+  const key = t.key('test');
+  await approvedTemplate(t, key);
+  const sent = await sendTo(t, key, '+14155552671');
+  const { scheduler, messages } = t.core.services;
+  for (let i = 0; i < 10; i++) {
+    await scheduler.runDue();
+    clock.advance(RESEND_AFTER_MS);
+  }
+  const row = messages.repo.byId(
+    t.core.db
+      .prepare('SELECT id FROM messages WHERE channel_message_id = ?')
+      .pluck()
+      .get(sent.body.data.channelMessageId) as string,
+  )!;
+  expect(row.status).toBe('failed');
+  expect(row.error_code).toBe('dispatch_failed');
+  expect(row.dispatching_at).toBeNull();
+  // Each unanswered call waited out the re-send window: 6 calls in all, never two at once.
+  expect(remote.calls.map((c) => c.attempt)).toEqual([1, 2, 3, 4, 5, 6]);
 });

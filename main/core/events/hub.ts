@@ -7,11 +7,19 @@ export interface Subscriber extends Scope {
   types: Set<string> | null;
   /** Last sequence number written to this subscriber. */
   cursor: number;
-  write(chunk: string): void;
+  /** Following new events (false while it replays its backlog). */
+  live: boolean;
+  closed: boolean;
+  /** Writes a chunk; false when the reader should be given time (or is gone). */
+  write(chunk: string): boolean;
+  /** Resolves when the reader has taken what was written (or is gone). */
+  drained(): Promise<void>;
   end(): void;
 }
 
 const BATCH = 1000;
+/** Bytes written to a replaying reader before waiting for it to take them. */
+const REPLAY_CHUNK = 64 * 1024;
 
 /**
  * Fans committed events out to the agent event streams (SSE). One read of the new rows per
@@ -44,6 +52,7 @@ export function createHub(db: Db, opts: { pollMs?: number; prunedThrough?: () =>
       if (rows.length === 0) return;
       lastSeq = rows[rows.length - 1]!.seq;
       for (const s of subscribers) {
+        if (!s.live) continue; // it is replaying its backlog and reads these rows from there
         let out = '';
         for (const r of rows) {
           if (r.seq > s.cursor && matches(s, r)) out += frame(r);
@@ -55,6 +64,36 @@ export function createHub(db: Db, opts: { pollMs?: number; prunedThrough?: () =>
     }
   }
 
+  /**
+   * Sends a subscriber its backlog a batch at a time, giving the event loop (and the reader)
+   * room between batches, so a reader far behind neither blocks the core nor is sent more
+   * than it takes; it stops the moment the reader is gone.
+   */
+  async function replay(s: Subscriber) {
+    while (!s.closed && db.open) {
+      const head = lastSeq;
+      if (s.cursor >= head) {
+        s.live = true;
+        return;
+      }
+      const rows = backlog.all(s.workspaceId, s.environment, s.cursor, head, BATCH) as EventRow[];
+      let out = '';
+      for (const r of rows) {
+        if (!matches(s, r)) continue;
+        out += frame(r);
+        // Chunks well under the reader's bound, each after it took the last one.
+        if (out.length >= REPLAY_CHUNK) {
+          if (!s.write(out)) await s.drained();
+          out = '';
+          if (s.closed) return;
+        }
+      }
+      s.cursor = rows.length < BATCH ? head : rows[rows.length - 1]!.seq;
+      if (out && !s.write(out)) await s.drained();
+      else await new Promise((r) => setImmediate(r));
+    }
+  }
+
   return {
     flush,
     /**
@@ -63,7 +102,10 @@ export function createHub(db: Db, opts: { pollMs?: number; prunedThrough?: () =>
      * backup) — starts at the head, with a `stream.reset` event first so the client reloads
      * its state instead of silently missing events.
      */
-    subscribe(sub: Omit<Subscriber, 'cursor'>, afterSeq: number | null): () => void {
+    subscribe(
+      sub: Omit<Subscriber, 'cursor' | 'live' | 'closed'>,
+      afterSeq: number | null,
+    ): () => void {
       if (subscribers.size === 0) lastSeq = maxSeq.get() as number;
       else flush();
       let from = afterSeq ?? lastSeq;
@@ -81,29 +123,16 @@ export function createHub(db: Db, opts: { pollMs?: number; prunedThrough?: () =>
           `id: ${lastSeq}\nevent: stream.reset\ndata: ${JSON.stringify({ reason, lastEventId: String(afterSeq), resumeFrom: String(lastSeq) })}\n\n`,
         );
       }
-      const s: Subscriber = { ...sub, cursor: from };
-      while (s.cursor < lastSeq) {
-        const rows = backlog.all(
-          s.workspaceId,
-          s.environment,
-          s.cursor,
-          lastSeq,
-          BATCH,
-        ) as EventRow[];
-        const out = rows
-          .filter((r) => matches(s, r))
-          .map(frame)
-          .join('');
-        if (out) s.write(out);
-        s.cursor = rows.length < BATCH ? lastSeq : rows[rows.length - 1]!.seq;
-      }
+      const s: Subscriber = { ...sub, cursor: from, live: from >= lastSeq, closed: false };
       subscribers.add(s);
+      if (!s.live) void replay(s);
       // Other processes (the CLI) write events too: look for them while anyone listens.
       if (!poll) {
         poll = setInterval(flush, opts.pollMs ?? 1000);
         poll.unref();
       }
       return () => {
+        s.closed = true;
         subscribers.delete(s);
         if (subscribers.size === 0 && poll) {
           clearInterval(poll);

@@ -167,7 +167,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
         throw new ApiError('forbidden', 'This route works with test keys only.');
       }
     });
-    registerIdempotency(api, services.db, services.clock, services.owner);
+    registerIdempotency(api, services.db, services.clock, services.owner, (m) => opts.log(m));
     const zapp = withZod(api);
     // Every feature registers its routes here, in one place.
     const features: RegisterRoutes[] = [

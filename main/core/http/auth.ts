@@ -1,11 +1,11 @@
 import type { FastifyRequest } from 'fastify';
-import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../../shared/errors.ts';
 import { environmentSchema } from '../../../shared/schemas/common.ts';
 import type { KeysService } from '../modules/keys/service.ts';
 import type { WorkspacesService } from '../modules/workspaces/service.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import type { BrowserSession } from './session.ts';
+import { sameSecret } from './session.ts';
 import type { Scope } from '../runtime.ts';
 
 /** Who is calling, and the scope every query of the request is limited to. */
@@ -25,12 +25,6 @@ declare module 'fastify' {
     /** Test-environment only: 403 with a live key (simulator routes). */
     testOnly?: boolean;
   }
-}
-
-function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
 }
 
 const header = (req: FastifyRequest, name: string): string | undefined => {

@@ -41,11 +41,18 @@ export function registerSecurityHeaders(app: FastifyInstance): void {
     reply.raw.setHeader('x-content-type-options', 'nosniff');
     reply.raw.setHeader('referrer-policy', 'no-referrer');
   });
+  // Pages are a few fixed strings (the UI's index, /docs): their policies are computed once.
+  const policies = new Map<string, string>();
   app.addHook('onSend', async (_req, reply, payload) => {
     const type = String(reply.getHeader('content-type') ?? '');
     if (type.startsWith('text/html') && reply.getHeader('content-security-policy') === API_CSP) {
-      const hashes = typeof payload === 'string' ? inlineStyleHashes(payload) : [];
-      reply.header('content-security-policy', pageCsp(hashes));
+      const html = typeof payload === 'string' ? payload : '';
+      let policy = policies.get(html);
+      if (policy === undefined) {
+        policy = pageCsp(inlineStyleHashes(html));
+        if (policies.size < 16) policies.set(html, policy);
+      }
+      reply.header('content-security-policy', policy);
     }
     return payload;
   });

@@ -1,6 +1,7 @@
 import type { Database as Db } from 'better-sqlite3';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import { ApiError } from '../../../shared/errors.ts';
 import type { ProcessOwner } from '../jobs/owner.ts';
 import type { Clock } from '../runtime.ts';
@@ -95,6 +96,7 @@ export function registerIdempotency(
   db: Db,
   clock: Clock,
   owner: ProcessOwner,
+  log: (message: string) => void,
 ): CommitWithResponse {
   const find = db.prepare(
     'SELECT request_hash, status, headers, body, created_at, owner FROM idempotency_keys WHERE scope = ? AND key = ?',
@@ -109,6 +111,16 @@ export function registerIdempotency(
      ON CONFLICT (scope, key) DO UPDATE SET status = @status, headers = @headers, body = @body, owner = NULL`,
   );
   const release = db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?');
+  const releaseOwn = db.prepare(
+    'DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND status = 0 AND owner = ?',
+  );
+
+  /** The handler is done and nothing was stored: free its reservation so a retry runs. */
+  const settle = (p: Pending) => {
+    if (p.settled) return;
+    p.settled = true;
+    if (p.reserved && db.open) releaseOwn.run(p.scope, p.key, owner.id);
+  };
 
   app.decorateRequest('idempotency', null);
 
@@ -120,7 +132,8 @@ export function registerIdempotency(
     const row = find.get(p.scope, p.key) as StoredRow | undefined;
     if (!row) return null;
     const stale = row.created_at < clock.now() - IDEMPOTENCY_WINDOW_MS;
-    const orphaned = row.status === 0 && row.owner !== null && !owner.isAlive(row.owner);
+    // A reservation without an owner predates owners (an older version): treat it as orphaned.
+    const orphaned = row.status === 0 && (row.owner === null || !owner.isAlive(row.owner));
     if (stale || orphaned) {
       release.run(p.scope, p.key);
       return null;
@@ -140,14 +153,13 @@ export function registerIdempotency(
     return row;
   }
 
-  const replay = (reply: FastifyReply, row: StoredRow) =>
-    reply
-      .code(row.status)
-      .headers({
-        ...(JSON.parse(row.headers) as Record<string, string>),
-        'idempotent-replayed': 'true',
-      })
-      .send(row.body);
+  const answerOf = (row: StoredRow): StoredAnswer => ({
+    status: row.status,
+    contentType:
+      (JSON.parse(row.headers) as Record<string, string>)['content-type'] ?? 'application/json',
+    body: row.body,
+  });
+  const replay = (reply: FastifyReply, row: StoredRow) => sendStored(reply, answerOf(row));
 
   const commitWithResponse: CommitWithResponse = (req, reply, effect, stored) => {
     const p = req.idempotency;
@@ -164,23 +176,24 @@ export function registerIdempotency(
         if (isThenable(result)) {
           throw new Error('commitWithResponse needs a synchronous effect');
         }
-        // A handler that sent its own reply (a raw body) is stored by the onSend hook instead.
-        if (result !== reply) {
-          const s = stored?.(result) ?? {
-            body: JSON.stringify(result),
-            contentType: 'application/json; charset=utf-8',
-          };
-          store.run({
-            scope: p.scope,
-            key: p.key,
-            hash,
-            status: reply.statusCode,
-            headers: JSON.stringify({ 'content-type': s.contentType }),
-            body: s.body,
-            now: clock.now(),
-          });
-          p.settled = true;
+        if (result === reply) {
+          // Its body went out as raw bytes we cannot store with the effect.
+          throw new Error('a POST handler must return its answer, not send it, to be idempotent');
         }
+        const s = stored?.(result) ?? {
+          body: JSON.stringify(result),
+          contentType: 'application/json; charset=utf-8',
+        };
+        store.run({
+          scope: p.scope,
+          key: p.key,
+          hash,
+          status: reply.statusCode,
+          headers: JSON.stringify({ 'content-type': s.contentType }),
+          body: s.body,
+          now: clock.now(),
+        });
+        p.settled = true;
         return { result };
       })
       .immediate();
@@ -208,25 +221,42 @@ export function registerIdempotency(
       .immediate();
     if (found) {
       p.settled = true;
-      const headers = JSON.parse(found.headers) as Record<string, string>;
-      return {
-        status: found.status,
-        contentType: headers['content-type'] ?? 'application/json',
-        body: found.body,
-      };
+      return answerOf(found);
     }
     p.reserved = true;
     return null;
   });
 
-  // Every POST route: a synchronous handler runs inside commitWithResponse; an async one is
-  // marked so its key is reserved before it starts.
+  // Every POST route: a synchronous handler runs inside commitWithResponse; an async one has
+  // its key reserved before it starts and calls commitWithResponse around its final write.
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('POST')) return;
     const handler = route.handler;
     if (handler.constructor.name === 'AsyncFunction') {
+      // Its reservation lasts as long as the handler runs (and the answer it streams), not as
+      // long as the client waits: a client that gives up and retries gets 409 "in progress",
+      // then the stored answer — never a second effect.
       route.config = { ...route.config, reservesIdempotencyKey: true };
+      route.handler = async function (this: unknown, req: FastifyRequest, reply: FastifyReply) {
+        try {
+          const result: unknown = await handler.call(this as never, req, reply);
+          const p = req.idempotency;
+          if (p && !p.settled) {
+            if (result instanceof Readable) result.once('close', () => settle(p));
+            else {
+              settle(p);
+              if (p.reserved && reply.statusCode < 300) {
+                log(`${req.method} ${req.url} committed without commitWithResponse`);
+              }
+            }
+          }
+          return result;
+        } catch (e) {
+          if (req.idempotency) settle(req.idempotency);
+          throw e;
+        }
+      } as RouteHandlerMethod;
       return;
     }
     route.handler = function (this: unknown, req, reply) {
@@ -256,13 +286,6 @@ export function registerIdempotency(
       settled: false,
     };
     req.idempotency = p;
-    // However the request ends (an error, a hijacked stream, a dropped client), an unsettled
-    // reservation is released so a retry runs.
-    reply.raw.once('close', () => {
-      if (p.settled || !p.reserved || !db.open) return;
-      p.settled = true;
-      release.run(p.scope, p.key);
-    });
     if (isStreamed(body)) return; // the route binds the body once it has read it
     const hash = createHash('sha256')
       .update(
@@ -283,31 +306,6 @@ export function registerIdempotency(
       return replay(reply, found);
     }
     p.reserved = reserves;
-  });
-
-  // A reserved key whose handler answered without commitWithResponse: store a success (its
-  // effect has committed by now), release anything else so a retry runs.
-  app.addHook('onSend', async (req, reply, payload) => {
-    const p = req.idempotency;
-    if (!p || p.settled) return payload;
-    // A streamed answer (NDJSON) commits its effect later, through commitWithResponse.
-    if (reply.statusCode < 300 && typeof payload !== 'string' && p.reserved) return payload;
-    p.settled = true;
-    if (p.hash === null) return payload; // a streamed body never bound: nothing to store
-    if (reply.statusCode < 300 && typeof payload === 'string') {
-      store.run({
-        scope: p.scope,
-        key: p.key,
-        hash: p.hash,
-        status: reply.statusCode,
-        headers: JSON.stringify({ 'content-type': String(reply.getHeader('content-type') ?? '') }),
-        body: payload,
-        now: clock.now(),
-      });
-    } else if (p.reserved) {
-      release.run(p.scope, p.key);
-    }
-    return payload;
   });
 
   return commitWithResponse;

@@ -71,7 +71,8 @@ export function lastServeUrl(dataDir: string): string | null {
   }
 }
 
-function sameSecret(a: string, b: string): boolean {
+/** Compares two secrets in constant time. */
+export function sameSecret(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);

@@ -50,8 +50,12 @@ export function createRetention(db: Db, clock: Clock, scheduler: Scheduler, rete
   );
   const events = db
     .prepare(
+      // Events are appended in time order: everything before the first event young enough to
+      // keep is old, so the scan is a range on the sequence, not the whole table.
       `DELETE FROM events WHERE seq IN (
-         SELECT seq FROM events e WHERE created_at < ?
+         SELECT seq FROM events e
+         WHERE seq < coalesce((SELECT seq FROM events WHERE created_at >= @cutoff ORDER BY seq LIMIT 1),
+                              (SELECT max(seq) + 1 FROM events))
            AND NOT EXISTS (SELECT 1 FROM webhook_deliveries d WHERE d.event_seq = e.seq)
          ORDER BY seq LIMIT ${PRUNE_BATCH})
        RETURNING seq`,
@@ -80,7 +84,7 @@ export function createRetention(db: Db, clock: Clock, scheduler: Scheduler, rete
   function pruneOnce(): { removed: number; more: boolean } {
     const now = clock.now();
     const d = deliveries.run(now - retention.deliveriesDays * DAY_MS).changes;
-    const seqs = events.all(now - retention.eventsDays * DAY_MS) as number[];
+    const seqs = events.all({ cutoff: now - retention.eventsDays * DAY_MS }) as number[];
     if (seqs.length) setPrunedThrough.run(Math.max(...seqs));
     const j = deadJobs.run(now - retention.deadJobsDays * DAY_MS).changes;
     const k = idempotency.run(now - DAY_MS).changes;

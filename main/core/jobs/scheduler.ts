@@ -62,6 +62,12 @@ export interface EnqueueOptions {
 }
 
 const LEASE_MS = 60_000;
+/** Leases of runs still in flight are extended this often, so a slow call is never run twice. */
+const RENEW_EVERY_MS = LEASE_MS / 3;
+/** A job whose process died under it this many times is buried instead of run again. */
+export const MAX_RECLAIMS = 5;
+/** Shutdown waits this long for handlers to notice the abort. */
+const STOP_WAIT_MS = 12_000;
 const MAX_DELAY_MS = 6 * 3600_000;
 /** Sync jobs of one kind run per transaction; each kind gets a batch per tick (round robin). */
 const SYNC_BATCH = 64;
@@ -94,15 +100,26 @@ export function createScheduler(
      ORDER BY run_at, id LIMIT @limit`,
   );
   const lease = db.prepare('UPDATE jobs SET lease_until = ?, lease_owner = ? WHERE id = ?');
-  const done = db.prepare('DELETE FROM jobs WHERE id = ?');
+  const renew = db.prepare('UPDATE jobs SET lease_until = ? WHERE lease_owner = ?');
+  // Sync runs hold no lease (their transaction is the lock); an async run may only end the job
+  // while the lease is still its own.
+  const ownerGuard = 'AND (@owner IS NULL OR lease_owner = @owner)';
+  const done = db.prepare(`DELETE FROM jobs WHERE id = @id ${ownerGuard}`);
   const retry = db.prepare(
-    `UPDATE jobs SET run_at = ?, attempts = ?, lease_until = NULL, lease_owner = NULL, last_error = ?
-     WHERE id = ?`,
+    `UPDATE jobs SET run_at = @runAt, attempts = @attempts, lease_until = NULL, lease_owner = NULL,
+       last_error = @error WHERE id = @id ${ownerGuard}`,
   );
+  // run_at becomes the time of death: retention keeps dead jobs from then.
   const dead = db.prepare(
-    `UPDATE jobs SET status = 'dead', attempts = ?, lease_until = NULL, lease_owner = NULL,
-       last_error = ?, dedupe_key = NULL WHERE id = ?`,
+    `UPDATE jobs SET status = 'dead', run_at = @now, attempts = @attempts, lease_until = NULL,
+       lease_owner = NULL, last_error = @error, dedupe_key = NULL WHERE id = @id ${ownerGuard}`,
   );
+  const dueKinds = db
+    .prepare(
+      `SELECT DISTINCT kind FROM jobs WHERE status = 'queued' AND run_at <= @now
+         AND (lease_until IS NULL OR lease_until <= @now)`,
+    )
+    .pluck();
   const unlease = db.prepare(
     'UPDATE jobs SET lease_until = NULL, lease_owner = NULL WHERE id = ? AND lease_owner = ?',
   );
@@ -120,7 +137,12 @@ export function createScheduler(
     )
     .pluck();
   const releaseOwner = db.prepare(
-    'UPDATE jobs SET lease_until = NULL, lease_owner = NULL WHERE lease_owner = ?',
+    `UPDATE jobs SET lease_until = NULL, lease_owner = NULL, reclaims = reclaims + 1
+     WHERE lease_owner = ?`,
+  );
+  const crashers = db.prepare(
+    `SELECT id, kind, payload, attempts, max_attempts FROM jobs
+     WHERE status = 'queued' AND reclaims >= ${MAX_RECLAIMS}`,
   );
 
   let timer: NodeJS.Timeout | null = null;
@@ -128,37 +150,62 @@ export function createScheduler(
   let inTick = false;
   let poked = false;
   let lastReclaim = 0;
+  let lastRenew = 0;
   let shutdown = new AbortController();
   const inFlight = new Set<Promise<void>>();
 
   const jitter = () => 0.8 + (random.bytes(1)[0]! / 255) * 0.4;
 
+  /** Ends a job for good and lets its kind react (refund, mark failed) in the same transaction. */
+  function bury(
+    job: JobRow,
+    h: Registered | undefined,
+    attempts: number,
+    message: string,
+    leased: boolean,
+  ) {
+    const changed = dead.run({
+      id: job.id,
+      now: clock.now(),
+      attempts,
+      error: message,
+      owner: leased ? owner.id : null,
+    }).changes;
+    if (!changed) return;
+    try {
+      h?.onDead?.(JSON.parse(job.payload), message);
+    } catch (err) {
+      log(`job ${job.kind} onDead failed`, err);
+    }
+  }
+
   /** Records a failed or postponed run; inside the caller's transaction when there is one. */
-  function fail(job: JobRow, h: Registered, e: unknown) {
+  function fail(job: JobRow, h: Registered, e: unknown, leased: boolean) {
     const message = e instanceof Error ? e.message : String(e);
     const counted = !(e instanceof RetryLater) || e.countsAsAttempt;
     const attempts = job.attempts + (counted ? 1 : 0);
     if (counted && attempts >= job.max_attempts) {
-      dead.run(attempts, message, job.id);
-      try {
-        h.onDead?.(JSON.parse(job.payload), message);
-      } catch (err) {
-        log(`job ${job.kind} onDead failed`, err);
-      }
+      bury(job, h, attempts, message, leased);
       return;
     }
     const delay =
       e instanceof RetryLater && e.delayMs !== undefined
         ? e.delayMs
-        : Math.min(MAX_DELAY_MS, h.baseDelayMs * 2 ** (attempts - 1)) * jitter();
-    retry.run(clock.now() + Math.round(delay), attempts, message, job.id);
+        : Math.min(MAX_DELAY_MS, h.baseDelayMs * 2 ** Math.max(0, attempts - 1)) * jitter();
+    retry.run({
+      id: job.id,
+      runAt: clock.now() + Math.round(delay),
+      attempts,
+      error: message,
+      owner: leased ? owner.id : null,
+    });
   }
 
-  const context = (job: JobRow): JobContext => ({
+  const context = (job: JobRow, leased: boolean): JobContext => ({
     jobId: job.id,
     attempt: job.attempts + 1,
     signal: shutdown.signal,
-    complete: () => done.run(job.id),
+    complete: () => done.run({ id: job.id, owner: leased ? owner.id : null }),
   });
 
   /** One transaction: the due jobs of a sync kind, each in a savepoint with its removal. */
@@ -169,12 +216,12 @@ export function createScheduler(
         for (const job of rows) {
           try {
             db.transaction(() => {
-              void h.run(JSON.parse(job.payload), context(job));
-              done.run(job.id);
+              void h.run(JSON.parse(job.payload), context(job, false));
+              done.run({ id: job.id, owner: null });
             })();
           } catch (e) {
             if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
-            fail(job, h, e);
+            fail(job, h, e, false);
           }
         }
         return rows.length;
@@ -195,10 +242,10 @@ export function createScheduler(
   }
 
   async function runAsync(job: JobRow, h: Registered): Promise<void> {
-    const ctx = context(job);
+    const ctx = context(job, true);
     try {
       await h.run(JSON.parse(job.payload), ctx);
-      done.run(job.id);
+      if (db.open) ctx.complete();
     } catch (e) {
       if (!db.open) return;
       if (ctx.signal.aborted) {
@@ -207,7 +254,7 @@ export function createScheduler(
         return;
       }
       if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
-      db.transaction(() => fail(job, h, e)).immediate();
+      db.transaction(() => fail(job, h, e, true)).immediate();
     }
   }
 
@@ -221,11 +268,23 @@ export function createScheduler(
     inFlight.add(p);
   }
 
-  /** Leases held by processes that no longer run are taken back at once, not after LEASE_MS. */
+  /**
+   * Leases held by processes that no longer run are taken back at once, not after LEASE_MS.
+   * A job whose process died under it MAX_RECLAIMS times is buried: it may be what kills it.
+   */
   function reclaim(): number {
     let released = 0;
     for (const o of leaseOwners.all(owner.id, clock.now()) as string[]) {
       if (!owner.isAlive(o)) released += releaseOwner.run(o).changes;
+    }
+    if (released > 0) {
+      db.transaction(() => {
+        for (const job of crashers.all() as JobRow[]) {
+          const message = `the process running it died ${MAX_RECLAIMS} times`;
+          log(`job ${job.kind} #${job.id} buried: ${message}`);
+          bury(job, handlers.get(job.kind), job.attempts, message, false);
+        }
+      }).immediate();
     }
     return released;
   }
@@ -253,7 +312,14 @@ export function createScheduler(
         lastReclaim = Date.now();
         reclaim();
       }
+      if (inFlight.size > 0 && Date.now() - lastRenew >= RENEW_EVERY_MS) {
+        lastRenew = Date.now();
+        renew.run(clock.now() + LEASE_MS, owner.id);
+      }
+      // One read of the index tells which lanes have work: idle kinds cost nothing.
+      const due = new Set(dueKinds.all({ now: clock.now() }) as string[]);
       for (const [kind, h] of handlers) {
+        if (!due.has(kind)) continue;
         if (h.sync) {
           if (runSyncBatch(kind, h, SYNC_BATCH) === SYNC_BATCH) busy = true;
         } else {
@@ -368,7 +434,11 @@ export function createScheduler(
       if (timer) clearTimeout(timer);
       timer = null;
       shutdown.abort();
-      await Promise.all(inFlight);
+      // A handler that ignores the abort must not hold the shutdown forever.
+      await Promise.race([
+        Promise.all(inFlight),
+        new Promise((r) => setTimeout(r, STOP_WAIT_MS).unref()),
+      ]);
     },
   };
 

@@ -3,6 +3,8 @@
 
 -- Who holds a job's lease: "<boot id>/<pid>/<process token>" (see main/core/jobs/owner.ts).
 ALTER TABLE jobs ADD COLUMN lease_owner TEXT;
+-- How often a process died holding the job: a job that kills its process is buried, not retried forever.
+ALTER TABLE jobs ADD COLUMN reclaims INTEGER NOT NULL DEFAULT 0;
 -- Each kind is claimed on its own (lanes), so a backlog of one kind never hides another's due jobs.
 CREATE INDEX jobs_kind_due ON jobs(kind, status, run_at);
 CREATE INDEX jobs_owner ON jobs(lease_owner) WHERE lease_owner IS NOT NULL;

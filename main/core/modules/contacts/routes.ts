@@ -234,8 +234,9 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts }) => {
           })
           .finally(() => out.end());
         reply.type('application/x-ndjson').header('cache-control', 'no-store');
-        // The typed body is the JSON answer; this branch streams NDJSON lines instead.
-        return reply.send(out as never);
+        // The typed body is the JSON answer; this branch streams NDJSON lines instead. The
+        // stream is returned (not sent) so its Idempotency-Key reservation lasts until it ends.
+        return out as never;
       } catch (e) {
         // Stopped before the end of the upload: drop the rest of it, then answer.
         if (!(await drainUpload(upload.stream))) reply.header('connection', 'close');

@@ -85,11 +85,26 @@ export const eventsRoutes =
         // never waits on an idle keep-alive socket.
         res.writeHead(200, { ...SSE_HEADERS, connection: 'close' });
         // Writes never wait for a slow reader: its backlog is bounded, then it is cut off.
-        const write = (chunk: string) => {
-          if (res.destroyed) return;
-          res.write(chunk);
-          if (res.writableLength > MAX_BUFFERED_BYTES) res.destroy();
+        const write = (chunk: string): boolean => {
+          if (res.destroyed) return false;
+          const room = res.write(chunk);
+          if (res.writableLength > MAX_BUFFERED_BYTES) {
+            res.destroy();
+            return false;
+          }
+          return room;
         };
+        const drained = () =>
+          new Promise<void>((resolve) => {
+            if (res.destroyed) return resolve();
+            const done = () => {
+              res.off('drain', done);
+              res.off('close', done);
+              resolve();
+            };
+            res.on('drain', done);
+            res.on('close', done);
+          });
         write('retry: 2000\n: connected\n\n');
         const unsubscribe = hub.subscribe(
           {
@@ -97,6 +112,7 @@ export const eventsRoutes =
             environment: p.environment,
             types: types ? new Set(types) : null,
             write,
+            drained,
             end: () => res.end(),
           },
           last === undefined ? null : Number(last),

@@ -41,6 +41,8 @@ const API_SENDER: Sender = { sentBy: 'api', agentId: null };
 const MAX_DISPATCH_ATTEMPTS = 5;
 /** design.md §5: a message a crash left `dispatching` is re-sent only after this long unanswered. */
 export const RESEND_AFTER_MS = 5 * 60_000;
+/** The longest a remote hand-over may take before it counts as unanswered. */
+const DELIVER_TIMEOUT_MS = 30_000;
 const RANK = { accepted: 0, sent: 1, delivered: 2, read: 3 } as const;
 
 export const toMessage = (r: MessageRow): Message => ({
@@ -271,6 +273,21 @@ export function messagesService(d: MessagingDeps) {
   const retryDispatch = (outcome: DeliveryOutcome & { ok: false }, attempt: number) =>
     new RetryLater(`${outcome.code}: ${outcome.message}`, 1000 * 2 ** (attempt - 1));
 
+  /**
+   * A dispatch that ended for good without the channel's verdict (its handler kept failing, or
+   * a provider never answered): the message fails and a charge is refunded, in the job's
+   * transaction, so nothing stays `accepted` forever.
+   */
+  const dispatchDied = (payload: unknown, error: string) => {
+    const row = repo.byId((payload as { messageId: string }).messageId);
+    if (!row || row.status !== 'accepted') return;
+    repo.setDispatching(row.id, null);
+    applyStatus(row, 'failed', {
+      code: 'dispatch_failed',
+      message: `The channel did not take the message: ${error}`,
+    });
+  };
+
   // The hand-over. A local channel (the simulator) answers synchronously, so its answer, the
   // message's status and the job's end are one commit: exactly once, whatever is killed when.
   // A remote provider gets its own async job (below), in the same transaction.
@@ -290,7 +307,7 @@ export function messagesService(d: MessagingDeps) {
         throw retryDispatch(outcome, ctx.attempt);
       }
     },
-    { maxAttempts: MAX_DISPATCH_ATTEMPTS + 1 },
+    { maxAttempts: MAX_DISPATCH_ATTEMPTS + 1, onDead: dispatchDied },
   );
 
   scheduler.register(
@@ -299,7 +316,12 @@ export function messagesService(d: MessagingDeps) {
       const channel = d.channel;
       const { messageId } = payload as { messageId: string };
       const row = repo.byId(messageId);
-      if (!row || row.status !== 'accepted' || channel.kind !== 'remote') return;
+      if (!row || channel.kind !== 'remote') return;
+      if (row.status !== 'accepted') {
+        // A status arrived while we waited: the provider had it. Nothing is in flight.
+        if (row.dispatching_at != null) repo.setDispatching(messageId, null);
+        return;
+      }
       const now = clock.now();
       if (row.dispatching_at != null && now < row.dispatching_at + RESEND_AFTER_MS) {
         // A call a crash cut short may have reached the provider: its status webhook will say
@@ -312,8 +334,18 @@ export function messagesService(d: MessagingDeps) {
       }
       repo.setDispatching(messageId, now);
       let outcome: DeliveryOutcome;
+      let timer: NodeJS.Timeout | undefined;
       try {
-        outcome = await channel.deliver(toChannelMessage(row), ctx.attempt, ctx.signal);
+        // A provider call is bounded here too, whatever the channel does with its own timeout.
+        outcome = await Promise.race([
+          channel.deliver(toChannelMessage(row), ctx.attempt, ctx.signal),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(
+              () => reject(new Error(`no answer within ${DELIVER_TIMEOUT_MS / 1000} s`)),
+              DELIVER_TIMEOUT_MS,
+            );
+          }),
+        ]);
       } catch (e) {
         if (ctx.signal.aborted) throw e;
         // No answer: the provider may have the message. Keep `dispatching` and look again
@@ -322,6 +354,8 @@ export function messagesService(d: MessagingDeps) {
           `no answer from the channel: ${(e as Error).message}`,
           RESEND_AFTER_MS,
         );
+      } finally {
+        clearTimeout(timer);
       }
       let retry: RetryLater | null = null;
       db.transaction(() => {
@@ -339,7 +373,7 @@ export function messagesService(d: MessagingDeps) {
       }).immediate();
       if (retry) throw retry;
     },
-    { sync: false, concurrency: 16, maxAttempts: MAX_DISPATCH_ATTEMPTS + 1 },
+    { sync: false, concurrency: 16, maxAttempts: MAX_DISPATCH_ATTEMPTS + 1, onDead: dispatchDied },
   );
 
   scheduler.register('message.status', (payload) => {
