@@ -277,24 +277,50 @@ console.log(
 );
 
 /**
- * SSE delivery latency: 100 subscribers on GET /events; 50 inbound messages posted 20 ms
- * apart; latency = arrival at each subscriber − the event's createdAt (set at commit).
+ * SSE delivery latency: 100 subscribers on GET /events (over 4 keys: a key may hold 32
+ * streams); 50 inbound messages posted 20 ms apart; latency = arrival at each subscriber −
+ * the event's createdAt (set at commit).
  */
 async function sseLatency() {
   const SUBSCRIBERS = 100;
   const EVENTS = 50;
   const { dir, key } = seed();
+  const keys = [
+    key,
+    ...Array.from(
+      { length: 3 },
+      (_, i) =>
+        JSON.parse(
+          execFileSync(
+            process.execPath,
+            [
+              BIN,
+              'keys',
+              'create',
+              '--env',
+              'test',
+              '--name',
+              `sse-${i}`,
+              '--json',
+              '--data-dir',
+              dir,
+            ],
+            { encoding: 'utf8' },
+          ),
+        ).key,
+    ),
+  ];
   const server = await startServer([BIN, 'serve', '--port', '0', '--data-dir', dir], {
     PARLEY_RATE_LIMIT: '100000000',
   });
   const samples = [];
   const controllers = [];
   let received = 0;
-  const streams = Array.from({ length: SUBSCRIBERS }, async () => {
+  const streams = Array.from({ length: SUBSCRIBERS }, async (_, n) => {
     const controller = new AbortController();
     controllers.push(controller);
     const res = await fetch(`${server.url}/events?types=message.received`, {
-      headers: { 'x-api-key': key },
+      headers: { 'x-api-key': keys[n % keys.length] },
       signal: controller.signal,
     });
     const reader = res.body.getReader();
