@@ -8,6 +8,7 @@ import { processOwner } from './jobs/owner.ts';
 import type { Retention } from './jobs/retention.ts';
 import { createRetention, DEFAULT_RETENTION } from './jobs/retention.ts';
 import { createScheduler } from './jobs/scheduler.ts';
+import { cannedRepliesService } from './modules/canned-replies/service.ts';
 import { contactsService } from './modules/contacts/service.ts';
 import { conversationsService } from './modules/conversations/service.ts';
 import { keysService } from './modules/keys/service.ts';
@@ -73,6 +74,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     outbox,
     contacts,
     messages,
+    workspaces,
   });
   return {
     db,
@@ -93,6 +95,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     templates,
     messages,
     conversations,
+    cannedReplies: cannedRepliesService({ db, clock, ids }),
     outbound,
     webhooks: webhooksService(db, clock, random, ids, scheduler, outbound),
   };

@@ -9,3 +9,4 @@ export * from './events.ts';
 export * from './webhooks.ts';
 export * from './simulator.ts';
 export * from './conversations.ts';
+export * from './canned-replies.ts';

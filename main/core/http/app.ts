@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../shared/errors.ts';
 import { CsvUpload } from '../modules/contacts/import.ts';
+import { cannedRepliesRoutes } from '../modules/canned-replies/routes.ts';
 import { contactsRoutes } from '../modules/contacts/routes.ts';
 import { conversationsRoutes } from '../modules/conversations/routes.ts';
 import { eventsRoutes } from '../modules/events/routes.ts';
@@ -49,6 +50,7 @@ const API_PREFIXES = [
   '/events',
   '/webhooks',
   '/agents',
+  '/canned-replies',
 ];
 
 export interface AppOptions {
@@ -180,6 +182,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       templatesRoutes,
       messagesRoutes,
       conversationsRoutes,
+      cannedRepliesRoutes,
       simulatorRoutes,
       webhooksRoutes,
       eventsRoutes(opts.heartbeatMs),

@@ -7,6 +7,8 @@
 import type {
   Agent,
   ApiKey,
+  CannedReply,
+  CannedReplyBody,
   Contact,
   Conversation,
   ConversationStatus,
@@ -342,7 +344,14 @@ export interface ConversationQuery extends PageParams {
   assignee?: string;
   label?: string;
   q?: string;
+  /** Only conversations with unread messages. */
+  unread?: boolean;
+  /** Only these (≤ 50), if they match the other filters: re-checks changed rows. */
+  ids?: string[];
 }
+
+/** Opens the conversation with a contact: an existing one by id, or any phone (created if new). */
+export type OpenConversationBody = { contactId: string } | { phone: string; name?: string };
 
 export type ConversationDetail = Conversation & { messages: Message[] };
 
@@ -569,17 +578,49 @@ export const api = {
   conversations: {
     list: (q: ConversationQuery = {}, signal?: AbortSignal): Promise<ConversationPage> =>
       json('GET', '/conversations', {
-        query: { ...pageQuery(q), status: q.status, assignee: q.assignee, label: q.label, q: q.q },
+        query: {
+          ...pageQuery(q),
+          status: q.status,
+          assignee: q.assignee,
+          label: q.label,
+          q: q.q,
+          unread: q.unread ? 'true' : undefined,
+          ids: q.ids?.join(','),
+        },
         ...(signal ? { signal } : {}),
       }),
     get: (id: string): Promise<ConversationDetail> =>
       json('GET', `/conversations/${encodeURIComponent(id)}`),
+    /** `created`: a new conversation (201) rather than the contact's existing one (200). */
+    open: async (
+      body: OpenConversationBody,
+    ): Promise<{ conversation: Conversation; created: boolean }> => {
+      const response = await send('POST', '/conversations', { body });
+      return {
+        conversation: (await response.json()) as Conversation,
+        created: response.status === 201,
+      };
+    },
     messages: (id: string, p?: PageParams): Promise<Page<Message>> =>
       json('GET', `/conversations/${encodeURIComponent(id)}/messages`, { query: pageQuery(p) }),
     patch: (id: string, body: PatchConversation): Promise<Conversation> =>
       json('PATCH', `/conversations/${encodeURIComponent(id)}`, { body }),
     reply: (id: string, body: ReplyBody): Promise<Message> =>
       json('POST', `/conversations/${encodeURIComponent(id)}/reply`, { body }),
+  },
+
+  cannedReplies: {
+    list: (p: PageParams & { q?: string } = {}, signal?: AbortSignal): Promise<Page<CannedReply>> =>
+      json('GET', '/canned-replies', {
+        query: { ...pageQuery(p), q: p.q },
+        ...(signal ? { signal } : {}),
+      }),
+    create: (body: CannedReplyBody): Promise<CannedReply> =>
+      json('POST', '/canned-replies', { body }),
+    update: (id: string, body: CannedReplyBody): Promise<CannedReply> =>
+      json('PUT', `/canned-replies/${encodeURIComponent(id)}`, { body }),
+    remove: (id: string): Promise<{ success: true; id: string }> =>
+      json('DELETE', `/canned-replies/${encodeURIComponent(id)}`),
   },
 
   agents: {

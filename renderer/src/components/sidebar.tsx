@@ -1,7 +1,15 @@
 import type { ReactNode } from 'react';
 import { useInbox } from '../stores/inbox.ts';
 import { hrefFor, useRoute, type Route } from '../stores/route.ts';
-import { ChatIcon, CodeIcon, ContactsIcon, KeyIcon, TemplateIcon, WalletIcon } from './icons.tsx';
+import {
+  ChatIcon,
+  CodeIcon,
+  ContactsIcon,
+  KeyIcon,
+  ReplyIcon,
+  TemplateIcon,
+  WalletIcon,
+} from './icons.tsx';
 import { StreamIndicator } from './stream-indicator.tsx';
 
 function NavLink({
@@ -58,6 +66,9 @@ export function Sidebar() {
         </NavLink>
         <NavLink route="templates" icon={<TemplateIcon />}>
           Templates
+        </NavLink>
+        <NavLink route="canned-replies" icon={<ReplyIcon />}>
+          Canned replies
         </NavLink>
         <NavLink route="wallet" icon={<WalletIcon />}>
           Wallet

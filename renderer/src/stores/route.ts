@@ -4,6 +4,7 @@ export const ROUTES = [
   'inbox',
   'contacts',
   'templates',
+  'canned-replies',
   'wallet',
   'playground',
   'settings/keys',

@@ -1,4 +1,5 @@
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { parsePlaceholders } from '../../../../shared/placeholders.ts';
 import type { Conversation } from '../../../../shared/schemas/index.ts';
 import { ApiRequestError } from '../../api/client.ts';
 import { FormError } from '../../components/form-error.tsx';
@@ -14,6 +15,7 @@ import { componentText } from '../../components/template-text.ts';
 import { useAction } from '../../components/use-action.ts';
 import { useNow } from '../../components/use-now.ts';
 import { WhatsAppPreview } from '../../components/whatsapp-preview.tsx';
+import { useCannedPicker } from '../canned-replies/canned-reply-picker.tsx';
 import { isUsable, useApprovedTemplates } from '../../stores/approved-templates.ts';
 import { hrefFor } from '../../stores/route.ts';
 import { useSession } from '../../stores/session.ts';
@@ -36,7 +38,9 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
   const reload = useThread((s) => s.reload);
   const draftKey = `${conversation.id}:${note ? 'note' : 'reply'}`;
   const [text, setText] = useState(() => drafts.get(draftKey) ?? '');
-  const { busy, error, run } = useAction();
+  const { busy, error, setError, run } = useAction();
+  const textarea = useRef<HTMLTextAreaElement>(null);
+  const unfilledId = useId();
 
   const edit = (value: string) => {
     setText(value);
@@ -44,9 +48,25 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
     else drafts.delete(draftKey);
   };
 
+  // `/` opens the canned replies; inserting one fills its placeholders from this contact.
+  const canned = useCannedPicker({
+    text,
+    setText: edit,
+    textarea,
+    contact: conversation.contact,
+  });
+  // A placeholder the contact had no value for stays in the text until the agent replaces it.
+  const unfilled = parsePlaceholders(text).placeholders[0] ?? null;
+
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     if (!text.trim() || busy) return;
+    if (unfilled) {
+      textarea.current?.focus();
+      textarea.current?.setSelectionRange(unfilled.start, unfilled.end);
+      setError(`Replace ${unfilled.raw} with the customer’s details before sending.`);
+      return;
+    }
     await run(
       async () => {
         await reply(note ? { text, private: true } : { text });
@@ -61,8 +81,10 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
 
   return (
     <form className="reply-form" onSubmit={submit} noValidate data-testid="reply-text-form">
+      <div className="canned-anchor">{canned.picker}</div>
       <div className="reply-text-row">
         <textarea
+          ref={textarea}
           id={REPLY_INPUT_ID}
           className="input textarea reply-textarea"
           rows={2}
@@ -71,11 +93,20 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
           placeholder={
             note
               ? 'Write a private note — only agents see it'
-              : 'Type a reply · Enter to send, Shift+Enter for a new line'
+              : 'Type a reply · / for canned replies · Enter to send, Shift+Enter for a new line'
           }
           aria-label={note ? 'Private note' : 'Reply'}
-          onChange={(event) => edit(event.target.value)}
+          aria-describedby={unfilled ? unfilledId : undefined}
+          {...canned.inputProps}
+          onChange={(event) => {
+            edit(event.target.value);
+            canned.track(event.target);
+          }}
+          onSelect={(event) => canned.track(event.currentTarget)}
+          onFocus={(event) => canned.track(event.currentTarget)}
+          onBlur={canned.close}
           onKeyDown={(event) => {
+            if (canned.onKeyDown(event)) return;
             if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
               event.preventDefault();
               void submit();
@@ -94,6 +125,12 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
           <span>{note ? 'Add note' : 'Send'}</span>
         </button>
       </div>
+      {unfilled ? (
+        <p className="canned-unfilled" id={unfilledId} data-testid="reply-unfilled">
+          This contact has no value for <code>{unfilled.raw}</code>: replace it (it is selected when
+          inserted) before sending.
+        </p>
+      ) : null}
       <FormError error={error} testId="reply-error" />
     </form>
   );
