@@ -55,7 +55,31 @@ export const listConversationsQuery = pageQuery.extend({
     .describe('an agent id, `me` (X-Parley-Agent) or `unassigned`'),
   label: z.string().max(64).optional(),
   q: z.string().max(200).optional().describe('contact name or phone, or message text'),
+  unread: z
+    .enum(['true', 'false'])
+    .optional()
+    .describe('`true`: only conversations with unread messages'),
+  ids: z
+    .string()
+    .max(2000)
+    .regex(/^[^,]+(,[^,]+){0,49}$/, 'ids is a comma-separated list of up to 50 conversation ids')
+    .optional()
+    .describe(
+      'only these conversations (comma-separated, ≤ 50), if they match the other filters: a client re-checks changed rows against its view; `counts` ignore it',
+    ),
 });
+
+export const createConversationBody = z
+  .object({
+    contactId: z.string().min(1).max(100).optional(),
+    phone: z.string().min(1).max(32).optional().describe('E.164; the contact is created if new'),
+    name: z.string().trim().max(200).optional().describe('for a contact created from `phone`'),
+  })
+  .refine((b) => (b.contactId === undefined) !== (b.phone === undefined), {
+    message: 'give either contactId or phone',
+    path: ['contactId'],
+  })
+  .describe('{ contactId } | { phone, name? }');
 
 export const conversationPageSchema = z.object({
   data: z.array(conversationSchema),

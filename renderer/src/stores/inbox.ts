@@ -18,6 +18,8 @@ export interface InboxFilters {
   assignee: AssigneeFilter;
   label: string;
   q: string;
+  /** Only conversations with unread messages. */
+  unread: boolean;
 }
 
 type Changes = Record<string, { from: unknown; to: unknown }>;
@@ -31,6 +33,17 @@ interface InboxState extends PagedListMeta {
   /** Conversation labels seen so far, offered by the label filter. */
   knownLabels: string[];
   setFilters: (filters: Partial<InboxFilters>) => void;
+  /** A status tab was picked: loads it afresh even when it is the current one. */
+  selectStatus: (status: ConversationStatus) => void;
+  /** Rows ticked for a bulk action (ids); cleared when the view changes. */
+  selection: ReadonlySet<string>;
+  /** The row a shift-click extends from (the last one ticked or unticked). */
+  selectionAnchor: string | null;
+  /** Ticks or unticks a row; `range` does the same to every loaded row from the anchor to it. */
+  toggleSelected: (id: string, range?: boolean) => void;
+  /** Ticks every loaded row, or unticks them all when all are ticked. */
+  toggleAllLoaded: () => void;
+  clearSelection: () => void;
   /** Loads once (e.g. at start-up); later calls are no-ops (a failed load is retried on request). */
   ensureLoaded: () => void;
   load: () => Promise<void>;
@@ -46,12 +59,35 @@ interface InboxState extends PagedListMeta {
 export const FIRST_PAGE_SIZE = 50;
 export const PAGE_SIZE = 100;
 const RECONCILE_DELAY_MS = 800;
+/** Changed rows a search may now match are re-checked by the API in batches this often. */
+const RECHECK_DELAY_MS = 150;
+/** The most ids one re-check asks about (the API's limit). */
+const RECHECK_BATCH = 50;
 
-const DEFAULT_FILTERS: InboxFilters = { status: 'open', assignee: 'all', label: '', q: '' };
+const DEFAULT_FILTERS: InboxFilters = {
+  status: 'open',
+  assignee: 'all',
+  label: '',
+  q: '',
+  unread: false,
+};
+
+const sameFilters = (a: InboxFilters, b: InboxFilters): boolean =>
+  a.status === b.status &&
+  a.assignee === b.assignee &&
+  a.label === b.label &&
+  a.q === b.q &&
+  a.unread === b.unread;
 
 type InboxData = Pick<
   InboxState,
-  'conversations' | 'counts' | 'unreadTotal' | 'knownLabels' | keyof PagedListMeta
+  | 'conversations'
+  | 'counts'
+  | 'unreadTotal'
+  | 'knownLabels'
+  | 'selection'
+  | 'selectionAnchor'
+  | keyof PagedListMeta
 >;
 
 /** All but the filters, as before the first load (and after a scope switch). */
@@ -61,6 +97,8 @@ const emptyList = (): InboxData => ({
   counts: null,
   unreadTotal: 0,
   knownLabels: [],
+  selection: new Set(),
+  selectionAnchor: null,
 });
 
 /** The list's order: last activity first, the id breaking ties (as the API pages). */
@@ -89,6 +127,7 @@ function matchesExceptStatus(c: Conversation, f: InboxFilters, meId: string | nu
   if (f.assignee === 'me' && (meId === null || c.assignee !== meId)) return false;
   if (f.assignee === 'unassigned' && c.assignee !== null) return false;
   if (f.label.trim() && !c.labels.includes(f.label.trim())) return false;
+  if (f.unread && c.unreadCount === 0) return false;
   return true;
 }
 
@@ -97,6 +136,7 @@ const queryOf = (f: InboxFilters): ConversationQuery => ({
   ...(f.assignee !== 'all' ? { assignee: f.assignee } : {}),
   ...(f.label.trim() ? { label: f.label.trim() } : {}),
   ...(f.q.trim() ? { q: f.q.trim() } : {}),
+  ...(f.unread ? { unread: true } : {}),
 });
 
 /** The conversation as it was before `changes` (the event's from-values). */
@@ -104,6 +144,14 @@ function previousOf(c: Conversation, changes: Changes): Conversation {
   const before: Record<string, unknown> = { ...c };
   for (const [field, change] of Object.entries(changes)) before[field] = change.from;
   return before as Conversation;
+}
+
+/** The selection without `id` (the same set when it was not in it). */
+function without1(selection: ReadonlySet<string>, id: string): ReadonlySet<string> {
+  if (!selection.has(id)) return selection;
+  const next = new Set(selection);
+  next.delete(id);
+  return next;
 }
 
 function insertSorted(list: Conversation[], c: Conversation, hasMore: boolean): Conversation[] {
@@ -198,7 +246,12 @@ export const useInbox = create<InboxState>()((set, get) => {
     let previous: Conversation | null = null;
     if (changes !== 'created') {
       // Only these move a conversation between tabs or in and out of the filters.
-      if (!('status' in changes || 'assignee' in changes || 'labels' in changes)) return;
+      const moves =
+        'status' in changes ||
+        'assignee' in changes ||
+        'labels' in changes ||
+        (filters.unread && 'unreadCount' in changes);
+      if (!moves) return;
       previous = previousOf(c, changes);
     }
     const me = meId();
@@ -211,23 +264,85 @@ export const useInbox = create<InboxState>()((set, get) => {
     set({ counts: next });
   };
 
-  const upsertRow = (c: Conversation): void => {
+  // Ids of changed conversations a search may now match, waiting to be re-checked by the API.
+  const recheck = new Set<string>();
+  let recheckTimer: number | null = null;
+
+  const queueRecheck = (id: string): void => {
+    recheck.add(id);
+    if (recheckTimer === null) recheckTimer = window.setTimeout(runRecheck, RECHECK_DELAY_MS);
+  };
+
+  const clearRecheck = (): void => {
+    recheck.clear();
+    if (recheckTimer !== null) window.clearTimeout(recheckTimer);
+    recheckTimer = null;
+  };
+
+  /**
+   * Asks the list endpoint, under the current filters and search, which of the changed rows
+   * belong in the view now (a search matches message text, which only the API can judge). The
+   * same answer brings the tabs' counts.
+   */
+  const runRecheck = async (): Promise<void> => {
+    recheckTimer = null;
+    const ids = [...recheck].slice(0, RECHECK_BATCH);
+    for (const id of ids) recheck.delete(id);
+    if (recheck.size > 0) recheckTimer = window.setTimeout(runRecheck, RECHECK_DELAY_MS);
+    const isCurrent = list.guard.start();
+    const startedAt = countsSeq;
+    try {
+      const page = await api.conversations.list({
+        ...queryOf(get().filters),
+        ids,
+        limit: ids.length,
+      });
+      if (!isCurrent()) return;
+      if (startedAt === countsSeq) {
+        countsSeq += 1;
+        set({ counts: page.counts });
+      }
+      for (const c of rememberAll(page.data)) upsertRow(c, true);
+    } catch {
+      // The next change, tab click or reconnect re-reads the list.
+    }
+  };
+
+  /**
+   * Puts a fresher copy where it belongs in the view, or takes it out. `confirmed`: the API has
+   * just listed it under the current filters, search included.
+   */
+  const upsertRow = (c: Conversation, confirmed = false): void => {
+    const state = get();
+    if (state.status !== 'ready') return;
+    const matches =
+      c.status === state.filters.status && matchesExceptStatus(c, state.filters, meId());
+    const shown = state.conversations.some((row) => row.id === c.id);
+    if (matches && !shown && !confirmed && state.filters.q.trim()) {
+      // It may match the search now (a new message, a reopened or woken conversation).
+      queueRecheck(c.id);
+      return;
+    }
     set((s) => {
-      if (s.status !== 'ready') return s;
       const index = s.conversations.findIndex((row) => row.id === c.id);
-      const matches = c.status === s.filters.status && matchesExceptStatus(c, s.filters, meId());
       if (index >= 0) {
         const current = s.conversations[index]!;
         if (!isNewer(c, current)) return s;
         const without = s.conversations.slice();
         without.splice(index, 1);
-        if (!matches) return { conversations: without };
+        if (!matches) return { conversations: without, selection: without1(s.selection, c.id) };
         return { conversations: insertSorted(without, c, false) };
       }
-      // A search matches on message text too, which only the API can judge.
-      if (!matches || s.filters.q.trim()) return s;
+      if (!matches) return s;
       return { conversations: insertSorted(s.conversations, c, s.nextCursor !== null) };
     });
+  };
+
+  /** Shows a view afresh: another filter, or the same tab picked again. */
+  const reloadView = (filters: InboxFilters): void => {
+    clearRecheck();
+    set({ filters, selection: new Set(), selectionAnchor: null });
+    void get().load();
   };
 
   return {
@@ -237,17 +352,43 @@ export const useInbox = create<InboxState>()((set, get) => {
     setFilters: (partial) => {
       const current = get().filters;
       const next = { ...current, ...partial };
-      if (
-        next.status === current.status &&
-        next.assignee === current.assignee &&
-        next.label === current.label &&
-        next.q === current.q
-      ) {
-        return;
-      }
-      set({ filters: next });
-      void get().load();
+      if (sameFilters(next, current)) return;
+      reloadView(next);
     },
+
+    selectStatus: (status) => reloadView({ ...get().filters, status }),
+
+    toggleSelected: (id, range = false) => {
+      set((s) => {
+        const selection = new Set(s.selection);
+        const on = !selection.has(id);
+        const ids = s.conversations.map((c) => c.id);
+        const from = range && s.selectionAnchor ? ids.indexOf(s.selectionAnchor) : -1;
+        const to = ids.indexOf(id);
+        if (from >= 0 && to >= 0) {
+          // Shift-click: the whole range takes the state of the row clicked.
+          for (const rowId of ids.slice(Math.min(from, to), Math.max(from, to) + 1)) {
+            if (on) selection.add(rowId);
+            else selection.delete(rowId);
+          }
+        } else if (on) selection.add(id);
+        else selection.delete(id);
+        return { selection, selectionAnchor: id };
+      });
+    },
+
+    toggleAllLoaded: () => {
+      set((s) => {
+        const all =
+          s.conversations.length > 0 && s.conversations.every((c) => s.selection.has(c.id));
+        return {
+          selection: all ? new Set() : new Set(s.conversations.map((c) => c.id)),
+          selectionAnchor: null,
+        };
+      });
+    },
+
+    clearSelection: () => set({ selection: new Set(), selectionAnchor: null }),
 
     ensureLoaded: () => {
       const { status, load } = get();
@@ -268,7 +409,7 @@ export const useInbox = create<InboxState>()((set, get) => {
         if (!isCurrent()) return;
         countsSeq += 1;
         set({ counts: page.counts });
-        for (const c of rememberAll(page.data)) upsertRow(c);
+        for (const c of rememberAll(page.data)) upsertRow(c, true);
       } catch {
         // Still showing the last known state; the next reconnect or load tries again.
       }
@@ -307,6 +448,7 @@ export const useInbox = create<InboxState>()((set, get) => {
     reset: () => {
       list.invalidate();
       known.clear();
+      clearRecheck();
       if (reconcileTimer !== null) window.clearTimeout(reconcileTimer);
       reconcileTimer = null;
       set(emptyList());

@@ -26,6 +26,10 @@ export interface ConversationFilter {
   assignee?: string | null;
   label?: string;
   q?: string;
+  /** Only conversations with unread messages (read from the partial `conversations_unread_*` indexes). */
+  unread?: boolean;
+  /** Only these conversations (a client re-checking changed rows against its view). */
+  ids?: string[];
 }
 
 /**
@@ -133,7 +137,7 @@ export function conversationsRepo(db: Db) {
     return st;
   };
   const shape = (f: ConversationFilter) =>
-    `${+!!f.status}${f.assignee === null ? 'n' : f.assignee === undefined ? '-' : 'a'}${+!!f.label}${+!!f.q}`;
+    `${+!!f.status}${f.assignee === null ? 'n' : f.assignee === undefined ? '-' : 'a'}${+!!f.label}${+!!f.q}${+!!f.unread}${+!!f.ids}`;
 
   /**
    * The filter's conditions. With a label, the page is driven by the label's rows (`cl`), which
@@ -146,6 +150,10 @@ export function conversationsRepo(db: Db) {
     if (withStatus && f.status) w.push(`${t}.status = @status`);
     if (f.assignee === null) w.push(`${t}.assignee_id IS NULL`);
     else if (f.assignee !== undefined) w.push(`${t}.assignee_id = @assignee`);
+    // Written exactly as the partial indexes' WHERE, so SQLite can use them.
+    if (f.unread) w.push('cv.unread_count > 0');
+    // The list drives from the ids (see listSql): a seek per id, whatever the inbox's size.
+    if (f.ids) w.push(`${f.label ? 'cl.conversation_id' : 'cv.id'} = wanted.value`);
     if (f.q) {
       // Contacts by trigram (substrings of 3+ characters), shorter queries by LIKE; messages by words.
       const contacts =
@@ -161,53 +169,50 @@ export function conversationsRepo(db: Db) {
     return w;
   }
 
-  function listStatement(f: ConversationFilter): Statement {
-    return cached(`list${shape(f)}`, () => {
-      // With a label, page from the label's (status,) activity index and join the conversation.
-      const from = f.label
-        ? `conversation_labels cl JOIN conversations cv ON cv.rowid = cl.conversation_rowid`
-        : 'conversations cv';
-      const w = where(f, true);
-      const at = f.label ? 'cl.last_message_at' : 'cv.last_message_at';
-      const id = f.label ? 'cl.conversation_id' : 'cv.id';
-      return db
-        .prepare(
-          `SELECT ${at} || ':' || ${id}, cv.id, cv.version, cv.last_inbound_at FROM ${from}
+  function listSql(f: ConversationFilter): string {
+    // With a label, page from the label's (status,) activity index and join the conversation.
+    const table = f.label
+      ? `conversation_labels cl JOIN conversations cv ON cv.rowid = cl.conversation_rowid`
+      : 'conversations cv';
+    // CROSS JOIN keeps SQLite from walking the activity index and testing every row against
+    // the few ids; sorting ≤ 50 rows afterwards costs nothing.
+    const from = f.ids ? `json_each(@ids) wanted CROSS JOIN ${table}` : table;
+    const w = where(f, true);
+    const at = f.label ? 'cl.last_message_at' : 'cv.last_message_at';
+    const id = f.label ? 'cl.conversation_id' : 'cv.id';
+    return `SELECT ${at} || ':' || ${id}, cv.id, cv.version, cv.last_inbound_at FROM ${from}
            WHERE ${w.join(' AND ')}
              AND (@cursorAt IS NULL OR ${at} < @cursorAt OR (${at} = @cursorAt AND ${id} < @cursorId))
-           ORDER BY ${at} DESC, ${id} DESC LIMIT @limit`,
-        )
-        .raw();
-    });
+           ORDER BY ${at} DESC, ${id} DESC LIMIT @limit`;
   }
 
-  function countsStatement(f: ConversationFilter): Statement {
-    return cached(`counts${shape(f)}`, () => {
-      if (!f.q) {
-        // Kept by triggers: a handful of rows whatever the size of the inbox.
-        const assignee =
-          f.assignee === undefined
-            ? ''
-            : f.assignee === null
-              ? "AND assignee_key = ''"
-              : 'AND assignee_key = @assignee';
-        const [table, label] = f.label
-          ? ['conversation_label_counts', 'AND label = @label']
-          : ['conversation_counts', ''];
-        return db.prepare(
-          `SELECT status, sum(n) AS n FROM ${table}
-           WHERE workspace_id = @workspaceId AND environment = @environment ${label} ${assignee} GROUP BY status`,
-        );
-      }
-      const from = f.label
-        ? `conversation_labels cl JOIN conversations cv ON cv.rowid = cl.conversation_rowid`
-        : 'conversations cv';
-      const status = f.label ? 'cl.status' : 'cv.status';
-      return db.prepare(
-        `SELECT ${status} AS status, count(*) AS n FROM ${from} WHERE ${where(f, false).join(' AND ')} GROUP BY ${status}`,
-      );
-    });
+  const listStatement = (f: ConversationFilter): Statement =>
+    cached(`list${shape(f)}`, () => db.prepare(listSql(f)).raw());
+
+  function countsSql(f: ConversationFilter): string {
+    if (!f.q && !f.unread) {
+      // Kept by triggers: a handful of rows whatever the size of the inbox.
+      const assignee =
+        f.assignee === undefined
+          ? ''
+          : f.assignee === null
+            ? "AND assignee_key = ''"
+            : 'AND assignee_key = @assignee';
+      const [table, label] = f.label
+        ? ['conversation_label_counts', 'AND label = @label']
+        : ['conversation_counts', ''];
+      return `SELECT status, sum(n) AS n FROM ${table}
+           WHERE workspace_id = @workspaceId AND environment = @environment ${label} ${assignee} GROUP BY status`;
+    }
+    const from = f.label
+      ? `conversation_labels cl JOIN conversations cv ON cv.rowid = cl.conversation_rowid`
+      : 'conversations cv';
+    const status = f.label ? 'cl.status' : 'cv.status';
+    return `SELECT ${status} AS status, count(*) AS n FROM ${from} WHERE ${where(f, false).join(' AND ')} GROUP BY ${status}`;
   }
+
+  const countsStatement = (f: ConversationFilter): Statement =>
+    cached(`counts${shape(f)}`, () => db.prepare(countsSql(f)));
 
   const params = (scope: Scope, f: ConversationFilter) => ({
     workspaceId: scope.workspaceId,
@@ -218,6 +223,7 @@ export function conversationsRepo(db: Db) {
     like: f.q ? `%${escapeLike(f.q)}%` : null,
     match: f.q ? ftsQuery(f.q) : null,
     trigram: f.q ? `"${f.q.replace(/"/g, '""')}"` : null,
+    ids: f.ids ? JSON.stringify(f.ids) : null,
   });
 
   return {
@@ -289,8 +295,23 @@ export function conversationsRepo(db: Db) {
         body: bodies.get(id)!,
       }));
     },
-    counts: (scope: Scope, f: ConversationFilter) =>
-      countsStatement(f).all(params(scope, f)) as { status: string; n: number }[],
+    /** SQLite's query plans for a filter's page and counts (the tests hold them to indexes). */
+    explain(f: ConversationFilter): { list: string[]; counts: string[] } {
+      const values = { ...params({ workspaceId: '', environment: 'test' }, f), limit: 1 };
+      const plan = (sql: string) =>
+        (
+          db
+            .prepare(`EXPLAIN QUERY PLAN ${sql}`)
+            .all({ ...values, cursorAt: null, cursorId: null }) as { detail: string }[]
+        ).map((r) => r.detail);
+      const { ids: _ids, ...view } = f;
+      return { list: plan(listSql(f)), counts: plan(countsSql(view)) };
+    },
+    /** Per status, under every filter but `status` and `ids` (the tabs count the whole view). */
+    counts: (scope: Scope, f: ConversationFilter) => {
+      const { ids: _ids, ...view } = f;
+      return countsStatement(view).all(params(scope, view)) as { status: string; n: number }[];
+    },
   };
 }
 export type ConversationsRepo = ReturnType<typeof conversationsRepo>;

@@ -7,6 +7,7 @@ import {
   conversationPageSchema,
   conversationSchema,
   createAgentBody,
+  createConversationBody,
   listConversationsQuery,
   patchConversationBody,
   replyBody,
@@ -42,12 +43,33 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
         tags,
         summary: 'List conversations by last activity, with counts per status for tabs',
         description:
-          'Filters: `status`, `assignee` (agent id, `me` with the `X-Parley-Agent` header, or `unassigned`), `label`, `q` (contact name or phone, or message text). `counts` apply every filter but `status`.',
+          'Filters: `status`, `assignee` (agent id, `me` with the `X-Parley-Agent` header, or `unassigned`), `label`, `q` (contact name or phone, or message text), `unread=true` (unread messages only), `ids` (only these, if they match the rest). `counts` apply every filter but `status` and `ids`.',
         querystring: listConversationsQuery,
         response: { 200: conversationPageSchema },
       },
     },
     async (req, reply) => sendJson(reply, conversations.list(req.principal, req.query, me(req))),
+  );
+
+  app.post(
+    '/conversations',
+    {
+      config: { docs: { errors: ['not_found'], requestExample: { phone: '+14155552671' } } },
+      schema: {
+        operationId: 'openConversation',
+        tags,
+        summary: 'Open the conversation with a contact (by id, or by phone: created if new)',
+        description:
+          'Answers the existing conversation (200) or starts one (201, `conversation.created`), so an agent can write first: outside the 24-hour window, with a template.',
+        body: createConversationBody,
+        response: { 200: conversationSchema, 201: conversationSchema },
+      },
+    },
+    async (req, reply) => {
+      const { json, created } = conversations.open(req.principal, req.body);
+      reply.code(created ? 201 : 200);
+      return sendJson(reply, json);
+    },
   );
 
   app.get(

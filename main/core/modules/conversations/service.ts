@@ -7,10 +7,12 @@ import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
 import { iso, isoOrNull } from '../../runtime.ts';
 import type { ContactsService } from '../contacts/service.ts';
+import { phoneOrThrow } from '../contacts/service.ts';
 import type { MessagesService } from '../messages/service.ts';
 import { SERVICE_WINDOW_MS } from '../messages/service.ts';
 import type { ConversationFilter, ConversationRow } from './repo.ts';
 import { conversationsRepo } from './repo.ts';
+import type { WorkspacesService } from '../workspaces/service.ts';
 
 interface AgentRow {
   id: string;
@@ -35,6 +37,8 @@ export interface ListQuery {
   assignee?: string;
   label?: string;
   q?: string;
+  unread?: 'true' | 'false';
+  ids?: string;
   limit: number;
   cursor?: string;
 }
@@ -69,6 +73,7 @@ export function conversationsService(deps: {
   outbox: Outbox;
   contacts: ContactsService;
   messages: MessagesService;
+  workspaces: WorkspacesService;
 }) {
   const { db, clock, ids, scheduler, outbox } = deps;
   const repo = conversationsRepo(db);
@@ -147,6 +152,8 @@ export function conversationsService(deps: {
       // Control characters (a NUL from `q=%00`) mean nothing in a search and break FTS5 syntax.
       const text = q.q?.replace(/\p{Cc}+/gu, ' ').trim();
       if (text) filter.q = text;
+      if (q.unread === 'true') filter.unread = true;
+      if (q.ids) filter.ids = [...new Set(q.ids.split(',').map((id) => id.trim()))];
       let cursor: { at: number; id: string } | null = null;
       if (q.cursor) {
         const m = /^(\d+):(.+)$/.exec(decodeCursor(q.cursor));
@@ -180,6 +187,57 @@ export function conversationsService(deps: {
         limit: 20,
       });
       return `${conversation.slice(0, -1)},"messages":${items},"messagesNextCursor":${nextCursor}}`;
+    },
+
+    /**
+     * The conversation with a contact (given by id, or by phone: created if new), started now if
+     * there is none yet, so an agent can write first (a template, outside the service window).
+     */
+    open(
+      scope: Scope,
+      body: { contactId?: string; phone?: string; name?: string },
+    ): { json: string; created: boolean } {
+      const phone = body.phone === undefined ? null : phoneOrThrow(body.phone);
+      return db
+        .transaction(() => {
+          let contactId: string;
+          if (body.contactId !== undefined) {
+            const contact = deps.contacts.repo.get(scope, body.contactId);
+            if (!contact) {
+              throw new ApiError('not_found', `no contact ${body.contactId}`, {
+                param: 'contactId',
+              });
+            }
+            contactId = contact.id;
+          } else {
+            // An existing contact keeps its name: `name` only names a contact created here.
+            const existing = deps.contacts.repo.byPhone(scope, phone!);
+            contactId =
+              existing?.id ??
+              deps.contacts.write(scope, phone!, body.name ? { name: body.name } : {}).row.id;
+          }
+          const account = deps.workspaces.activeAccount(scope.workspaceId);
+          const existing = repo.byContact(contactId, account.id);
+          if (existing) return { json: repo.json(existing.id, windowStart()), created: false };
+          const now = clock.now();
+          const id = ids('conv');
+          repo.insert({
+            id,
+            workspace_id: scope.workspaceId,
+            environment: scope.environment,
+            contact_id: contactId,
+            business_account_id: account.id,
+            last_message_at: now,
+            created_at: now,
+            updated_at: now,
+          });
+          const json = repo.json(id, windowStart());
+          outbox.emit(scope, 'conversation.created', {
+            conversation: JSON.parse(json) as Record<string, unknown>,
+          });
+          return { json, created: true };
+        })
+        .immediate();
     },
 
     messages(scope: Scope, id: string, q: { limit: number; cursor?: string }): string {

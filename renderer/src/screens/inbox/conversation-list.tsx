@@ -9,7 +9,11 @@ import { useAgents } from '../../stores/agents.ts';
 import { useInbox, type AssigneeFilter } from '../../stores/inbox.ts';
 import { useThread } from '../../stores/thread.ts';
 import { notifyError } from '../../stores/toasts.ts';
+import { BulkBar } from './bulk-bar.tsx';
 import { ConversationRow, ROW_HEIGHT } from './conversation-row.tsx';
+import { EmptyInbox } from './empty-inbox.tsx';
+import './inbox-list.css';
+import { NewConversationDialog } from './new-conversation-dialog.tsx';
 import { step } from './use-inbox-shortcuts.ts';
 
 /** Start fetching the next page this many rows before the end comes into view. */
@@ -41,7 +45,9 @@ function ListFilters() {
   const counts = useInbox((s) => s.counts);
   const knownLabels = useInbox((s) => s.knownLabels);
   const setFilters = useInbox((s) => s.setFilters);
+  const selectStatus = useInbox((s) => s.selectStatus);
   const hasMe = useAgents((s) => s.meId !== null);
+  const [composing, setComposing] = useState(false);
   const [q, setQ] = useState(filters.q);
   const [label, setLabel] = useState(filters.label);
 
@@ -100,6 +106,27 @@ function ListFilters() {
           ))}
         </datalist>
       </div>
+      <div className="inbox-list-tools">
+        <SelectAllLoaded />
+        <button
+          type="button"
+          className="filter-chip unread-toggle"
+          aria-pressed={filters.unread}
+          onClick={() => setFilters({ unread: !filters.unread })}
+          data-testid="unread-filter"
+        >
+          Unread
+        </button>
+        <button
+          type="button"
+          className="button button-small new-conversation-button"
+          onClick={() => setComposing(true)}
+          data-testid="new-conversation"
+        >
+          New conversation
+        </button>
+      </div>
+      {composing ? <NewConversationDialog onClose={() => setComposing(false)} /> : null}
       <div className="inbox-tabs" role="tablist" aria-label="Status">
         {TABS.map((tab) => {
           const selected = filters.status === tab.status;
@@ -108,7 +135,8 @@ function ListFilters() {
             <Tab
               key={tab.status}
               selected={selected}
-              onSelect={() => setFilters({ status: tab.status })}
+              // Always a fresh read, even of the current tab: the agent asked to see it now.
+              onSelect={() => selectStatus(tab.status)}
               className="inbox-tab"
               title={
                 count === undefined
@@ -129,9 +157,32 @@ function ListFilters() {
   );
 }
 
+/** Ticks every loaded row (or none): bulk actions apply to what is ticked. */
+function SelectAllLoaded() {
+  const loaded = useInbox((s) => s.conversations.length);
+  const ticked = useInbox((s) => s.conversations.filter((c) => s.selection.has(c.id)).length);
+  const toggleAllLoaded = useInbox((s) => s.toggleAllLoaded);
+  return (
+    <label className="select-all">
+      <input
+        type="checkbox"
+        checked={loaded > 0 && ticked === loaded}
+        ref={(input) => {
+          if (input) input.indeterminate = ticked > 0 && ticked < loaded;
+        }}
+        disabled={loaded === 0}
+        onChange={toggleAllLoaded}
+        data-testid="select-all"
+      />
+      Select all
+    </label>
+  );
+}
+
 function EmptyList() {
   const status = useInbox((s) => s.status);
   const filters = useInbox((s) => s.filters);
+  const counts = useInbox((s) => s.counts);
   const error = useInbox((s) => s.error);
   const load = useInbox((s) => s.load);
   if (status === 'loading' || status === 'idle') {
@@ -151,7 +202,9 @@ function EmptyList() {
       </div>
     );
   }
-  const filtered = filters.q || filters.label || filters.assignee !== 'all';
+  const filtered = filters.q || filters.label || filters.assignee !== 'all' || filters.unread;
+  const none = counts !== null && Object.values(counts).every((n) => n === 0);
+  if (!filtered && none) return <EmptyInbox />;
   return (
     <div className="inbox-empty" data-testid="inbox-empty">
       {filtered ? (
@@ -177,6 +230,8 @@ export function ConversationList() {
   const filters = useInbox((s) => s.filters);
   const selectedId = useThread((s) => s.conversationId);
   const open = useThread((s) => s.open);
+  const selection = useInbox((s) => s.selection);
+  const toggleSelected = useInbox((s) => s.toggleSelected);
   const agentList = useAgents((s) => s.agents);
   const meId = useAgents((s) => s.meId);
   const now = useNow(30_000);
@@ -223,17 +278,23 @@ export function ConversationList() {
   return (
     <section className="inbox-list" aria-label="Conversations">
       <ListFilters />
+      <BulkBar />
       <div
         className="inbox-list-scroll"
         ref={scrollRef}
-        role="listbox"
-        aria-label="Conversations"
+        // A listbox must hold options: with none, the empty state is plain text, not a widget.
+        role={conversations.length > 0 ? 'listbox' : undefined}
+        aria-label={conversations.length > 0 ? 'Conversations' : undefined}
         aria-activedescendant={selectedIndex >= 0 ? `conversation-${selectedId}` : undefined}
-        tabIndex={0}
+        tabIndex={conversations.length > 0 ? 0 : undefined}
         onKeyDown={(event) => {
           if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
             event.preventDefault();
             step(event.key === 'ArrowDown' ? 1 : -1);
+          } else if (event.key === ' ' && selectedId) {
+            // Space ticks the current row for a bulk action (shift+Space: the range to it).
+            event.preventDefault();
+            toggleSelected(selectedId, event.shiftKey);
           }
         }}
         data-testid="conversation-list"
@@ -263,6 +324,8 @@ export function ConversationList() {
                   index={item.index}
                   top={item.start}
                   onSelect={onSelect}
+                  checked={selection.has(conversation.id)}
+                  onToggle={toggleSelected}
                 />
               );
             })}

@@ -17,6 +17,10 @@ interface RowProps {
   /** The row's offset in the list (px), from the virtualiser. */
   top: number;
   onSelect: (id: string) => void;
+  /** Ticked for a bulk action. */
+  checked: boolean;
+  /** Ticks or unticks it; `range`: shift-click, from the last row ticked to this one. */
+  onToggle: (id: string, range: boolean) => void;
 }
 
 /** Who wrote the last message, as the list's preview prefixes it ("You: ", "Ann: ", "Bot: "). */
@@ -95,6 +99,8 @@ export const ConversationRow = memo(function ConversationRow({
   index,
   top,
   onSelect,
+  checked,
+  onToggle,
 }: RowProps) {
   const title = conversationTitle(conversation);
   const unread = conversation.unreadCount > 0;
@@ -107,8 +113,9 @@ export const ConversationRow = memo(function ConversationRow({
       role="option"
       aria-selected={selected}
       aria-posinset={index + 1}
+      aria-checked={checked}
       id={`conversation-${conversation.id}`}
-      className={`conv-row${selected ? ' selected' : ''}${unread ? ' unread' : ''}`}
+      className={`conv-row${selected ? ' selected' : ''}${unread ? ' unread' : ''}${checked ? ' checked' : ''}`}
       style={{ height: ROW_HEIGHT, transform: `translateY(${top}px)` }}
       onClick={() => onSelect(conversation.id)}
       data-testid="conversation-row"
@@ -116,6 +123,22 @@ export const ConversationRow = memo(function ConversationRow({
       data-status={conversation.status}
       data-unread={conversation.unreadCount}
     >
+      {/* The tick box is drawn, not an input: an option may hold no focusable control (ARIA),
+          so the option's aria-checked carries the state and Space / x toggle it from the keyboard. */}
+      <span
+        className="conv-check"
+        aria-hidden="true"
+        data-checked={checked}
+        onMouseDown={(event) => {
+          // A shift-click must not select the rows' text.
+          if (event.shiftKey) event.preventDefault();
+        }}
+        onClick={(event) => {
+          event.stopPropagation();
+          onToggle(conversation.id, event.shiftKey);
+        }}
+        data-testid="row-select"
+      />
       <Avatar name={title} colorKey={conversation.contact.id} />
       <div className="conv-main">
         <div className="conv-line">

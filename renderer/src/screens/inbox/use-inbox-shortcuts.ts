@@ -21,7 +21,7 @@ export function step(delta: 1 | -1): void {
 }
 
 /**
- * The inbox's single-key shortcuts: j / k, r, e, a, / and ?. Ignored while typing (Esc leaves
+ * The inbox's single-key shortcuts: j / k, r, e, a, x, / and ?. Ignored while typing (Esc leaves
  * the text box) and while a dialog is open.
  */
 export function useInboxShortcuts(showHelp: () => void): void {
@@ -56,6 +56,13 @@ export function useInboxShortcuts(showHelp: () => void): void {
           const meId = useAgents.getState().meId;
           if (!conversation || !meId) return;
           if (conversation.assignee !== meId) change({ assignee: 'me' });
+          break;
+        }
+        case 'x': {
+          // Ticks the open conversation for a bulk action.
+          const id = useThread.getState().conversationId;
+          if (!id) return;
+          useInbox.getState().toggleSelected(id);
           break;
         }
         case '/':
