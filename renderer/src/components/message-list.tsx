@@ -1,8 +1,50 @@
-import { Fragment, useLayoutEffect, useRef } from 'react';
+import { Fragment, useLayoutEffect, useRef, type ClipboardEvent } from 'react';
 import type { Message } from '../../../shared/schemas/index.ts';
 import type { MessageListView } from '../stores/message-list.ts';
+import type { SearchMatch } from '../stores/thread-search.ts';
 import { notifyError } from '../stores/toasts.ts';
 import { dayKey, dayLabel, isNote, MessageBubble } from './message-bubble.tsx';
+
+/** A search to mark in the thread, and the match to show. */
+export interface ThreadSearchView {
+  query: string;
+  current: SearchMatch | null;
+}
+
+const BODY_SELECTOR = '[data-testid="message-text"]';
+
+/**
+ * What a copy of the selection puts on the clipboard: for each message it touches, the text as
+ * written (markers included) when the whole message is selected, else the selected part as
+ * shown. Null when the selection touches no message text (the browser's copy is fine then).
+ */
+function copiedText(container: HTMLElement, messages: readonly Message[]): string | null {
+  const selection = window.getSelection();
+  if (!selection || selection.rangeCount === 0 || selection.isCollapsed) return null;
+  const range = selection.getRangeAt(0);
+  const bodies = [...container.querySelectorAll<HTMLElement>(BODY_SELECTOR)].filter((body) =>
+    range.intersectsNode(body),
+  );
+  if (bodies.length === 0) return null;
+  const byId = new Map(messages.map((m) => [m.id, m.text]));
+  return bodies
+    .map((body) => {
+      const whole = document.createRange();
+      whole.selectNodeContents(body);
+      const part = range.cloneRange();
+      if (part.compareBoundaryPoints(Range.START_TO_START, whole) < 0) {
+        part.setStart(whole.startContainer, whole.startOffset);
+      }
+      if (part.compareBoundaryPoints(Range.END_TO_END, whole) > 0) {
+        part.setEnd(whole.endContainer, whole.endOffset);
+      }
+      const shown = part.toString();
+      const id = body.closest('[data-message-id]')?.getAttribute('data-message-id');
+      const raw = id ? byId.get(id) : undefined;
+      return raw !== undefined && shown === whole.toString() ? raw : shown;
+    })
+    .join('\n');
+}
 
 /** Load older messages once the top is this close (px) while scrolling up (`endless`). */
 const LOAD_OLDER_AT = 120;
@@ -21,6 +63,8 @@ interface MessageListProps {
   senderOf?: (message: Message) => string | null;
   /** The time "Today" and "Yesterday" are judged against. */
   now?: number;
+  /** Matches to mark; the current one is scrolled into view. */
+  search?: ThreadSearchView | null;
 }
 
 /** A chat, oldest at the top, split by day; stays pinned to the newest unless scrolled up. */
@@ -32,6 +76,7 @@ export function MessageList({
   endless = false,
   senderOf,
   now,
+  search = null,
 }: MessageListProps) {
   const scrollRef = useRef<HTMLDivElement>(null);
   const pinned = useRef(true);
@@ -53,6 +98,24 @@ export function MessageList({
     anchor.current = { firstId, height: el.scrollHeight };
   }, [messages]);
 
+  // After the scroll position is settled above: bring the current search match into view.
+  const currentMessageId = search?.current?.messageId;
+  const currentOccurrence = search?.current?.occurrence;
+  useLayoutEffect(() => {
+    if (currentMessageId === undefined) return;
+    const mark = scrollRef.current?.querySelector('[data-testid="search-match-current"]');
+    if (!mark) return;
+    pinned.current = false;
+    mark.scrollIntoView({ block: 'center' });
+  }, [currentMessageId, currentOccurrence, messages]);
+
+  const onCopy = (event: ClipboardEvent<HTMLDivElement>) => {
+    const text = copiedText(event.currentTarget, messages);
+    if (text === null) return;
+    event.clipboardData.setData('text/plain', text);
+    event.preventDefault();
+  };
+
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
@@ -69,7 +132,13 @@ export function MessageList({
   };
 
   return (
-    <div className={className} ref={scrollRef} onScroll={onScroll} data-testid={testId}>
+    <div
+      className={className}
+      ref={scrollRef}
+      onScroll={onScroll}
+      onCopy={onCopy}
+      data-testid={testId}
+    >
       {nextCursor ? (
         <div className="thread-older">
           <button
@@ -118,6 +187,15 @@ export function MessageList({
             <MessageBubble
               message={message}
               sender={sameSender ? undefined : (sender ?? undefined)}
+              highlight={
+                search?.query
+                  ? {
+                      query: search.query,
+                      current:
+                        search.current?.messageId === message.id ? search.current.occurrence : null,
+                    }
+                  : null
+              }
             />
           </Fragment>
         );

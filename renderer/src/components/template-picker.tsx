@@ -2,9 +2,34 @@
  * Choosing an approved template and filling in its {{n}} variables, as the contacts drawer's
  * composer and the inbox's reply box both do.
  */
-import { useState, type Dispatch, type SetStateAction } from 'react';
+import { useEffect, useState, type Dispatch, type SetStateAction } from 'react';
 import type { Template } from '../../../shared/schemas/index.ts';
 import { SendIcon } from './icons.tsx';
+import { isWaiting, sendableFrom } from './template-wait.ts';
+
+/** The longest a timer waits before looking again (setTimeout cannot wait ~25 days or more). */
+const MAX_TIMER_MS = 3_600_000;
+
+/**
+ * The current time, moved on exactly when the next of `templates` leaves its wait, so a picker
+ * enables it by itself at that moment.
+ */
+export function useTemplatesReadyClock(templates: readonly Template[]): number {
+  const [now, setNow] = useState(() => Date.now());
+  const next = templates
+    .map((t) => (t.usableAt === null ? NaN : Date.parse(t.usableAt)))
+    .filter((at) => at > now)
+    .reduce((a, b) => Math.min(a, b), Infinity);
+  useEffect(() => {
+    if (next === Infinity) return;
+    const timer = window.setTimeout(
+      () => setNow(Date.now()),
+      Math.min(MAX_TIMER_MS, Math.max(0, next - Date.now()) + 50),
+    );
+    return () => window.clearTimeout(timer);
+  }, [next]);
+  return now;
+}
 
 /**
  * The values typed for a template's variables, their numbers ("1", "2", …), and the error to
@@ -29,6 +54,7 @@ interface TemplateSelectProps {
   testId: string;
 }
 
+/** Approved templates; one still inside its post-approval wait is shown but cannot be chosen. */
 export function TemplateSelect({
   templates,
   value,
@@ -37,6 +63,7 @@ export function TemplateSelect({
   id,
   testId,
 }: TemplateSelectProps) {
+  const now = useTemplatesReadyClock(templates);
   return (
     <select
       id={id}
@@ -47,11 +74,17 @@ export function TemplateSelect({
       data-testid={testId}
     >
       <option value="">{loading ? 'Loading templates…' : 'Choose an approved template…'}</option>
-      {templates.map((t) => (
-        <option key={t.id} value={t.id}>
-          {t.name} · {t.language}
-        </option>
-      ))}
+      {templates.map((t) =>
+        t.usableAt !== null && isWaiting(t, now) ? (
+          <option key={t.id} value={t.id} disabled data-waiting="true">
+            {t.name} · {t.language} — sendable from {sendableFrom(t.usableAt, now)}
+          </option>
+        ) : (
+          <option key={t.id} value={t.id}>
+            {t.name} · {t.language}
+          </option>
+        ),
+      )}
     </select>
   );
 }

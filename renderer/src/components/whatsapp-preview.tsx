@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import type { MessageStatus, TemplateButton } from '../../../shared/schemas/index.ts';
+import { ChatText } from './chat-text.tsx';
 import { segments } from './template-text.ts';
 import { CopyIcon, ExternalIcon, PhoneIcon, ReplyIcon } from './icons.tsx';
 import { Ticks } from './ticks.tsx';
@@ -7,21 +8,12 @@ import { Ticks } from './ticks.tsx';
 const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
 export const formatClock = (date: Date): string => time.format(date);
 
-const INLINE = /(\*[^*\n]+\*|_[^_\n]+_|~[^~\n]+~|```[^`]+```)/g;
-
-/** WhatsApp's inline formatting: *bold*, _italic_, ~strikethrough~, ```monospace```. */
-export function formatInline(text: string): ReactNode[] {
-  return text.split(INLINE).map((part, i) => {
-    if (part.length > 2) {
-      if (part.startsWith('```') && part.endsWith('```') && part.length > 6)
-        return <code key={i}>{part.slice(3, -3)}</code>;
-      const inner = part.slice(1, -1);
-      if (part.startsWith('*') && part.endsWith('*')) return <strong key={i}>{inner}</strong>;
-      if (part.startsWith('_') && part.endsWith('_')) return <em key={i}>{inner}</em>;
-      if (part.startsWith('~') && part.endsWith('~')) return <s key={i}>{inner}</s>;
-    }
-    return part;
-  });
+/**
+ * WhatsApp's inline formatting, by the channel's own rules (shared/chat-format.ts): markers only
+ * at word boundaries, never inside ids, addresses, URLs or numbers.
+ */
+export function formatInline(text: string): ReactNode {
+  return <ChatText text={text} />;
 }
 
 function WithSamples({ text, samples }: { text: string; samples: Record<string, string> }) {

@@ -9,14 +9,19 @@ import {
 } from '../../../../shared/schemas/messages.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
 import { TEMPLATE_SEND_ERRORS } from '../../http/openapi.ts';
+import type { FastifyRequest } from 'fastify';
 import type { RegisterRoutes } from '../../http/types.ts';
 import { queryPhoneOrThrow } from '../contacts/service.ts';
 import { sendJson } from '../../http/types.ts';
+import type { ConversationsService } from '../conversations/service.ts';
+import { API_SENDER, type Sender } from './service.ts';
 
 const tags = ['Messages'];
 
 const SEND_TEMPLATE_DOCS: OperationDocs = {
   errors: TEMPLATE_SEND_ERRORS,
+  // Only the desk's session uses it: the agent the send is labelled with.
+  headers: ['X-Parley-Agent'],
   requestExample: {
     phone: '+14155552671',
     templateName: 'order_shipped',
@@ -38,6 +43,7 @@ const SEND_TEMPLATE_DOCS: OperationDocs = {
 const SEND_TEXT_DOCS: OperationDocs = {
   // Free text is charged the SERVICE price, free by default but configurable.
   errors: ['outside_service_window', 'recipient_invalid', 'insufficient_balance'],
+  headers: ['X-Parley-Agent'],
   requestExample: { phone: '+14155552671', message: 'Your order has shipped.' },
   responseExample: {
     success: true,
@@ -53,7 +59,21 @@ const SEND_TEXT_DOCS: OperationDocs = {
   },
 };
 
-export const messagesRoutes: RegisterRoutes = (app, { messages }) => {
+/**
+ * Who a send is from. The desk's session acts as the agent it names in `X-Parley-Agent` (the
+ * Contacts screen sends as that agent, so the thread labels it theirs); a header naming no
+ * agent of the workspace, or an API key (a script), is the API.
+ */
+function senderOf(req: FastifyRequest, conversations: ConversationsService): Sender {
+  if (req.principal.kind !== 'session') return API_SENDER;
+  const header = req.headers['x-parley-agent'];
+  const agentId = Array.isArray(header) ? header[0] : header;
+  if (!agentId) return API_SENDER;
+  const agent = conversations.agents(req.principal.workspaceId).find((a) => a.id === agentId);
+  return agent ? { sentBy: 'agent', agentId: agent.id } : API_SENDER;
+}
+
+export const messagesRoutes: RegisterRoutes = (app, { messages, conversations }) => {
   app.post(
     '/api/send',
     {
@@ -68,7 +88,7 @@ export const messagesRoutes: RegisterRoutes = (app, { messages }) => {
         response: { 200: sendTemplateResponse },
       },
     },
-    (req) => messages.sendTemplate(req.principal, req.body).response,
+    (req) => messages.sendTemplate(req.principal, req.body, senderOf(req, conversations)).response,
   );
 
   app.post(
@@ -85,7 +105,7 @@ export const messagesRoutes: RegisterRoutes = (app, { messages }) => {
         response: { 200: sendTextResponse },
       },
     },
-    (req) => messages.sendText(req.principal, req.body).response,
+    (req) => messages.sendText(req.principal, req.body, senderOf(req, conversations)).response,
   );
 
   app.get(

@@ -37,7 +37,7 @@ export interface Sender {
   sentBy: 'api' | 'agent' | 'bot';
   agentId: string | null;
 }
-const API_SENDER: Sender = { sentBy: 'api', agentId: null };
+export const API_SENDER: Sender = { sentBy: 'api', agentId: null };
 const MAX_DISPATCH_ATTEMPTS = 5;
 /** design.md §5: a message a crash left `dispatching` is re-sent only after this long unanswered. */
 export const RESEND_AFTER_MS = 5 * 60_000;

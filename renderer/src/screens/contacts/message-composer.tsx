@@ -2,15 +2,16 @@ import { useState, type FormEvent } from 'react';
 import { FormError } from '../../components/form-error.tsx';
 import { SendIcon } from '../../components/icons.tsx';
 import { Tab } from '../../components/tab.tsx';
+import { ChatText } from '../../components/chat-text.tsx';
 import {
   SendTemplateButton,
   TemplateSelect,
   useTemplateVariables,
   VariableInputs,
 } from '../../components/template-picker.tsx';
+import { templateNotReadyMessage } from '../../components/template-wait.ts';
 import { componentText, fillVariables } from '../../components/template-text.ts';
 import { useAction } from '../../components/use-action.ts';
-import { formatInline } from '../../components/whatsapp-preview.tsx';
 import { useApprovedTemplates } from '../../stores/approved-templates.ts';
 import { useMessages } from '../../stores/messages.ts';
 import { hrefFor } from '../../stores/route.ts';
@@ -35,11 +36,19 @@ function TemplateForm() {
     event.preventDefault();
     if (!template) return;
     if (missingError) return setError(missingError);
-    await run(async () => {
-      const variables = Object.fromEntries(numbers.map((n) => [n, values[n] ?? '']));
-      await sendTemplate(template.name, variables);
-      setValues({});
-    });
+    await run(
+      async () => {
+        const variables = Object.fromEntries(numbers.map((n) => [n, values[n] ?? '']));
+        await sendTemplate(template.name, variables);
+        setValues({});
+      },
+      (e) => {
+        // Said in local time: the API's own message gives the time in UTC.
+        const notReady = templateNotReadyMessage(e);
+        if (notReady) setError(notReady);
+        return notReady !== null;
+      },
+    );
   };
 
   if (approvedStatus === 'ready' && approved.length === 0) {
@@ -84,7 +93,9 @@ function TemplateForm() {
             {componentText(template, 'HEADER') ? (
               <strong>{fillVariables(componentText(template, 'HEADER'), values)}</strong>
             ) : null}
-            <span>{formatInline(fillVariables(componentText(template, 'BODY'), values))}</span>
+            <span>
+              <ChatText text={fillVariables(componentText(template, 'BODY'), values)} />
+            </span>
             {componentText(template, 'FOOTER') ? (
               <span className="muted small">{componentText(template, 'FOOTER')}</span>
             ) : null}

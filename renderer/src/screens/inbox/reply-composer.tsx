@@ -185,7 +185,7 @@ function TemplateReply({ conversation, now }: { conversation: Conversation; now:
         Free text is only allowed within 24 hours of their last message; an approved template
         restarts the conversation.
       </p>
-      {status === 'ready' && usable.length === 0 ? (
+      {status === 'ready' && approved.length === 0 ? (
         <p className="composer-note" data-testid="no-approved-templates">
           No approved templates yet. <a href={hrefFor('templates')}>Create one in Templates</a>;
           once approved it can restart the conversation.
@@ -195,7 +195,7 @@ function TemplateReply({ conversation, now }: { conversation: Conversation; now:
           <div className="reply-template-fields">
             <TemplateSelect
               id={REPLY_INPUT_ID}
-              templates={usable}
+              templates={approved}
               value={templateId}
               onChange={(id) => {
                 setTemplateId(id);

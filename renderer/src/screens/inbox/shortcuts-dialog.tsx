@@ -7,6 +7,7 @@ export const SHORTCUTS: { keys: string[]; does: string }[] = [
   { keys: ['e'], does: 'Resolve the conversation' },
   { keys: ['a'], does: 'Assign to me' },
   { keys: ['/'], does: 'Search conversations' },
+  { keys: ['Ctrl', 'F'], does: 'Search in this conversation (⌘F on a Mac)' },
   { keys: ['Esc'], does: 'Leave a text box' },
   { keys: ['?'], does: 'Show these shortcuts' },
 ];

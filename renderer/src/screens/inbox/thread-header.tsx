@@ -1,5 +1,6 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
 import type { Conversation } from '../../../../shared/schemas/index.ts';
+import '../../components/chat-format.css';
 import { Avatar } from '../../components/avatar.tsx';
 import { Dropdown, MenuButton } from '../../components/dropdown.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
@@ -10,11 +11,16 @@ import {
   PanelIcon,
   PersonIcon,
   PlusIcon,
+  SearchIcon,
 } from '../../components/icons.tsx';
+import { SearchField } from '../../components/search-field.tsx';
 import { useNow } from '../../components/use-now.ts';
 import { selectMe, useAgents } from '../../stores/agents.ts';
 import { conversationTitle } from '../../stores/inbox.ts';
+import { notifyError } from '../../stores/toasts.ts';
 import { changeConversation as change, useThread } from '../../stores/thread.ts';
+import { matchesIn, sameMatch, useThreadSearch } from '../../stores/thread-search.ts';
+import { CONTACT_PANEL_ID } from './contact-panel.tsx';
 import { snoozePresets, toLocalInput, wakeTime } from './time.ts';
 
 const STATUS_LABELS: Record<Conversation['status'], string> = {
@@ -28,9 +34,11 @@ function AssignMenu({ conversation }: { conversation: Conversation }) {
   const agents = useAgents((s) => s.agents);
   const me = useAgents(selectMe);
   const assignee = agents.find((a) => a.id === conversation.assignee) ?? null;
+  const shown = assignee ? assignee.name : conversation.assignee ? 'Another agent' : 'Unassigned';
   return (
     <Dropdown
-      label={assignee ? `Assigned to ${assignee.name}. Change` : 'Assign'}
+      // Holds the visible text, so speech input can name the button by what it shows.
+      label={`Assignee: ${shown}. Change`}
       testId="assign-menu"
       trigger={
         <>
@@ -42,7 +50,7 @@ function AssignMenu({ conversation }: { conversation: Conversation }) {
             </span>
           )}
           <span className="truncate" data-testid="assignee-name">
-            {assignee ? assignee.name : conversation.assignee ? 'Another agent' : 'Unassigned'}
+            {shown}
           </span>
           <span className="caret" aria-hidden="true" />
         </>
@@ -231,18 +239,20 @@ function SnoozeMenu({ conversation }: { conversation: Conversation }) {
   const now = useNow(60_000);
   const [custom, setCustom] = useState(false);
   const snoozed = conversation.status === 'snoozed';
+  const text =
+    snoozed && conversation.snoozedUntil
+      ? `Until ${wakeTime(conversation.snoozedUntil, now)}`
+      : 'Snooze';
   return (
     <>
       <Dropdown
-        label="Snooze"
+        label={text === 'Snooze' ? text : `Snoozed: ${text}`}
         align="right"
         testId="snooze-menu"
         trigger={
           <>
             <ClockIcon />
-            {snoozed && conversation.snoozedUntil
-              ? `Until ${wakeTime(conversation.snoozedUntil, now)}`
-              : 'Snooze'}
+            {text}
           </>
         }
       >
@@ -349,6 +359,161 @@ function StatusActions({ conversation }: { conversation: Conversation }) {
   );
 }
 
+/** Resolves once the thread is not reading an older page (so the next read is not a no-op). */
+function olderPageSettled(): Promise<void> {
+  return new Promise((resolve) => {
+    if (!useThread.getState().loadingOlder) return resolve();
+    const stop = useThread.subscribe((s) => {
+      if (s.loadingOlder) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+const FIND_SHORTCUT = isMac ? '⌘F' : 'Ctrl+F';
+
+/**
+ * Search inside the conversation: marks every match in the loaded messages and steps through
+ * them, newest first ("1 of 5" is the newest). Stepping past the oldest loaded match reads
+ * older pages until one turns up or the conversation's start is reached.
+ */
+function ThreadSearchBar({ conversationId }: { conversationId: string }) {
+  const query = useThreadSearch((s) => s.query);
+  const current = useThreadSearch((s) => s.current);
+  const searchingOlder = useThreadSearch((s) => s.searchingOlder);
+  const focusRequest = useThreadSearch((s) => s.focusRequest);
+  const { setQuery, setCurrent, setSearchingOlder, close } = useThreadSearch.getState();
+  const messages = useThread((s) => s.messages);
+  const hasOlder = useThread((s) => s.nextCursor !== null);
+  const inputRef = useRef<HTMLDivElement>(null);
+  // Each search of older pages gets a number; a newer query or a closed bar ends the old one.
+  const run = useRef(0);
+
+  const matches = useMemo(() => matchesIn(messages, query), [messages, query]);
+  const index = matches.findIndex((m) => sameMatch(m, current));
+
+  useEffect(() => {
+    inputRef.current?.querySelector('input')?.focus();
+  }, [focusRequest]);
+
+  // A new query starts at the newest match.
+  useEffect(() => {
+    if (current === null && matches.length > 0) setCurrent(matches[matches.length - 1]!);
+  }, [current, matches, setCurrent]);
+
+  useEffect(
+    () => () => {
+      run.current += 1;
+    },
+    [query],
+  );
+
+  const searchOlder = async () => {
+    const mine = ++run.current;
+    const stillMine = () =>
+      mine === run.current && useThreadSearch.getState().conversationId === conversationId;
+    setSearchingOlder(true);
+    try {
+      while (stillMine() && useThread.getState().nextCursor) {
+        await olderPageSettled();
+        const oldest = useThread.getState().messages[0]?.id;
+        await useThread.getState().loadOlder();
+        if (!stillMine() || useThread.getState().conversationId !== conversationId) return;
+        const all = useThread.getState().messages;
+        const cut = all.findIndex((m) => m.id === oldest);
+        const found = matchesIn(all.slice(0, cut < 0 ? all.length : cut), query);
+        if (found.length > 0) {
+          setCurrent(found[found.length - 1]!);
+          return;
+        }
+      }
+    } catch (e) {
+      notifyError(e);
+    } finally {
+      if (mine === run.current) setSearchingOlder(false);
+    }
+  };
+
+  const older = () => {
+    if (!query.trim()) return;
+    if (index > 0) return setCurrent(matches[index - 1]!);
+    if (hasOlder && !searchingOlder) void searchOlder();
+  };
+  const newer = () => {
+    if (index >= 0 && index < matches.length - 1) setCurrent(matches[index + 1]!);
+  };
+
+  const position = index >= 0 ? matches.length - index : 0;
+  const count = !query.trim()
+    ? ''
+    : matches.length > 0
+      ? `${position} of ${matches.length}`
+      : searchingOlder
+        ? 'Searching…'
+        : 'No matches';
+
+  return (
+    <div className="thread-search" role="search" ref={inputRef} data-testid="thread-search">
+      <SearchField
+        value={query}
+        onChange={setQuery}
+        placeholder="Search in this conversation"
+        label="Search in this conversation"
+        testId="thread-search-input"
+        onKeyDown={(event) => {
+          if (event.key === 'Escape') {
+            // Closes the search only: the inbox's own Escape must not also act.
+            event.preventDefault();
+            event.stopPropagation();
+            close();
+          } else if (event.key === 'Enter') {
+            event.preventDefault();
+            if (event.shiftKey) newer();
+            else older();
+          }
+        }}
+      />
+      <span className="thread-search-count" aria-live="polite" data-testid="thread-search-count">
+        {count}
+      </span>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Older match"
+        title={hasOlder ? 'Older match (Enter) · reads older messages too' : 'Older match (Enter)'}
+        disabled={!query.trim() || searchingOlder || (index <= 0 && !hasOlder)}
+        onClick={older}
+        data-testid="thread-search-older"
+      >
+        <span aria-hidden="true">↑</span>
+      </button>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Newer match"
+        title="Newer match (Shift+Enter)"
+        disabled={index < 0 || index >= matches.length - 1}
+        onClick={newer}
+        data-testid="thread-search-newer"
+      >
+        <span aria-hidden="true">↓</span>
+      </button>
+      <button
+        type="button"
+        className="icon-button"
+        aria-label="Close search"
+        title="Close search (Esc)"
+        onClick={close}
+        data-testid="thread-search-close"
+      >
+        <CloseIcon />
+      </button>
+    </div>
+  );
+}
+
 interface ThreadHeaderProps {
   conversation: Conversation;
   panelOpen: boolean;
@@ -358,6 +523,26 @@ interface ThreadHeaderProps {
 /** Who the conversation is with, and what can be done to it: assign, label, snooze, resolve. */
 export function ThreadHeader({ conversation, panelOpen, onTogglePanel }: ThreadHeaderProps) {
   const title = conversationTitle(conversation);
+  const searchOpen = useThreadSearch((s) => s.conversationId === conversation.id);
+  const conversationId = conversation.id;
+
+  // Ctrl/Cmd+F searches this conversation instead of the page; another conversation starts fresh.
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || event.altKey || event.key.toLowerCase() !== 'f') {
+        return;
+      }
+      if (document.querySelector('dialog[open]')) return;
+      event.preventDefault();
+      useThreadSearch.getState().show(conversationId);
+    };
+    document.addEventListener('keydown', onKey);
+    return () => {
+      document.removeEventListener('keydown', onKey);
+      useThreadSearch.getState().close();
+    };
+  }, [conversationId]);
+
   return (
     <header className="thread-header" data-testid="thread-header">
       <div className="thread-header-top">
@@ -383,8 +568,25 @@ export function ThreadHeader({ conversation, panelOpen, onTogglePanel }: ThreadH
         </div>
         <button
           type="button"
+          className={`icon-button thread-search-toggle${searchOpen ? ' active' : ''}`}
+          aria-pressed={searchOpen}
+          aria-label="Search in this conversation"
+          aria-keyshortcuts={isMac ? 'Meta+F' : 'Control+F'}
+          title={`Search in this conversation (${FIND_SHORTCUT})`}
+          onClick={() =>
+            searchOpen
+              ? useThreadSearch.getState().close()
+              : useThreadSearch.getState().show(conversationId)
+          }
+          data-testid="thread-search-toggle"
+        >
+          <SearchIcon />
+        </button>
+        <button
+          type="button"
           className={`icon-button panel-toggle${panelOpen ? ' active' : ''}`}
           aria-pressed={panelOpen}
+          aria-controls={CONTACT_PANEL_ID}
           aria-label={panelOpen ? 'Hide contact details' : 'Show contact details'}
           title={panelOpen ? 'Hide contact details' : 'Show contact details'}
           onClick={onTogglePanel}
@@ -401,6 +603,7 @@ export function ThreadHeader({ conversation, panelOpen, onTogglePanel }: ThreadH
           <StatusActions conversation={conversation} />
         </div>
       </div>
+      {searchOpen ? <ThreadSearchBar conversationId={conversationId} /> : null}
     </header>
   );
 }

@@ -7,6 +7,7 @@ import { useNow } from '../../components/use-now.ts';
 import { useAgents } from '../../stores/agents.ts';
 import { selectMessageList } from '../../stores/message-list.ts';
 import { useThread } from '../../stores/thread.ts';
+import { useThreadSearch } from '../../stores/thread-search.ts';
 
 /** Who sent an outbound message or wrote a note, for the label above it; null for inbound. */
 function senderOf(message: Message, agents: ReadonlyMap<string, Agent>): string | null {
@@ -24,6 +25,13 @@ export function ThreadMessages() {
   const agents = useMemo(() => new Map(agentList.map((a) => [a.id, a])), [agentList]);
   const sender = useCallback((message: Message) => senderOf(message, agents), [agents]);
   const now = useNow(60_000);
+  const conversationId = useThread((s) => s.conversationId);
+  const search = useThreadSearch(
+    useShallow((s) => ({
+      query: s.conversationId === conversationId ? s.query : '',
+      current: s.conversationId === conversationId ? s.current : null,
+    })),
+  );
 
   return (
     <MessageList
@@ -34,6 +42,7 @@ export function ThreadMessages() {
       endless
       senderOf={sender}
       now={now}
+      search={search}
     />
   );
 }
