@@ -1,11 +1,14 @@
 import { z } from 'zod';
-import { isoDate, pageQuery } from './common.ts';
+import { hasLabelSeparator, MAX_LABEL_LENGTH, MAX_LABELS } from '../labels.ts';
+import { isoDate, page, pageQuery } from './common.ts';
 
 export const labelSchema = z
   .string()
   .trim()
   .min(1, 'labels cannot be empty')
-  .max(64, 'labels are at most 64 characters');
+  .max(MAX_LABEL_LENGTH, `labels are at most ${MAX_LABEL_LENGTH} characters`)
+  // One rule everywhere (shared/labels.ts): such a label would read back as several.
+  .refine((l) => !hasLabelSeparator(l), 'a label cannot contain , ; | or :::: send separate labels');
 
 const attributeValue = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
 
@@ -28,6 +31,14 @@ export const contactSchema = z.object({
 });
 export type Contact = z.infer<typeof contactSchema>;
 
+export const contactPage = page(contactSchema).extend({
+  total: z
+    .number()
+    .int()
+    .optional()
+    .describe('contacts matching the filters; on the first page only (no `cursor`)'),
+});
+
 export const listContactsQuery = pageQuery.extend({
   phone: z.string().max(32).optional(),
   label: z.string().max(64).optional(),
@@ -39,7 +50,7 @@ export const upsertContactBody = z.object({
   phone: z.string().min(1, 'phone is required').max(32),
   name: z.string().trim().max(200).nullable().optional(),
   email: z.email('email is not a valid address').max(320).nullable().optional(),
-  labels: z.array(labelSchema).max(50).optional(),
+  labels: z.array(labelSchema).max(MAX_LABELS).optional(),
   attributes: attributesSchema.optional(),
 });
 export type UpsertContactBody = z.infer<typeof upsertContactBody>;
@@ -69,7 +80,7 @@ export const importQuery = z.object({
   'map.middleName': oneColumn,
   'map.lastName': oneColumn,
   'map.email': oneColumn,
-  'map.labels': oneColumn.describe('labels separated by `;`, `|` or ` ::: `'),
+  'map.labels': oneColumn.describe('labels separated by `,` or `;` (also `|` and ` ::: `)'),
   skip: columnParam.optional().describe('column(s) not stored as attributes'),
 });
 export type ImportQuery = z.infer<typeof importQuery>;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
+import { TEMPLATE_CATEGORIES, TEMPLATE_LANGUAGE_PATTERN } from '../template-rules.ts';
 import { isoDate, pageQuery } from './common.ts';
 
-export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+export { TEMPLATE_CATEGORIES };
 export const TEMPLATE_STATUSES = ['PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
 export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
 
@@ -15,8 +16,8 @@ export type TemplateButton = z.infer<typeof buttonSchema>;
 
 /**
  * Components as the spec writes them (`type`, `format`, `text`), plus BUTTONS with `buttons`.
- * The shape is checked here; the rules (lengths, variables, button counts) in the core, so each
- * error names its field, e.g. `components.1.text`.
+ * The shape is checked here; the rules (lengths, variables, button counts, shared/template-rules.ts)
+ * in the core, so each error names its field, e.g. `components.1.text`.
  */
 export const componentSchema = z.object({
   type: z.enum(['HEADER', 'BODY', 'FOOTER', 'BUTTONS']),
@@ -31,7 +32,7 @@ export const createTemplateBody = z.object({
   category: z.enum(TEMPLATE_CATEGORIES),
   language: z
     .string()
-    .regex(/^[a-z]{2,3}(_[A-Z]{2})?$/, 'language must be a code such as en, hi, es or pt_BR'),
+    .regex(TEMPLATE_LANGUAGE_PATTERN, 'language must be a code such as en, hi, es or pt_BR'),
   components: z.array(componentSchema).min(1, 'components must include a BODY'),
 });
 export type CreateTemplateBody = z.infer<typeof createTemplateBody>;

@@ -113,6 +113,8 @@ test('imports a CSV with progress, reports bad rows, and lists contacts virtuali
   const scroller = page.getByTestId('contacts-scroll');
   const count = page.getByTestId('contacts-count');
   const oldest = rows.filter({ hasText: '+4915112345000' });
+  // The total is known from the first page, before any scrolling.
+  await expect(count).toHaveText('298 contacts');
   await expect(async () => {
     await scroller.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await expect(oldest).toBeVisible({ timeout: 1_000 });

@@ -45,7 +45,7 @@ test('first run: add yourself as an agent, then work a conversation live from ar
   // No agents yet: the inbox asks who is answering, without hiding the (empty) list.
   const setup = page.getByTestId('agent-setup');
   await expect(setup).toContainText('Add yourself as an agent');
-  await expect(page.getByTestId('inbox-empty')).toContainText('All caught up');
+  await expect(page.getByTestId('inbox-empty')).toContainText('No conversations yet');
   await setup.getByTestId('agent-name').fill('Ann Lee');
   await setup.getByTestId('agent-email').fill('ann@example.com');
   await setup.getByTestId('agent-submit').click();

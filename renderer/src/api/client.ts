@@ -281,6 +281,11 @@ const pageQuery = (p: PageParams = {}): Record<string, QueryValue> => ({
   cursor: p.cursor,
 });
 
+/** The first page (no cursor) also counts the contacts matching the filters. */
+export interface ContactPage extends Page<Contact> {
+  total?: number;
+}
+
 export interface ContactQuery extends PageParams {
   q?: string;
   label?: string;
@@ -518,7 +523,7 @@ export const api = {
   },
 
   contacts: {
-    list: (p: ContactQuery = {}, signal?: AbortSignal): Promise<Page<Contact>> =>
+    list: (p: ContactQuery = {}, signal?: AbortSignal): Promise<ContactPage> =>
       json('GET', '/api/contacts', {
         query: { ...pageQuery(p), q: p.q, label: p.label, group: p.group, phone: p.phone },
         ...(signal ? { signal } : {}),

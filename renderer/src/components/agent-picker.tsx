@@ -22,7 +22,8 @@ export function AgentPicker() {
         <Dropdown
           align="right"
           className="agent-trigger"
-          label={`Signed in as ${me.name}. Switch agent`}
+          // The name starts with the visible text ("Agent Ann Lee"), so speech input can say it.
+          label={`Agent ${me.name}: switch agent`}
           testId="agent-picker"
           trigger={
             <>

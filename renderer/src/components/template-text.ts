@@ -1,11 +1,6 @@
 import type { Template } from '../../../shared/schemas/index.ts';
+import { VARIABLE_PATTERN } from '../../../shared/template-rules.ts';
 
-/** Placeholders in template text: `{{1}}`, `{{2}}`, … (shared by the editor, preview and composer). */
-const VARIABLE = /\{\{\s*(\d+)\s*\}\}/g;
-
-export function variablesIn(text: string): number[] {
-  return [...text.matchAll(VARIABLE)].map((m) => Number(m[1]));
-}
 
 export type TextSegment =
   { kind: 'text'; text: string } | { kind: 'variable'; n: number; value: string };
@@ -14,7 +9,7 @@ export type TextSegment =
 export function segments(text: string, samples: Record<string, string>): TextSegment[] {
   const out: TextSegment[] = [];
   let last = 0;
-  for (const match of text.matchAll(VARIABLE)) {
+  for (const match of text.matchAll(VARIABLE_PATTERN)) {
     const index = match.index ?? 0;
     if (index > last) out.push({ kind: 'text', text: text.slice(last, index) });
     const n = Number(match[1]);

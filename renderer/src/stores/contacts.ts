@@ -1,6 +1,6 @@
 import { create } from 'zustand';
 import type { Contact, UpsertContactBody } from '../../../shared/schemas/index.ts';
-import { api } from '../api/client.ts';
+import { api, type ContactPage } from '../api/client.ts';
 import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
 import { registerScopedStore } from './scope.ts';
 
@@ -11,6 +11,8 @@ export interface ContactFilters {
 
 interface ContactsState extends PagedListMeta {
   contacts: Contact[];
+  /** How many contacts match the filters (all pages), once the first page told. */
+  total: number | null;
   filters: ContactFilters;
   setFilters: (filters: Partial<ContactFilters>) => void;
   load: () => Promise<void>;
@@ -21,9 +23,10 @@ interface ContactsState extends PagedListMeta {
 
 export const CONTACTS_PAGE_SIZE = 100;
 
-const emptyList = (): Pick<ContactsState, 'contacts' | keyof PagedListMeta> => ({
+const emptyList = (): Pick<ContactsState, 'contacts' | 'total' | keyof PagedListMeta> => ({
   ...emptyPagedList(),
   contacts: [],
+  total: null,
 });
 
 export const useContacts = create<ContactsState>()((set, get) => {
@@ -33,13 +36,14 @@ export const useContacts = create<ContactsState>()((set, get) => {
   };
 
   // A slow answer for an old search or scope is dropped.
-  const list = createPagedList({
+  const list = createPagedList<ContactsState, Contact, ContactPage>({
     set,
     get,
     first: () => api.contacts.list(query()),
     next: (cursor) => api.contacts.list({ ...query(), cursor }),
     rows: (s) => s.contacts,
     withRows: (contacts) => ({ contacts }),
+    onFirst: (page) => ({ total: page.total ?? null }),
   });
 
   return {

@@ -5,6 +5,7 @@ import { Transform } from 'node:stream';
 import type { Readable, TransformCallback } from 'node:stream';
 import { z } from 'zod';
 import { ApiError } from '../../../../shared/errors.ts';
+import { labelsFromCell, labelsProblem } from '../../../../shared/labels.ts';
 import type { StreamedBody } from '../../http/idempotency.ts';
 import { checkPhone } from '../../../../shared/phone.ts';
 import type {
@@ -358,18 +359,10 @@ export class RowChecker {
       if (!email) return fail(`email "${emails[0]}" is not a valid address`, 'email');
       changes.email = email;
     }
-    const rawLabels = cell(m.labels);
-    if (rawLabels) {
-      // Google writes its own groups as `* myContacts ::: * starred ::: vip`.
-      const labels = rawLabels
-        .split(/\s*:::\s*|[;|]/)
-        .map((l) => l.trim().replace(/^\*\s*/, ''))
-        .filter((l) => l && l !== 'myContacts');
-      if (labels.some((l) => l.length > 64) || labels.length > 50) {
-        return fail('labels: at most 50, each at most 64 characters', 'labels');
-      }
-      if (labels.length) changes.labels = labels;
-    }
+    const labels = labelsFromCell(cell(m.labels));
+    const problem = labelsProblem(labels);
+    if (problem) return fail(problem, 'labels');
+    if (labels.length) changes.labels = labels;
     const attributes: Record<string, string> = {};
     for (const i of m.attributes) if (record[i]) attributes[this.columns[i]!] = record[i]!;
     if (Object.keys(attributes).length) changes.attributes = attributes;

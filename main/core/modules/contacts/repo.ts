@@ -47,30 +47,55 @@ export const CONTACT_JSON = `json_object('id', c.id, 'phone', c.phone, 'name', c
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => '\\' + m);
 
 export function contactsRepo(db: Db) {
+  const filterKey = (f: ContactFilter) => `${+!!f.phone}${+!!f.label}${+!!f.groupId}${+!!f.q}`;
+  function filterWhere(f: ContactFilter): string[] {
+    const where = ['c.workspace_id = @workspaceId', 'c.environment = @environment'];
+    if (f.phone) where.push('c.phone = @phone');
+    if (f.label)
+      where.push(`c.id IN (SELECT contact_id FROM contact_labels
+        WHERE workspace_id = @workspaceId AND environment = @environment AND label = @label)`);
+    if (f.groupId)
+      where.push('c.id IN (SELECT contact_id FROM group_members WHERE group_id = @groupId)');
+    if (f.q)
+      where.push(
+        `(c.name LIKE @q ESCAPE '\\' OR c.phone LIKE @q ESCAPE '\\' OR c.email LIKE @q ESCAPE '\\')`,
+      );
+    return where;
+  }
+  const filterParams = (scope: Scope, f: ContactFilter) => ({
+    workspaceId: scope.workspaceId,
+    environment: scope.environment,
+    phone: f.phone ?? null,
+    label: f.label ?? null,
+    groupId: f.groupId ?? null,
+    q: f.q ? `%${escapeLike(f.q)}%` : null,
+  });
+
   // One prepared statement per combination of filters, built on first use.
   const listStatements = new Map<string, Statement>();
   function listStatement(f: ContactFilter): Statement {
-    const key = `${+!!f.phone}${+!!f.label}${+!!f.groupId}${+!!f.q}`;
+    const key = filterKey(f);
     let stmt = listStatements.get(key);
     if (!stmt) {
-      const where = ['c.workspace_id = @workspaceId', 'c.environment = @environment'];
-      if (f.phone) where.push('c.phone = @phone');
-      if (f.label)
-        where.push(`c.id IN (SELECT contact_id FROM contact_labels
-          WHERE workspace_id = @workspaceId AND environment = @environment AND label = @label)`);
-      if (f.groupId)
-        where.push('c.id IN (SELECT contact_id FROM group_members WHERE group_id = @groupId)');
-      if (f.q)
-        where.push(
-          `(c.name LIKE @q ESCAPE '\\' OR c.phone LIKE @q ESCAPE '\\' OR c.email LIKE @q ESCAPE '\\')`,
-        );
-      where.push('(@cursor IS NULL OR c.id < @cursor)');
+      const where = [...filterWhere(f), '(@cursor IS NULL OR c.id < @cursor)'];
       stmt = db
         .prepare(
           `SELECT c.id, ${CONTACT_JSON} FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.id DESC LIMIT @limit`,
         )
         .raw();
       listStatements.set(key, stmt);
+    }
+    return stmt;
+  }
+  const countStatements = new Map<string, Statement>();
+  function countStatement(f: ContactFilter): Statement {
+    const key = filterKey(f);
+    let stmt = countStatements.get(key);
+    if (!stmt) {
+      stmt = db
+        .prepare(`SELECT count(*) FROM contacts c WHERE ${filterWhere(f).join(' AND ')}`)
+        .pluck();
+      countStatements.set(key, stmt);
     }
     return stmt;
   }
@@ -122,16 +147,10 @@ export function contactsRepo(db: Db) {
 
   return {
     list: (scope: Scope, f: ContactFilter, cursor: string | null, limit: number) =>
-      listStatement(f).all({
-        workspaceId: scope.workspaceId,
-        environment: scope.environment,
-        phone: f.phone ?? null,
-        label: f.label ?? null,
-        groupId: f.groupId ?? null,
-        q: f.q ? `%${escapeLike(f.q)}%` : null,
-        cursor,
-        limit,
-      }) as [string, string][],
+      listStatement(f).all({ ...filterParams(scope, f), cursor, limit }) as [string, string][],
+    /** How many contacts match the filters (the list's total). */
+    count: (scope: Scope, f: ContactFilter) =>
+      countStatement(f).get(filterParams(scope, f)) as number,
     get: (scope: Scope, id: string) =>
       get.get(scope.workspaceId, scope.environment, id) as ContactRow | undefined,
     byPhone: (scope: Scope, phone: string) =>

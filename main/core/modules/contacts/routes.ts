@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { idParams, page, pageQuery } from '../../../../shared/schemas/common.ts';
 import { ApiError } from '../../../../shared/errors.ts';
 import {
+  contactPage,
   contactSchema,
   createGroupBody,
   groupMembersBody,
@@ -62,9 +63,9 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts }) => {
         tags,
         summary: 'List contacts, newest first',
         description:
-          'Filters: `phone` (exact, any format), `label`, `group` (group id), `q` (name, phone or email contains).',
+          'Filters: `phone` (exact, any format), `label`, `group` (group id), `q` (name, phone or email contains). The first page (no `cursor`) also answers `total`, how many contacts match.',
         querystring: listContactsQuery,
-        response: { 200: page(contactSchema) },
+        response: { 200: contactPage },
       },
     },
     async (req, reply) => sendJson(reply, contacts.list(req.principal, req.query)),

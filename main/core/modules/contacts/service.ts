@@ -1,5 +1,6 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
+import { labelsProblem, normalizeLabels } from '../../../../shared/labels.ts';
 import { checkPhone, looksLikeUnencodedPlus } from '../../../../shared/phone.ts';
 import type {
   Contact,
@@ -63,9 +64,6 @@ export function queryPhoneOrThrow(input: string, param = 'phone'): string {
   return phoneOrThrow(input, param);
 }
 
-const uniqueLabels = (labels: string[]) => [
-  ...new Set(labels.map((l) => l.trim()).filter(Boolean)),
-];
 
 /** Merges attribute changes: a key set to null is removed. */
 function mergeAttributes(current: Attributes, changes: Attributes | undefined): Attributes {
@@ -114,7 +112,7 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
     const now = clock.now();
     const existing = repo.byPhone(scope, phone);
     if (!existing) {
-      const labels = uniqueLabels(changes.labels ?? []);
+      const labels = normalizeLabels(changes.labels ?? []);
       const row: ContactRow = {
         id: ids('ct'),
         workspace_id: scope.workspaceId,
@@ -140,14 +138,12 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
     const labels =
       changes.labels === undefined
         ? currentLabels
-        : uniqueLabels(
+        : normalizeLabels(
             changes.mergeLabels ? [...currentLabels, ...changes.labels] : changes.labels,
           );
-    if (labels.length > 50) {
-      throw new ApiError('validation_error', 'a contact has at most 50 labels', {
-        param: 'labels',
-      });
-    }
+    // Import merges into the labels a contact has: the sum, not the request, meets the limit.
+    const problem = labelsProblem(labels);
+    if (problem) throw new ApiError('validation_error', problem, { param: 'labels' });
     const row: ContactRow = {
       ...existing,
       phone: changes.phone ?? existing.phone,
@@ -169,7 +165,10 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
     write,
     requireGroup,
 
-    /** A page of contacts as a ready JSON body (`{data, nextCursor}`). */
+    /**
+     * A page of contacts as a ready JSON body: `{data, nextCursor}`, and on the first page
+     * `total`, the count of contacts matching the filters (counted once per list, not per page).
+     */
     list(
       scope: Scope,
       query: ContactFilter & { limit: number; cursor?: string; group?: string },
@@ -180,7 +179,9 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
       if (query.group) filter.groupId = requireGroup(scope, query.group).id;
       if (query.q?.trim()) filter.q = query.q.trim();
       const after = query.cursor ? decodeCursor(query.cursor) : null;
-      return toRawPage(repo.list(scope, filter, after, query.limit + 1), query.limit);
+      const body = toRawPage(repo.list(scope, filter, after, query.limit + 1), query.limit);
+      if (after !== null) return body;
+      return `${body.slice(0, -1)},"total":${repo.count(scope, filter)}}`;
     },
 
     get(scope: Scope, id: string): Contact {

@@ -20,6 +20,7 @@ export function ContactFilters() {
   const [q, setQ] = useDebouncedFilter('q');
   const [label, setLabel] = useDebouncedFilter('label');
   const count = useContacts((s) => s.contacts.length);
+  const total = useContacts((s) => s.total);
   const more = useContacts((s) => s.nextCursor !== null);
   const status = useContacts((s) => s.status);
 
@@ -44,9 +45,11 @@ export function ContactFilters() {
       <span className="toolbar-meta" data-testid="contacts-count" aria-live="polite">
         {status === 'loading'
           ? 'Loading…'
-          : more
-            ? `${count.toLocaleString('en-US')} shown · scroll for more`
-            : plural(count, 'contact')}
+          : total !== null
+            ? plural(total, 'contact')
+            : more
+              ? `${count.toLocaleString('en-US')} shown · scroll for more`
+              : plural(count, 'contact')}
       </span>
     </div>
   );

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { labelsFromCell } from '../../../../shared/labels.ts';
 import { checkPhone } from '../../../../shared/phone.ts';
 import type { ColumnMapping } from '../../../../shared/schemas/index.ts';
 import { SINGLE_IMPORT_FIELDS } from '../../../../shared/import-fields.ts';
@@ -13,7 +14,7 @@ const FIELDS: { field: 'phone' | SingleField; label: string; hint?: string }[] =
   { field: 'middleName', label: 'Middle name' },
   { field: 'lastName', label: 'Last name' },
   { field: 'email', label: 'Email' },
-  { field: 'labels', label: 'Labels', hint: 'separated by ; or |' },
+  { field: 'labels', label: 'Labels', hint: 'separated by commas or semicolons' },
 ];
 
 const splitMulti = (value: string) =>
@@ -45,10 +46,7 @@ function mapRow(columns: string[], values: string[], mapping: ColumnMapping) {
       .filter(Boolean)
       .join(' ');
   const email = splitMulti(cell(mapping.email))[0] ?? '';
-  const labels = cell(mapping.labels)
-    .split(/\s*:::\s*|[;|]/)
-    .map((l) => l.trim().replace(/^\*\s*/, ''))
-    .filter((l) => l && l !== 'myContacts');
+  const labels = labelsFromCell(cell(mapping.labels));
   return { phone, name, email, labels };
 }
 

@@ -1,12 +1,16 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type ReactNode } from 'react';
 import type { Conversation } from '../../../../shared/schemas/index.ts';
 import { Avatar } from '../../components/avatar.tsx';
 import { formatDate, formatDateTime } from '../../components/format.ts';
+import { CloseIcon } from '../../components/icons.tsx';
 import { Ticks } from '../../components/ticks.tsx';
 import { conversationTitle } from '../../stores/inbox.ts';
 import { useThread } from '../../stores/thread.ts';
 
 const RECENT_TEMPLATES = 5;
+
+/** The panel's id: the thread header's toggle controls it. */
+export const CONTACT_PANEL_ID = 'inbox-contact-panel';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -41,13 +45,55 @@ function RecentTemplates() {
   );
 }
 
+interface ContactPanelProps {
+  conversation: Conversation;
+  /** Set when the panel lies over the thread: it then has a close button and closes on Escape. */
+  onClose?: () => void;
+}
+
 /** The person behind the conversation: phone, name, email, attributes, labels, recent sends. */
-export function ContactPanel({ conversation }: { conversation: Conversation }) {
+export function ContactPanel({ conversation, onClose }: ContactPanelProps) {
   const contact = conversation.contact;
   const attributes = Object.entries(contact.attributes);
   const title = conversationTitle(conversation);
+  const ref = useRef<HTMLElement>(null);
+  const overlay = onClose !== undefined;
+
+  // Opened over the thread on request: focus moves in, so Escape and the keyboard reach it.
+  useEffect(() => {
+    if (overlay) ref.current?.focus();
+  }, [overlay]);
+
   return (
-    <aside className="contact-panel" aria-label="Contact details" data-testid="contact-panel">
+    <aside
+      ref={ref}
+      id={CONTACT_PANEL_ID}
+      className={`contact-panel${overlay ? ' contact-panel-overlay' : ''}`}
+      aria-label="Contact details"
+      tabIndex={overlay ? -1 : undefined}
+      onKeyDown={
+        overlay
+          ? (event) => {
+              if (event.key !== 'Escape') return;
+              // Escape here closes the panel, not also whatever the inbox binds it to.
+              event.stopPropagation();
+              onClose();
+            }
+          : undefined
+      }
+      data-testid="contact-panel"
+    >
+      {overlay ? (
+        <button
+          type="button"
+          className="icon-button panel-close"
+          aria-label="Close contact details"
+          onClick={onClose}
+          data-testid="close-contact-panel"
+        >
+          <CloseIcon />
+        </button>
+      ) : null}
       <div className="panel-hero">
         <Avatar name={title} colorKey={contact.id} size="large" />
         <div className="panel-hero-text">

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { ChatIcon } from '../../components/icons.tsx';
+import { useMediaQuery } from '../../components/use-media-query.ts';
 import { useAgents } from '../../stores/agents.ts';
 import { useInbox } from '../../stores/inbox.ts';
 import { useThread } from '../../stores/thread.ts';
 import { AgentSetupCard } from './agent-setup.tsx';
-import { ContactPanel } from './contact-panel.tsx';
+import { CONTACT_PANEL_ID, ContactPanel } from './contact-panel.tsx';
 import { ConversationList } from './conversation-list.tsx';
 import { ReplyComposer } from './reply-composer.tsx';
 import { ShortcutsDialog } from './shortcuts-dialog.tsx';
@@ -14,6 +15,12 @@ import { ThreadMessages } from './thread-messages.tsx';
 import { useInboxShortcuts } from './use-inbox-shortcuts.ts';
 
 const PANEL_KEY = 'parley.inbox.contactPanel';
+
+/**
+ * Below this the window has room for two panes only (styles.css uses the same width): the
+ * contact details open over the thread on request, instead of taking a third column.
+ */
+const NARROW_QUERY = '(max-width: 1199px)';
 
 function readPanelSetting(): boolean {
   try {
@@ -40,7 +47,14 @@ function NoSelection({ onHelp }: { onHelp: () => void }) {
   );
 }
 
-function Thread({ panelOpen, togglePanel }: { panelOpen: boolean; togglePanel: () => void }) {
+interface ThreadProps {
+  panelOpen: boolean;
+  togglePanel: () => void;
+  /** The contact panel opens over the thread (a narrow window). */
+  overlay: boolean;
+}
+
+function Thread({ panelOpen, togglePanel, overlay }: ThreadProps) {
   const conversation = useThread((s) => s.conversation);
   const status = useThread((s) => s.status);
   const error = useThread((s) => s.error);
@@ -76,7 +90,21 @@ function Thread({ panelOpen, togglePanel }: { panelOpen: boolean; togglePanel: (
         <ThreadMessages />
         <ReplyComposer key={conversation.id} conversation={conversation} />
       </section>
-      {panelOpen ? <ContactPanel conversation={conversation} /> : null}
+      {panelOpen ? (
+        <ContactPanel
+          conversation={conversation}
+          {...(overlay
+            ? {
+                onClose: () => {
+                  togglePanel();
+                  document
+                    .querySelector<HTMLElement>(`[aria-controls="${CONTACT_PANEL_ID}"]`)
+                    ?.focus();
+                },
+              }
+            : {})}
+        />
+      ) : null}
     </>
   );
 }
@@ -87,7 +115,11 @@ export function InboxScreen() {
   const selectedId = useThread((s) => s.conversationId);
   const ensureAgents = useAgents((s) => s.ensureLoaded);
   const noAgents = useAgents((s) => s.status === 'ready' && s.agents.length === 0);
-  const [panelOpen, setPanelOpen] = useState(readPanelSetting);
+  const [panelSetting, setPanelSetting] = useState(readPanelSetting);
+  const narrow = useMediaQuery(NARROW_QUERY);
+  // Over the thread the panel hides what the agent works on: it opens only when asked, each time.
+  const [overlayOpen, setOverlayOpen] = useState(false);
+  const panelOpen = narrow ? overlayOpen : panelSetting;
   const [help, setHelp] = useState(false);
 
   // Both reload after a mode or workspace switch resets them.
@@ -97,7 +129,8 @@ export function InboxScreen() {
   useEffect(() => ensureAgents(), [ensureAgents, agentsStatus]);
 
   const togglePanel = useCallback(() => {
-    setPanelOpen((open) => {
+    if (narrow) return setOverlayOpen((open) => !open);
+    setPanelSetting((open) => {
       try {
         localStorage.setItem(PANEL_KEY, open ? 'closed' : 'open');
       } catch {
@@ -105,18 +138,20 @@ export function InboxScreen() {
       }
       return !open;
     });
-  }, []);
+  }, [narrow]);
   const showHelp = useCallback(() => setHelp(true), []);
   useInboxShortcuts(showHelp);
 
   return (
     <div
-      className={`inbox${selectedId && panelOpen ? ' with-panel' : ''}`}
+      className={`inbox${selectedId && panelOpen && !narrow ? ' with-panel' : ''}`}
       data-testid="screen-inbox"
     >
+      {/* The three panes leave no room for a visible title; screen readers still get one. */}
+      <h1 className="visually-hidden">Inbox</h1>
       <ConversationList />
       {selectedId ? (
-        <Thread panelOpen={panelOpen} togglePanel={togglePanel} />
+        <Thread panelOpen={panelOpen} togglePanel={togglePanel} overlay={narrow} />
       ) : (
         <section className="inbox-thread">
           {noAgents ? <AgentSetupCard /> : <NoSelection onHelp={showHelp} />}

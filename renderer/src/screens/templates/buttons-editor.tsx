@@ -9,7 +9,7 @@ import {
   type ButtonDraft,
   type ButtonType,
   type Category,
-} from './template-rules.ts';
+} from './template-draft.ts';
 
 const TYPES: ButtonType[] = ['QUICK_REPLY', 'URL', 'PHONE_NUMBER', 'COPY_CODE'];
 

@@ -24,7 +24,7 @@ import {
   type Category,
   type FieldErrors,
   type TemplateDraft,
-} from './template-rules.ts';
+} from './template-draft.ts';
 
 const LANGUAGES = [
   'en',
