@@ -180,6 +180,10 @@ test('first run: the empty inbox offers the next steps, and a simulated customer
   await expect(page).toHaveURL(/#\/inbox$/);
   await page.getByTestId('inbox-empty').getByTestId('first-run-contacts').click();
   await expect(page).toHaveURL(/#\/contacts$/);
+  // It opens the import dialog itself, not just the screen.
+  await expect(page.getByTestId('import-dialog')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByTestId('import-dialog')).toBeHidden();
   await page.goBack();
 
   await page.getByTestId('inbox-empty').getByTestId('first-run-simulate').click();

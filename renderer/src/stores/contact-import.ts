@@ -22,6 +22,9 @@ import { registerScopedStore, type LoadStatus } from './scope.ts';
 export type ImportPhase = 'idle' | 'checking' | 'mapping' | 'importing' | 'done' | 'failed';
 
 interface ContactImportState {
+  /** The import dialog is open (other screens open it too, e.g. the inbox's first-run steps). */
+  dialogOpen: boolean;
+  setDialogOpen: (open: boolean) => void;
   phase: ImportPhase;
   file: File | null;
   fileName: string | null;
@@ -135,6 +138,7 @@ export const useContactImport = create<ContactImportState>()((set, get) => {
   }
 
   return {
+    dialogOpen: false,
     ...idle,
     groups: [],
     groupsStatus: 'idle',
@@ -224,6 +228,8 @@ export const useContactImport = create<ContactImportState>()((set, get) => {
 
     cancel: () => controller?.abort(),
 
+    setDialogOpen: (open) => set({ dialogOpen: open }),
+
     clear: () => {
       if (get().phase === 'importing') return;
       checker?.abort();
@@ -236,7 +242,7 @@ export const useContactImport = create<ContactImportState>()((set, get) => {
       controller = null;
       checker?.abort();
       checker = null;
-      set({ ...idle, groups: [], groupsStatus: 'idle' });
+      set({ ...idle, groups: [], groupsStatus: 'idle', dialogOpen: false });
     },
   };
 });

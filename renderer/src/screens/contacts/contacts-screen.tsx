@@ -20,7 +20,8 @@ export function ContactsScreen() {
   const importBusy = useContactImport(selectImportBusy);
 
   const [editing, setEditing] = useState<Editing>(null);
-  const [importing, setImporting] = useState(false);
+  const importing = useContactImport((s) => s.dialogOpen);
+  const setImporting = useContactImport((s) => s.setDialogOpen);
   const [messaging, setMessaging] = useState<Contact | null>(null);
 
   useLoadWhenIdle(status, load);

@@ -1,3 +1,4 @@
+import { useContactImport } from '../../stores/contact-import.ts';
 import { useState } from 'react';
 import { api, errorMessage } from '../../api/client.ts';
 import { useRoute } from '../../stores/route.ts';
@@ -51,7 +52,10 @@ export function EmptyInbox() {
           <button
             type="button"
             className="button button-small"
-            onClick={() => navigate('contacts')}
+            onClick={() => {
+              useContactImport.getState().setDialogOpen(true);
+              navigate('contacts');
+            }}
             data-testid="first-run-contacts"
           >
             Import contacts
