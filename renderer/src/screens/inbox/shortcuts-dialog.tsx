@@ -6,6 +6,7 @@ export const SHORTCUTS: { keys: string[]; does: string }[] = [
   { keys: ['r'], does: 'Reply (focus the composer)' },
   { keys: ['e'], does: 'Resolve the conversation' },
   { keys: ['a'], does: 'Assign to me' },
+  { keys: ['x'], does: 'Select the open conversation (for bulk actions)' },
   { keys: ['/'], does: 'Search conversations' },
   { keys: ['Ctrl', 'F'], does: 'Search in this conversation (⌘F on a Mac)' },
   { keys: ['Esc'], does: 'Leave a text box' },
