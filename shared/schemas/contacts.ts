@@ -8,7 +8,10 @@ export const labelSchema = z
   .min(1, 'labels cannot be empty')
   .max(MAX_LABEL_LENGTH, `labels are at most ${MAX_LABEL_LENGTH} characters`)
   // One rule everywhere (shared/labels.ts): such a label would read back as several.
-  .refine((l) => !hasLabelSeparator(l), 'a label cannot contain , ; | or :::: send separate labels');
+  .refine(
+    (l) => !hasLabelSeparator(l),
+    'a label cannot contain , ; | or :::: send separate labels',
+  );
 
 const attributeValue = z.union([z.string().max(1000), z.number(), z.boolean(), z.null()]);
 

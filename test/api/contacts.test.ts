@@ -151,6 +151,40 @@ describe('contacts', () => {
     );
   });
 
+  it('answers the total of the filtered list on its first page, and only there', async () => {
+    const csv = ['phone,labels']
+      .concat(Array.from({ length: 120 }, (_, i) => `${phoneN(i)},${i % 3 === 0 ? 'vip' : ''}`))
+      .join('\n');
+    await t.request('POST', '/api/contacts/import', {
+      key,
+      body: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
+    const first = await t.request('GET', '/api/contacts?limit=50', { key });
+    expect(first.body).toMatchObject({ total: 120 });
+    expect(first.body.data).toHaveLength(50);
+    const next = await t.request('GET', `/api/contacts?limit=50&cursor=${first.body.nextCursor}`, {
+      key,
+    });
+    expect(next.body.total).toBeUndefined();
+    expect((await t.request('GET', '/api/contacts?label=vip', { key })).body.total).toBe(40);
+    expect(
+      (await t.request('GET', `/api/contacts?q=${encodeURIComponent(phoneN(7))}`, { key })).body,
+    ).toMatchObject({ total: 1 });
+    // Another environment's contacts are not counted.
+    expect((await t.request('GET', '/api/contacts', { key: t.key('live') })).body.total).toBe(0);
+  });
+
+  it('refuses a label that holds a separator: it would read back as several', async () => {
+    const res = await t.request('POST', '/api/contacts', {
+      key,
+      body: { phone: phoneN(1), labels: ['vip,wholesale'] },
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.error.param).toBe('labels.0');
+    expect(res.body.error.message).toMatch(/cannot contain , ;/);
+  });
+
   it('patches a contact and refuses a phone another contact has', async () => {
     const a = await t.request('POST', '/api/contacts', { key, body: { phone: phoneN(1) } });
     await t.request('POST', '/api/contacts', { key, body: { phone: phoneN(2) } });
@@ -205,6 +239,19 @@ describe('CSV import', () => {
     });
     const count = t.core.db.prepare('SELECT count(*) FROM contacts').pluck().get();
     expect(count).toBe(4995);
+  });
+
+  it('splits labels on commas and semicolons, quoted or not, trimmed and deduplicated', async () => {
+    const res = await post(
+      `phone,labels\n${phoneN(1)},"vip,wholesale"\n${phoneN(2)},vip; retail ;vip\n${phoneN(3)},* myContacts ::: * starred ::: vip\n`,
+    );
+    expect(res.body).toMatchObject({ created: 3, failed: 0 });
+    const labelsOf = async (phone: string) =>
+      (await t.request('GET', `/api/contacts?phone=${encodeURIComponent(phone)}`, { key })).body
+        .data[0].labels;
+    expect(await labelsOf(phoneN(1))).toEqual(['vip', 'wholesale']);
+    expect(await labelsOf(phoneN(2))).toEqual(['vip', 'retail']);
+    expect(await labelsOf(phoneN(3))).toEqual(['starred', 'vip']);
   });
 
   it('updates existing contacts, merging labels, and adds rows to a group', async () => {

@@ -22,14 +22,14 @@ export function AgentPicker() {
         <Dropdown
           align="right"
           className="agent-trigger"
-          // The name starts with the visible text ("Agent Ann Lee"), so speech input can say it.
-          label={`Agent ${me.name}: switch agent`}
+          // No label of its own: the name is what the button shows ("Agent Ann Lee"), so speech
+          // input can say it; aria-haspopup tells that it opens the switch.
           testId="agent-picker"
           trigger={
             <>
               <Avatar name={me.name} colorKey={me.id} size="small" />
               <span className="agent-trigger-text">
-                <span className="agent-trigger-label">Agent</span>
+                <span className="agent-trigger-label">Agent</span>{' '}
                 <span className="agent-trigger-name" data-testid="current-agent">
                   {me.name}
                 </span>

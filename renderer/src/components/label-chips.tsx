@@ -5,7 +5,7 @@ export function LabelChips({ labels, max = 3 }: { labels: string[]; max?: number
   return (
     <span className="chips" title={labels.join(', ')}>
       {shown.map((label) => (
-        <span key={label} className="chip">
+        <span key={label} className="chip" title={label}>
           {label}
         </span>
       ))}

@@ -1,7 +1,6 @@
 import type { Template } from '../../../shared/schemas/index.ts';
 import { VARIABLE_PATTERN } from '../../../shared/template-rules.ts';
 
-
 export type TextSegment =
   { kind: 'text'; text: string } | { kind: 'variable'; n: number; value: string };
 

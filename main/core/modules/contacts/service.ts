@@ -64,7 +64,6 @@ export function queryPhoneOrThrow(input: string, param = 'phone'): string {
   return phoneOrThrow(input, param);
 }
 
-
 /** Merges attribute changes: a key set to null is removed. */
 function mergeAttributes(current: Attributes, changes: Attributes | undefined): Attributes {
   if (!changes) return current;

@@ -64,7 +64,10 @@ export function checkTemplate(
         const text = c.text ?? '';
         if (!text.trim()) fail(`${at}.text`, 'the body needs text');
         if (text.length > LIMITS.body)
-          fail(`${at}.text`, `the body is at most ${LIMITS.body} characters (it has ${text.length})`);
+          fail(
+            `${at}.text`,
+            `the body is at most ${LIMITS.body} characters (it has ${text.length})`,
+          );
         body = { text, index: i };
         break;
       }

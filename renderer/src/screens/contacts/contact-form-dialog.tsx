@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { LABEL_SEPARATOR_HINT, labelsProblem, splitLabels } from '../../../../shared/labels.ts';
 import type { Contact } from '../../../../shared/schemas/index.ts';
 import { api, ApiRequestError, errorMessage } from '../../api/client.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
@@ -10,15 +11,6 @@ type Field = (typeof FIELDS)[number];
 type FieldErrors = Partial<Record<Field, string>>;
 
 const isField = (value: string): value is Field => (FIELDS as readonly string[]).includes(value);
-
-const splitLabels = (text: string): string[] => [
-  ...new Set(
-    text
-      .split(',')
-      .map((l) => l.trim())
-      .filter(Boolean),
-  ),
-];
 
 interface ContactFormDialogProps {
   /** The contact to edit, or null to add one. */
@@ -56,6 +48,11 @@ export function ContactFormDialog({ contact, onClose }: ContactFormDialogProps) 
     const name = values.name.trim();
     const email = values.email.trim();
     const labels = splitLabels(values.labels);
+    const labelError = labelsProblem(labels);
+    if (labelError) {
+      setErrors({ labels: `${labelError.charAt(0).toUpperCase()}${labelError.slice(1)}.` });
+      return;
+    }
     setBusy(true);
     try {
       if (contact) {
@@ -130,7 +127,7 @@ export function ContactFormDialog({ contact, onClose }: ContactFormDialogProps) 
       {input('name', 'Name', { placeholder: 'Ada Lovelace' })}
       {input('email', 'Email', { placeholder: 'ada@example.com', type: 'email' })}
       {input('labels', 'Labels', { placeholder: 'vip, newsletter' })}
-      <p className="hint">Separate labels with commas.</p>
+      <p className="hint">{LABEL_SEPARATOR_HINT}</p>
     </FormDialog>
   );
 }

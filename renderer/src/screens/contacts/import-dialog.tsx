@@ -1,4 +1,5 @@
 import { useEffect, useId, useState, type FormEvent } from 'react';
+import { LABEL_SEPARATOR_HINT } from '../../../../shared/labels.ts';
 import { errorMessage } from '../../api/client.ts';
 import { Dialog } from '../../components/dialog.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
@@ -139,7 +140,7 @@ function ImportForm() {
           Exports from Google Contacts, Outlook and spreadsheets work as they are (comma, semicolon
           or tab separated; UTF-8 or UTF-16). The first row names the columns; you match them to
           Parley’s fields next. Phones need the country code (e.g. +4915112345678). Known phone
-          numbers are updated.
+          numbers are updated. Labels: one column; {LABEL_SEPARATOR_HINT.toLowerCase()}
         </p>
       </div>
       {phase === 'checking' ? (

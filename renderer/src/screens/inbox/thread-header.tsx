@@ -1,4 +1,5 @@
 import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { MAX_LABEL_LENGTH, normalizeLabels, splitLabels } from '../../../../shared/labels.ts';
 import type { Conversation } from '../../../../shared/schemas/index.ts';
 import '../../components/chat-format.css';
 import { Avatar } from '../../components/avatar.tsx';
@@ -118,11 +119,11 @@ function LabelEditor({ conversation }: { conversation: Conversation }) {
 
   const add = (event: FormEvent) => {
     event.preventDefault();
-    const label = value.trim();
-    if (!label) return setAdding(false);
+    // The one label rule (shared/labels.ts): "vip, urgent" adds two.
+    const labels = normalizeLabels([...conversation.labels, ...splitLabels(value)]);
     setValue('');
     setAdding(false);
-    if (!conversation.labels.includes(label)) change({ labels: [...conversation.labels, label] });
+    if (labels.length > conversation.labels.length) change({ labels });
   };
 
   return (
@@ -145,7 +146,7 @@ function LabelEditor({ conversation }: { conversation: Conversation }) {
           <input
             className="input input-small"
             value={value}
-            maxLength={64}
+            maxLength={MAX_LABEL_LENGTH}
             placeholder="Label"
             aria-label="New label"
             // The form appears on request, so focusing it is what the click asked for.

@@ -1,0 +1,261 @@
+/**
+ * axe-core over every screen, empty and with data, in test and live mode: no critical or serious
+ * violation. axe is injected as a script tag, which the app's Content-Security-Policy refuses,
+ * so these contexts bypass it (the other specs keep checking the policy).
+ */
+import { createRequire } from 'node:module';
+import type { APIRequestContext, Browser, Page } from '@playwright/test';
+import { createApiKey, expect, test, type ParleyServer } from './fixtures.ts';
+
+const require = createRequire(import.meta.url);
+const AXE_PATH = require.resolve('axe-core/axe.min.js');
+const RULE_SETS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+interface AxeViolation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[]; failureSummary?: string }[];
+}
+
+/** A signed-in page in a context without CSP, so axe's script tag can run. */
+async function axePage(browser: Browser, server: ParleyServer): Promise<Page> {
+  const context = await browser.newContext({
+    bypassCSP: true,
+    viewport: { width: 1366, height: 850 },
+  });
+  const login = await context.request.get(server.loginUrl, { maxRedirects: 0 });
+  expect(login.status(), 'the sign-in link answers a redirect').toBe(303);
+  return context.newPage();
+}
+
+/** Runs axe on the page as it is; returns the critical and serious violations, described. */
+async function audit(page: Page, where: string): Promise<string[]> {
+  // Dialogs and drawers fade and slide in: judge the colours they come to rest with.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished),
+    ),
+  );
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate(async (runOnly) => {
+    const axe = (window as unknown as { axe: { run: (...args: unknown[]) => Promise<unknown> } })
+      .axe;
+    const result = (await axe.run(document, { runOnly })) as { violations: AxeViolation[] };
+    return result.violations;
+  }, RULE_SETS);
+  // axe's own rule only asks for at least one h1 (and only as "moderate"): a screen has exactly one.
+  const h1s = await page.locator('h1').count();
+  const headings = h1s === 1 ? [] : [`[${where}] one-h1 (serious): the screen has ${h1s} h1`];
+  return violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map(
+      (v) =>
+        `[${where}] ${v.id} (${v.impact}): ${v.help}\n` +
+        v.nodes
+          .slice(0, 5)
+          .map((n) => `    ${JSON.stringify(n.target)} ${n.failureSummary ?? ''}`.trimEnd())
+          .join('\n'),
+    )
+    .concat(headings);
+}
+
+/** Every screen the sidebar links to, so a new screen is audited as soon as it is linked. */
+async function screenHrefs(page: Page): Promise<string[]> {
+  return page
+    .locator('nav.sidebar a.nav-link')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href') ?? ''));
+}
+
+async function waitForScreen(page: Page, href: string): Promise<void> {
+  await page.goto(`/${href}`);
+  await expect(page.locator('main.content [aria-busy="true"]')).toHaveCount(0);
+}
+
+/** The dialogs that open from a screen: its address, the button that opens it, the dialog. */
+const DIALOGS: [string, string, string][] = [
+  ['#/contacts', 'open-import', 'import-dialog'],
+  ['#/contacts', 'open-add-contact', 'contact-dialog'],
+  ['#/canned-replies', 'canned-new', 'canned-dialog'],
+  ['#/inbox', 'new-conversation', 'new-conversation-dialog'],
+];
+
+async function switchMode(page: Page, mode: 'test' | 'live'): Promise<void> {
+  await page.getByTestId(`mode-${mode}`).click();
+  await expect(page.getByTestId(`mode-${mode}`)).toHaveAttribute('aria-pressed', 'true');
+}
+
+/** Every screen, then the dialogs and editors that open from them. */
+async function auditAll(page: Page, label: string): Promise<string[]> {
+  const found: string[] = [];
+  const hrefs = await screenHrefs(page);
+  expect(hrefs.length).toBeGreaterThanOrEqual(6);
+  for (const href of hrefs) {
+    await waitForScreen(page, href);
+    found.push(...(await audit(page, `${label} ${href}`)));
+  }
+
+  for (const [href, opener, dialog] of DIALOGS) {
+    await waitForScreen(page, href);
+    await page.getByTestId(opener).click();
+    await expect(page.getByTestId(dialog)).toBeVisible();
+    found.push(...(await audit(page, `${label} ${href} ${dialog}`)));
+    await page.keyboard.press('Escape');
+    await expect(page.getByTestId(dialog)).toHaveCount(0);
+  }
+
+  await waitForScreen(page, '#/inbox');
+  // Shortcuts are ignored while typing: nothing focused, as when the agent reads the list.
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await page.keyboard.press('?');
+  await expect(page.getByTestId('shortcuts-dialog')).toBeVisible();
+  found.push(...(await audit(page, `${label} inbox shortcuts dialog`)));
+  await page.keyboard.press('Escape');
+
+  await waitForScreen(page, '#/templates');
+  await page.getByTestId('new-template').click();
+  await expect(page.getByTestId('template-editor')).toBeVisible();
+  found.push(...(await audit(page, `${label} template editor`)));
+  return found;
+}
+
+async function post(request: APIRequestContext, key: string, path: string, data: unknown) {
+  const response = await request.post(path, { headers: { 'X-API-Key': key }, data });
+  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300);
+  return response.json() as Promise<Record<string, unknown>>;
+}
+
+/** Templates, contacts with long labels, conversations (one outside its window), an agent. */
+async function seed(request: APIRequestContext, key: string, environment: 'test' | 'live') {
+  const created = (await post(request, key, '/api/templates', {
+    name: 'order_followup',
+    category: 'UTILITY',
+    language: 'en',
+    components: [
+      { type: 'HEADER', format: 'TEXT', text: 'Your order' },
+      { type: 'BODY', text: 'Hi {{1}}, your order {{2}} has shipped.' },
+      { type: 'FOOTER', text: 'Parley demo store' },
+    ],
+  })) as { template: { id: string } };
+  for (let i = 0; i < 12; i++) {
+    await post(request, key, '/api/contacts', {
+      phone: `+1415555${String(2600 + i)}`,
+      name: `Customer ${i + 1}`,
+      email: `customer${i + 1}@example.com`,
+      labels: ['vip', 'wholesale', 'a-rather-long-label-for-the-list'],
+    });
+  }
+  await post(request, key, '/canned-replies', {
+    shortcut: 'thanks',
+    text: 'Thanks {{contact.name}}, we are on it.',
+  });
+  if (environment === 'live') return;
+  await post(request, key, `/api/simulator/templates/${created.template.id}/review`, {
+    decision: 'approve',
+  });
+  for (let i = 0; i < 6; i++) {
+    await post(request, key, '/api/simulator/inbound', {
+      phone: `+1415555${String(2600 + i)}`,
+      message: `Hello, this is message ${i + 1}. Where is order ORD_2026_${i}?`,
+      ...(i === 5 ? { receivedAt: new Date(Date.now() - 25 * 3600e3).toISOString() } : {}),
+    });
+  }
+}
+
+test.describe.configure({ timeout: 180_000 });
+
+test('axe finds no critical or serious violation on any empty screen, in test and live mode', async ({
+  browser,
+  server,
+}) => {
+  const page = await axePage(browser, server);
+  await page.goto('/#/inbox');
+  const found: string[] = [];
+  found.push(...(await auditAll(page, 'empty test')));
+  await switchMode(page, 'live');
+  found.push(...(await auditAll(page, 'empty live')));
+  expect(found, found.join('\n')).toEqual([]);
+  await page.context().close();
+});
+
+test('axe finds no critical or serious violation with data: an open thread, filled lists, both modes', async ({
+  browser,
+  server,
+  request,
+}) => {
+  await seed(request, await createApiKey(server, 'test', 'a11y-test'), 'test');
+  await seed(request, await createApiKey(server, 'live', 'a11y-live'), 'live');
+  const page = await axePage(browser, server);
+  await page.goto('/#/inbox');
+  await expect(page.getByTestId('mode-test')).toHaveAttribute('aria-pressed', 'true');
+  const setup = page.getByTestId('agent-setup');
+  await setup.getByTestId('agent-name').fill('Ann Lee');
+  await setup.getByTestId('agent-email').fill('ann@example.com');
+  await setup.getByTestId('agent-submit').click();
+  await expect(page.getByTestId('current-agent')).toHaveText('Ann Lee');
+
+  const found: string[] = [];
+  found.push(...(await auditAll(page, 'data test')));
+
+  // The inbox with a thread open: the window-open composer, then one that offers templates.
+  await waitForScreen(page, '#/inbox');
+  await page.getByTestId('conversation-row').first().click();
+  await expect(page.getByTestId('reply-composer')).toHaveAttribute('data-kind', 'text');
+  found.push(...(await audit(page, 'data test inbox thread')));
+  await page.getByTestId('conversation-row').filter({ hasText: 'Customer 6' }).click();
+  await expect(page.getByTestId('reply-composer')).toHaveAttribute('data-kind', 'template');
+  await page.getByTestId('reply-template-select').selectOption({ label: 'order_followup · en' });
+  found.push(...(await audit(page, 'data test inbox template reply')));
+
+  // A narrow window: two panes, the contact details over the thread.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.getByTestId('toggle-contact-panel').click();
+  await expect(page.getByTestId('contact-panel')).toBeFocused();
+  found.push(...(await audit(page, 'data test inbox 1024 contact overlay')));
+  await page.keyboard.press('Escape');
+  await page.setViewportSize({ width: 1366, height: 850 });
+
+  // Contacts → Messages drawer.
+  await waitForScreen(page, '#/contacts');
+  await page.getByTestId('open-messages').first().click();
+  await expect(page.getByTestId('messages-drawer')).toBeVisible();
+  found.push(...(await audit(page, 'data test contacts messages')));
+
+  await switchMode(page, 'live');
+  found.push(...(await auditAll(page, 'data live')));
+  expect(found, found.join('\n')).toEqual([]);
+  await page.context().close();
+});
+
+test('the inbox status tabs are one tab stop; arrow keys move focus and selection', async ({
+  page,
+}) => {
+  await page.goto('/#/inbox');
+  const tabs = page.getByRole('tablist', { name: 'Status' }).getByRole('tab');
+  await expect(tabs).toHaveCount(4);
+  // Only the selected tab is in the tab order.
+  await expect(page.getByTestId('status-tab-open')).toHaveAttribute('tabindex', '0');
+  await expect(page.getByTestId('status-tab-pending')).toHaveAttribute('tabindex', '-1');
+
+  await page.getByTestId('status-tab-open').focus();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('status-tab-pending')).toBeFocused();
+  await expect(page.getByTestId('status-tab-pending')).toHaveAttribute('aria-selected', 'true');
+  await expect(page.getByTestId('status-tab-pending')).toHaveAttribute('tabindex', '0');
+  await expect(page.getByTestId('status-tab-open')).toHaveAttribute('tabindex', '-1');
+
+  await page.keyboard.press('End');
+  await expect(page.getByTestId('status-tab-resolved')).toBeFocused();
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('status-tab-open')).toBeFocused();
+  await expect(page.getByTestId('status-tab-open')).toHaveAttribute('aria-selected', 'true');
+  await page.keyboard.press('ArrowLeft');
+  await expect(page.getByTestId('status-tab-resolved')).toBeFocused();
+
+  // One Tab leaves the tab list.
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('tab').and(page.locator(':focus'))).toHaveCount(0);
+});

@@ -1,0 +1,207 @@
+/**
+ * A 1024×700 laptop: panels collapse by width and tables scroll inside their container, so the
+ * thread, its actions and the composer stay usable. Also writes the README's inbox screenshots.
+ */
+import { mkdir } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import type { APIRequestContext, Locator, Page } from '@playwright/test';
+import { createApiKey, expect, test } from './fixtures.ts';
+
+const SMALL = { width: 1024, height: 700 };
+const ASSETS = fileURLToPath(new URL('../../assets/', import.meta.url));
+
+async function post(request: APIRequestContext, key: string, path: string, data: unknown) {
+  const response = await request.post(path, { headers: { 'X-API-Key': key }, data });
+  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300);
+}
+
+const CUSTOMERS = [
+  ['Maya Fischer', 'Hi! Order ORD_2026_A arrived but the lid is cracked. Can you help?'],
+  ['Tom Okafor', 'Is the blue one back in stock?'],
+  ['Lina Park', 'Thanks, that worked!'],
+  ['Jonas Weber', 'Can I change the delivery address to my office?'],
+  ['Ana Souza', 'What time do you open on Saturday?'],
+  ['Ravi Menon', 'My invoice shows 2*3*4 = 24 items, I ordered 20.'],
+] as const;
+
+/** Conversations from named customers, an agent, and a signed-in page in test mode. */
+async function seedInbox(page: Page, request: APIRequestContext, key: string): Promise<void> {
+  for (const [i, [name, message]] of CUSTOMERS.entries()) {
+    const phone = `+1415555${String(2700 + i)}`;
+    await post(request, key, '/api/contacts', { phone, name, labels: i < 2 ? ['vip'] : [] });
+    await post(request, key, '/api/simulator/inbound', { phone, message });
+  }
+  await page.goto('/#/inbox');
+  const setup = page.getByTestId('agent-setup');
+  await setup.getByTestId('agent-name').fill('Ann Lee');
+  await setup.getByTestId('agent-email').fill('ann@example.com');
+  await setup.getByTestId('agent-submit').click();
+  await expect(page.getByTestId('current-agent')).toHaveText('Ann Lee');
+}
+
+/** Fully inside the window, not clipped by it. */
+async function expectInViewport(locator: Locator, page: Page): Promise<void> {
+  const box = await locator.boundingBox();
+  expect(box, 'rendered').not.toBeNull();
+  const size = page.viewportSize()!;
+  const what = `${String(locator)} at ${JSON.stringify(box)}`;
+  expect(box!.x, what).toBeGreaterThanOrEqual(0);
+  expect(box!.y, what).toBeGreaterThanOrEqual(0);
+  expect(box!.x + box!.width, what).toBeLessThanOrEqual(size.width + 0.5);
+  expect(box!.y + box!.height, what).toBeLessThanOrEqual(size.height + 0.5);
+}
+
+async function expectNoOverlap(locators: Locator[]): Promise<void> {
+  const boxes = await Promise.all(locators.map((l) => l.boundingBox()));
+  for (let i = 0; i < boxes.length; i++) {
+    for (let j = i + 1; j < boxes.length; j++) {
+      const a = boxes[i]!;
+      const b = boxes[j]!;
+      const apart =
+        a.x + a.width <= b.x + 1.5 ||
+        b.x + b.width <= a.x + 1.5 ||
+        a.y + a.height <= b.y + 1.5 ||
+        b.y + b.height <= a.y + 1.5;
+      expect(apart, `elements ${i} and ${j} overlap`).toBe(true);
+    }
+  }
+}
+
+/** The page itself never scrolls sideways: wide content scrolls inside its own box. */
+async function expectNoPageScroll(page: Page): Promise<void> {
+  const overflow = await page.evaluate(
+    () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+  );
+  expect(overflow).toBeLessThanOrEqual(0);
+}
+
+test('at 1024×700 the inbox is two panes: the thread, its actions and the composer are usable; contact details open over it', async ({
+  page,
+  request,
+  server,
+}) => {
+  await page.setViewportSize(SMALL);
+  const key = await createApiKey(server, 'test', 'e2e-small');
+  await seedInbox(page, request, key);
+  await page.getByTestId('conversation-row').filter({ hasText: 'Maya Fischer' }).click();
+
+  const thread = page.getByTestId('thread');
+  await expect(thread).toBeVisible();
+  // Even with the contact panel switched on, it does not take a column at this width.
+  const panelToggle = page.getByTestId('toggle-contact-panel');
+  await expect(page.getByTestId('contact-panel')).toHaveCount(0);
+  const threadBox = (await thread.boundingBox())!;
+  expect(threadBox.width).toBeGreaterThanOrEqual(420);
+
+  // The list's tools fit its narrower column.
+  const newConversation = page.getByTestId('new-conversation');
+  await expectInViewport(newConversation, page);
+  const list = (await page.getByTestId('conversation-list').boundingBox())!;
+  const button = (await newConversation.boundingBox())!;
+  expect(button.x + button.width).toBeLessThanOrEqual(list.x + list.width);
+
+  const actions = [
+    page.getByTestId('add-label'),
+    page.getByTestId('assign-menu'),
+    page.getByTestId('snooze-menu'),
+    page.getByTestId('resolve'),
+    page.getByTestId('status-menu'),
+  ];
+  for (const action of actions) await expectInViewport(action, page);
+  await expectNoOverlap(actions);
+
+  const composer = page.getByTestId('reply-composer');
+  await expectInViewport(composer, page);
+  const input = composer.getByTestId('reply-text');
+  expect((await input.boundingBox())!.height).toBeGreaterThanOrEqual(40);
+  // The messages keep a readable share of the height.
+  expect((await page.getByTestId('thread-messages').boundingBox())!.height).toBeGreaterThanOrEqual(
+    200,
+  );
+
+  // Usable, not just visible: a reply goes out, a label is added beside the assignee button.
+  await input.fill('Sorry about that! A replacement is on its way.');
+  await composer.getByTestId('reply-send').click();
+  await expect(
+    page.getByTestId('thread-messages').getByText('A replacement is on its way.'),
+  ).toBeVisible();
+  await page.getByTestId('add-label').click();
+  const labelInput = page.getByTestId('label-input');
+  await expectInViewport(labelInput, page);
+  await expectNoOverlap([labelInput, page.getByTestId('assign-menu')]);
+  await labelInput.fill('damaged');
+  await labelInput.press('Enter');
+  await expect(page.getByTestId('thread-label').filter({ hasText: 'damaged' })).toBeVisible();
+
+  // The contact details open over the thread and close with Escape, focus back on the toggle.
+  await panelToggle.click();
+  const panel = page.getByTestId('contact-panel');
+  await expect(panel).toBeVisible();
+  // It slides in: measure where it comes to rest.
+  await panel.evaluate((el) => Promise.all(el.getAnimations().map((a) => a.finished)));
+  await expectInViewport(panel, page);
+  await expect(panel.getByTestId('panel-name')).toHaveText('Maya Fischer');
+  await page.keyboard.press('Escape');
+  await expect(panel).toHaveCount(0);
+  await expect(panelToggle).toBeFocused();
+
+  await page.getByTestId('resolve').click();
+  await expect(page.getByTestId('thread-status')).toHaveAttribute('data-status', 'resolved');
+  await expectNoPageScroll(page);
+});
+
+test('at 1024×700 the API keys table scrolls inside its card and Contacts → Messages leaves room for messages', async ({
+  page,
+  request,
+  server,
+}) => {
+  await page.setViewportSize(SMALL);
+  const key = await createApiKey(server, 'test', 'a-key-with-a-rather-long-descriptive-name');
+  await createApiKey(server, 'live', 'live-key');
+  await page.goto('/#/settings/keys');
+  const table = page.getByTestId('keys-table');
+  await expect(table.getByTestId('key-row')).toHaveCount(2);
+  await expectNoPageScroll(page);
+  const revoke = table.getByTestId('revoke-key').first();
+  await revoke.scrollIntoViewIfNeeded();
+  await expectInViewport(revoke, page);
+  await expectInViewport(table.getByTestId('key-status').first(), page);
+
+  await post(request, key, '/api/contacts', { phone: '+14155552701', name: 'Tom Okafor' });
+  await post(request, key, '/api/simulator/inbound', {
+    phone: '+14155552701',
+    message: 'Is the blue one back in stock?',
+  });
+  await page.goto('/#/contacts');
+  await page.getByTestId('open-messages').first().click();
+  const drawer = page.getByTestId('messages-drawer');
+  await expect(drawer.getByText('Is the blue one back in stock?')).toBeVisible();
+  await page.screenshot({ path: '/tmp/contacts-1024.png' });
+  expect((await drawer.getByTestId('message-thread').boundingBox())!.height).toBeGreaterThanOrEqual(
+    220,
+  );
+  await expectInViewport(drawer.getByTestId('close-drawer'), page);
+  await expectNoPageScroll(page);
+});
+
+test('screenshots of the inbox at 1366×850 and 1024×700 for the README', async ({
+  page,
+  request,
+  server,
+}) => {
+  const key = await createApiKey(server, 'test', 'e2e-screens');
+  await page.setViewportSize({ width: 1366, height: 850 });
+  await seedInbox(page, request, key);
+  await page.getByTestId('conversation-row').filter({ hasText: 'Maya Fischer' }).click();
+  await expect(page.getByTestId('thread-title')).toHaveText('Maya Fischer');
+  await mkdir(ASSETS, { recursive: true });
+  // Wait for the thread's messages, so the picture is never a loading state.
+  await expect(
+    page.getByTestId('thread-messages').getByText('the lid is cracked', { exact: false }),
+  ).toBeVisible();
+  await page.screenshot({ path: `${ASSETS}inbox-1366.png` });
+
+  await page.setViewportSize(SMALL);
+  await expect(page.getByTestId('contact-panel')).toHaveCount(0);
+  await page.screenshot({ path: `${ASSETS}inbox-1024.png` });
+});
