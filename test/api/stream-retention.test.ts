@@ -4,6 +4,7 @@ import { PRUNE_BATCH } from '../../main/core/jobs/retention.ts';
 import { MAX_STREAMS_PER_CREDENTIAL } from '../../main/core/modules/events/routes.ts';
 import type { TestCore } from '../helpers.ts';
 import { makeCore, manualClock } from '../helpers.ts';
+import { readEvents } from '../sse.ts';
 
 let t: TestCore;
 afterEach(async () => {
@@ -12,35 +13,9 @@ afterEach(async () => {
 
 const DAY = 24 * 3600_000;
 
-/** Reads `count` SSE frames (event name + id) from a stream, then closes it. */
-async function frames(url: string, headers: Record<string, string>, count: number) {
-  const controller = new AbortController();
-  const res = await fetch(url, { headers, signal: controller.signal });
-  expect(res.status).toBe(200);
-  const reader = res.body!.getReader();
-  const decoder = new TextDecoder();
-  const out: { id: string; event: string; data: Record<string, unknown> }[] = [];
-  let buffer = '';
-  const deadline = Date.now() + 5000;
-  while (out.length < count && Date.now() < deadline) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let i;
-    while ((i = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, i);
-      buffer = buffer.slice(i + 2);
-      const f: Record<string, string> = {};
-      for (const line of block.split('\n')) {
-        const m = /^(\w+): ?(.*)$/.exec(line);
-        if (m) f[m[1]!] = m[2]!;
-      }
-      if (f.event) out.push({ id: f.id!, event: f.event, data: JSON.parse(f.data!) });
-    }
-  }
-  controller.abort();
-  return out;
-}
+/** Reads `count` SSE frames (event name + id), then closes the stream. */
+const frames = async (url: string, headers: Record<string, string>, count: number) =>
+  (await readEvents(url, headers, count)).events;
 
 const inbound = (key: string, phone: string, message: string) =>
   t.request('POST', '/api/simulator/inbound', { key, body: { phone, message } });

@@ -4,7 +4,7 @@
  * sleeps. The browser signs in through that link as a person would (`signedIn: false` opts
  * out), and a page that breaks the Content-Security-Policy fails its test.
  */
-import { test as base, expect, type Page } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -40,6 +40,24 @@ export async function parleyCli<T>(server: ParleyServer, args: string[]): Promis
     { cwd: repoRoot, env: { ...process.env, PARLEY_DATA_DIR: server.dataDir } },
   );
   return JSON.parse(stdout) as T;
+}
+
+/** An end user writing in, through the simulator, as a test-mode script would. */
+export async function simulateInbound(
+  request: APIRequestContext,
+  key: string,
+  body: { phone: string; message: string; receivedAt?: string },
+): Promise<void> {
+  const response = await request.post('/api/simulator/inbound', {
+    headers: { 'X-API-Key': key },
+    data: body,
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/** Changes arrive over the event stream: wait until it is connected before causing any. */
+export async function waitForLiveUpdates(page: Page): Promise<void> {
+  await expect(page.getByTestId('stream-status')).toHaveAttribute('data-status', 'open');
 }
 
 /** Creates an API key with the CLI, as a developer would for a script. */

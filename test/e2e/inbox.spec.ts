@@ -1,26 +1,14 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { createApiKey, expect, test, type ParleyServer } from './fixtures.ts';
+import {
+  createApiKey,
+  expect,
+  test,
+  type ParleyServer,
+  simulateInbound,
+  waitForLiveUpdates,
+} from './fixtures.ts';
 
 const PHONE = '+14155552671';
 const LATE_PHONE = '+14155552672';
-
-/** An end user writing in, through the simulator, as a test-mode script would. */
-async function simulateInbound(
-  request: APIRequestContext,
-  key: string,
-  body: { phone: string; message: string; receivedAt?: string },
-): Promise<void> {
-  const response = await request.post('/api/simulator/inbound', {
-    headers: { 'X-API-Key': key },
-    data: body,
-  });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
-/** Changes arrive over the event stream: wait until it is connected before causing any. */
-async function waitForLiveUpdates(page: Page): Promise<void> {
-  await expect(page.getByTestId('stream-status')).toHaveAttribute('data-status', 'open');
-}
 
 async function testKey(server: ParleyServer): Promise<string> {
   return createApiKey(server, 'test', 'e2e-inbox');

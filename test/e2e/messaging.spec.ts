@@ -1,12 +1,6 @@
-import type { Page } from '@playwright/test';
-import { createApiKey, expect, test } from './fixtures.ts';
+import { createApiKey, expect, test, waitForLiveUpdates } from './fixtures.ts';
 
 const PHONE = '+14155552671';
-
-/** Statuses arrive over the event stream: wait until it is connected before causing any. */
-async function waitForLiveUpdates(page: Page): Promise<void> {
-  await expect(page.getByTestId('stream-status')).toHaveAttribute('data-status', 'open');
-}
 
 test('creates a template with a live preview, sees it approved live, sends it from the API playground and watches the ticks', async ({
   page,

@@ -1,23 +1,10 @@
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
-import { createApiKey, expect, test } from './fixtures.ts';
+import { createApiKey, expect, test, simulateInbound } from './fixtures.ts';
 
 // This spec signs in by hand, through the page.
 test.use({ signedIn: false });
-
-async function simulateInbound(
-  request: APIRequestContext,
-  key: string,
-  phone: string,
-  message: string,
-): Promise<void> {
-  const response = await request.post('/api/simulator/inbound', {
-    headers: { 'X-API-Key': key },
-    data: { phone, message },
-  });
-  expect(response.status(), await response.text()).toBe(200);
-}
 
 /** Records every `securitypolicyviolation` the page raises, from before its first script. */
 async function recordCspViolations(page: Page): Promise<() => Promise<string[]>> {
@@ -72,7 +59,7 @@ test('sign in with the printed link, no token in any page, and stay signed in ac
   expect(await page.evaluate(() => document.cookie)).toBe('');
 
   const key = await createApiKey(server, 'test', 'e2e-session');
-  await simulateInbound(request, key, '+14155552671', 'Before the restart');
+  await simulateInbound(request, key, { phone: '+14155552671', message: 'Before the restart' });
   await expect(
     page.getByTestId('conversation-row').filter({ hasText: '+14155552671' }),
   ).toBeVisible();
@@ -83,7 +70,7 @@ test('sign in with the printed link, no token in any page, and stay signed in ac
   const banner = page.getByTestId('connection-banner');
   await expect(banner).toContainText('Parley restarted — reload');
   await expect(page.getByTestId('stream-status')).toHaveAttribute('data-status', 'open');
-  await simulateInbound(request, key, '+14155552672', 'After the restart');
+  await simulateInbound(request, key, { phone: '+14155552672', message: 'After the restart' });
   await expect(
     page.getByTestId('conversation-row').filter({ hasText: '+14155552672' }),
   ).toBeVisible();

@@ -1,23 +1,7 @@
-import type { APIRequestContext, Page } from '@playwright/test';
-import { createApiKey, expect, test } from './fixtures.ts';
+import type { Page } from '@playwright/test';
+import { createApiKey, expect, test, simulateInbound, waitForLiveUpdates } from './fixtures.ts';
 
 const PHONE = '+14155552671';
-
-async function simulateInbound(
-  request: APIRequestContext,
-  key: string,
-  body: { phone: string; message: string; receivedAt?: string },
-): Promise<void> {
-  const response = await request.post('/api/simulator/inbound', {
-    headers: { 'X-API-Key': key },
-    data: body,
-  });
-  expect(response.status(), await response.text()).toBe(200);
-}
-
-async function waitForLiveUpdates(page: Page): Promise<void> {
-  await expect(page.getByTestId('stream-status')).toHaveAttribute('data-status', 'open');
-}
 
 async function openConversation(page: Page, phone: string): Promise<void> {
   await page.goto('/#/inbox');
