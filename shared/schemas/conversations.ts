@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { contactSchema } from './contacts.ts';
+import { MAX_LABELS } from '../labels.ts';
+import { contactSchema, labelSchema } from './contacts.ts';
 import { isoDate, pageQuery } from './common.ts';
 import { messageSchema } from './messages.ts';
 
@@ -101,9 +102,20 @@ export const patchConversationBody = z.object({
     .nullable()
     .optional()
     .describe('agent id, `me`, or null to unassign'),
-  labels: z.array(z.string().trim().min(1).max(64)).max(50).optional(),
+  labels: z
+    .array(labelSchema)
+    .max(MAX_LABELS)
+    .optional()
+    .describe('replaces the labels (one label per entry: no commas or semicolons)'),
+  addLabels: z
+    .array(labelSchema)
+    .min(1)
+    .max(MAX_LABELS)
+    .optional()
+    .describe('adds labels, keeping the others (for bulk actions)'),
   read: z.literal(true).optional().describe('mark every message read (unreadCount → 0)'),
 });
+export type PatchConversationBody = z.infer<typeof patchConversationBody>;
 
 export const replyBody = z
   .object({

@@ -199,3 +199,44 @@ describe('POST /conversations', () => {
     expect(live.status).toBe(404);
   });
 });
+
+describe('Idempotency and labels', () => {
+  it('replays POST /conversations for the same Idempotency-Key and refuses another body', async () => {
+    const { key } = await setup();
+    const headers = { 'idempotency-key': 'open-1' };
+    const first = await t.request('POST', '/conversations', {
+      key,
+      headers,
+      body: { phone: phone(1) },
+    });
+    expect(first.status).toBe(201);
+    const again = await t.request('POST', '/conversations', {
+      key,
+      headers,
+      body: { phone: phone(1) },
+    });
+    expect(again.status).toBe(201); // the first answer, not "200: it exists now"
+    expect(again.headers['idempotent-replayed']).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const other = await t.request('POST', '/conversations', {
+      key,
+      headers,
+      body: { phone: phone(2) },
+    });
+    expect(other.status).toBe(409);
+    expect(t.core.db.prepare('SELECT count(*) FROM conversations').pluck().get()).toBe(1);
+  });
+
+  it('adds labels on the server, keeping those set meanwhile, and keeps one label per entry', async () => {
+    const { inbound, patch } = await setup();
+    const id = await inbound(1, 'hello');
+    expect((await patch(id, { labels: ['refund'] })).status).toBe(200);
+    // A bulk "add label" from a desk that has not seen "refund" yet does not drop it.
+    const added = await patch(id, { addLabels: ['vip', 'urgent', 'vip'] });
+    expect(added.status).toBe(200);
+    expect(added.body.labels).toEqual(['refund', 'vip', 'urgent']);
+    const joined = await patch(id, { labels: ['vip,wholesale'] });
+    expect(joined.status).toBe(400);
+    expect(joined.body.error.param).toBe('labels.0');
+  });
+});

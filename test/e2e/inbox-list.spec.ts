@@ -87,10 +87,19 @@ test('the unread toggle shows only conversations with unread messages, and follo
   await expect(rows(page).first()).toContainText(PARCEL);
   await expect(page.getByTestId('status-count-open')).toHaveText('1');
 
-  // A new message makes the other one unread: it joins; reading it here keeps the view honest.
+  // A new message makes the other one unread: it joins.
   await inbound(request, key, OTHER, 'Are you there?');
   await expect(rows(page)).toHaveCount(2);
   await expect(page.getByTestId('status-count-open')).toHaveText('2');
+
+  // Opening (and so reading) a row does not pull it out from under the agent; picking the
+  // view again reloads it without the read one.
+  const opened = rows(page).filter({ hasText: OTHER });
+  await opened.click();
+  await expect(page.getByTestId('status-count-open')).toHaveText('1');
+  await expect(rows(page)).toHaveCount(2);
+  await page.getByTestId('status-tab-open').click();
+  await expect(rows(page)).toHaveCount(1);
 
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-pressed', 'false');

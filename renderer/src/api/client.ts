@@ -25,6 +25,7 @@ import type {
   LedgerEntry,
   Me,
   Message,
+  PatchConversationBody,
   PatchContactBody,
   SimulatorSettings,
   Template,
@@ -360,13 +361,8 @@ export type OpenConversationBody = { contactId: string } | { phone: string; name
 
 export type ConversationDetail = Conversation & { messages: Message[] };
 
-export interface PatchConversation {
-  status?: ConversationStatus;
-  snoozedUntil?: string | null;
-  assignee?: string | null;
-  labels?: string[];
-  read?: true;
-}
+/** The PATCH body, as the core's schema types it. */
+export type PatchConversation = PatchConversationBody;
 
 export type ReplyBody = (
   { text: string } | { templateName: string; variables?: Record<string, string> }

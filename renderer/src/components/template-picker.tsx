@@ -52,6 +52,11 @@ interface TemplateSelectProps {
   loading: boolean;
   id?: string;
   testId: string;
+  /**
+   * The caller's clock (from useTemplatesReadyClock over the same templates), so what the
+   * select enables and what the caller accepts as chosen change at the same instant.
+   */
+  now?: number;
 }
 
 /** Approved templates; one still inside its post-approval wait is shown but cannot be chosen. */
@@ -62,8 +67,10 @@ export function TemplateSelect({
   loading,
   id,
   testId,
+  now: callerNow,
 }: TemplateSelectProps) {
-  const now = useTemplatesReadyClock(templates);
+  const ownNow = useTemplatesReadyClock(callerNow === undefined ? templates : []);
+  const now = callerNow ?? ownNow;
   return (
     <select
       id={id}

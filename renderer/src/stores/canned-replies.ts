@@ -66,19 +66,34 @@ export const useCannedReplies = create<CannedRepliesState>()((set, get) => {
     withRows: (replies) => ({ replies }),
   });
 
-  const loadLibrary = async (): Promise<void> => {
+  // One library read at a time; a local save or delete makes a read under way stale.
+  let libraryChanges = 0;
+  let inFlight: Promise<void> | null = null;
+
+  const loadLibrary = (): Promise<void> =>
+    (inFlight ??= readLibrary().finally(() => (inFlight = null)));
+
+  const readLibrary = async (): Promise<void> => {
     const generation = scopeGeneration();
     // A refresh keeps showing what is loaded; only a first load says it is loading.
     if (get().libraryStatus !== 'ready') set({ libraryStatus: 'loading', libraryError: null });
     try {
-      const all: CannedReply[] = [];
-      let cursor: string | null = null;
-      do {
-        const page = await api.cannedReplies.list({ limit: LIBRARY_PAGE, cursor });
-        all.push(...page.data);
-        cursor = page.nextCursor;
-      } while (cursor);
-      if (generation === scopeGeneration()) set({ library: all, libraryStatus: 'ready' });
+      for (;;) {
+        const changes = libraryChanges;
+        const all: CannedReply[] = [];
+        let cursor: string | null = null;
+        do {
+          const page = await api.cannedReplies.list({ limit: LIBRARY_PAGE, cursor });
+          all.push(...page.data);
+          cursor = page.nextCursor;
+        } while (cursor);
+        if (generation !== scopeGeneration()) return;
+        // A save or delete landed while reading: this list may predate it, so read again.
+        if (changes === libraryChanges) {
+          set({ library: all, libraryStatus: 'ready' });
+          return;
+        }
+      }
     } catch (e) {
       if (generation === scopeGeneration())
         set({ libraryStatus: 'error', libraryError: errorMessage(e) });
@@ -86,6 +101,7 @@ export const useCannedReplies = create<CannedRepliesState>()((set, get) => {
   };
 
   const saved = (reply: CannedReply): CannedReply => {
+    libraryChanges++;
     set((s) => ({
       replies: placed(s.replies, reply, matchesQuery(reply, s.query)),
       library: placed(s.library, reply, true),
@@ -111,7 +127,7 @@ export const useCannedReplies = create<CannedRepliesState>()((set, get) => {
     },
 
     refreshLibrary: () => {
-      if (get().libraryStatus !== 'loading') void loadLibrary();
+      void loadLibrary();
     },
 
     create: async (body) => saved(await api.cannedReplies.create(body)),
@@ -119,6 +135,7 @@ export const useCannedReplies = create<CannedRepliesState>()((set, get) => {
 
     remove: async (id) => {
       await api.cannedReplies.remove(id);
+      libraryChanges++;
       set((s) => ({
         replies: s.replies.filter((r) => r.id !== id),
         library: s.library.filter((r) => r.id !== id),

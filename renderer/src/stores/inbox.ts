@@ -121,6 +121,15 @@ const unreadOf = (c: Conversation | undefined): number =>
 
 export const knownConversation = (id: string): Conversation | undefined => known.get(id);
 
+/**
+ * The conversation open in the thread. Reading it under the Unread filter does not pull it out
+ * of the list under the agent (as mail clients do): it stays until the view is loaded again.
+ */
+let heldId: string | null = null;
+export const holdInView = (id: string | null): void => {
+  heldId = id;
+};
+
 // ---------- Filters ----------
 
 function matchesExceptStatus(c: Conversation, f: InboxFilters, meId: string | null): boolean {
@@ -315,9 +324,9 @@ export const useInbox = create<InboxState>()((set, get) => {
   const upsertRow = (c: Conversation, confirmed = false): void => {
     const state = get();
     if (state.status !== 'ready') return;
-    const matches =
-      c.status === state.filters.status && matchesExceptStatus(c, state.filters, meId());
     const shown = state.conversations.some((row) => row.id === c.id);
+    const filters = shown && c.id === heldId ? { ...state.filters, unread: false } : state.filters;
+    const matches = c.status === filters.status && matchesExceptStatus(c, filters, meId());
     if (matches && !shown && !confirmed && state.filters.q.trim()) {
       // It may match the search now (a new message, a reopened or woken conversation).
       queueRecheck(c.id);

@@ -2,7 +2,7 @@ import { create } from 'zustand';
 import type { Conversation, Message } from '../../../shared/schemas/index.ts';
 import { api, type PatchConversation, type ReplyBody } from '../api/client.ts';
 import { events } from '../api/events.ts';
-import { knownConversation, useInbox } from './inbox.ts';
+import { holdInView, knownConversation, useInbox } from './inbox.ts';
 import {
   createMessageList,
   emptyMessageList,
@@ -65,6 +65,7 @@ export const useThread = create<ThreadState>()((set, get) => {
 
     open: (id) => {
       if (id === get().conversationId && get().status !== 'error') return;
+      holdInView(id);
       list.open({ conversationId: id, conversation: knownConversation(id) ?? null });
       void get().reload();
     },

@@ -15,6 +15,7 @@ import {
 import { messageSchema } from '../../../../shared/schemas/messages.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
 import { messageExample, TEMPLATE_SEND_ERRORS } from '../../http/openapi.ts';
+import type { Conversation } from '../../../../shared/schemas/conversations.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 import { sendJson } from '../../http/types.ts';
 
@@ -65,10 +66,12 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
         response: { 200: conversationSchema, 201: conversationSchema },
       },
     },
-    async (req, reply) => {
+    // Synchronous, and returning its answer (not sending raw bytes): its Idempotency-Key answer
+    // commits with the conversation it creates.
+    (req, reply) => {
       const { json, created } = conversations.open(req.principal, req.body);
       reply.code(created ? 201 : 200);
-      return sendJson(reply, json);
+      return JSON.parse(json) as Conversation;
     },
   );
 

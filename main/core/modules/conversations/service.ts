@@ -1,4 +1,5 @@
 import type { Database as Db } from 'better-sqlite3';
+import { MAX_LABELS, normalizeLabels } from '../../../../shared/labels.ts';
 import { ApiError } from '../../../../shared/errors.ts';
 import type { Agent } from '../../../../shared/schemas/conversations.ts';
 import type { Outbox } from '../../events/outbox.ts';
@@ -48,6 +49,7 @@ export interface PatchBody {
   snoozedUntil?: string | null;
   assignee?: string | null;
   labels?: string[];
+  addLabels?: string[];
   read?: true;
 }
 
@@ -284,7 +286,20 @@ export function conversationsService(deps: {
               next.assignee_id = me(scope.workspaceId, agentHeader, 'assignee');
             else next.assignee_id = agent(scope.workspaceId, body.assignee, 'assignee').id;
           }
-          const labels = body.labels ? [...new Set(body.labels.map((l) => l.trim()))] : null;
+          // `addLabels` merges in this transaction: a bulk "add label" never drops a label
+          // another agent set a moment ago (which replacing from a cached copy would).
+          const base =
+            body.labels ?? (body.addLabels ? (JSON.parse(row.labels) as string[]) : null);
+          const labels = base ? normalizeLabels([...base, ...(body.addLabels ?? [])]) : null;
+          if (labels && labels.length > MAX_LABELS) {
+            throw new ApiError(
+              'validation_error',
+              `a conversation has at most ${MAX_LABELS} labels`,
+              {
+                param: body.addLabels ? 'addLabels' : 'labels',
+              },
+            );
+          }
           if (labels) next.labels = JSON.stringify(labels);
           if (body.read) next.unread_count = 0;
 

@@ -1,3 +1,4 @@
+import { MAX_LABEL_LENGTH, MAX_LABELS, splitLabels } from '../../../../shared/labels.ts';
 import { useState, type FormEvent } from 'react';
 import type { Conversation } from '../../../../shared/schemas/index.ts';
 import { api, errorMessage, type PatchConversation } from '../../api/client.ts';
@@ -70,12 +71,12 @@ export function BulkBar() {
 
   const addLabel = (event: FormEvent) => {
     event.preventDefault();
-    const value = label.trim();
-    if (!value) return;
+    // The one label rule (commas or semicolons separate); the server merges them with each
+    // conversation's current labels, so none set meanwhile by someone else is lost.
+    const labels = splitLabels(label);
+    if (labels.length === 0) return;
     setLabel('');
-    void run(`Labelling “${value}”`, (c) => ({
-      labels: [...new Set([...(c?.labels ?? []), value])],
-    }));
+    void run(`Labelling “${labels.join(', ')}”`, () => ({ addLabels: labels }));
   };
 
   const running = job?.running ?? false;
@@ -123,7 +124,7 @@ export function BulkBar() {
               value={label}
               placeholder="Label"
               aria-label="Label to add to the selected conversations"
-              maxLength={64}
+              maxLength={MAX_LABELS * (MAX_LABEL_LENGTH + 2)}
               disabled={running}
               onChange={(event) => setLabel(event.target.value)}
               data-testid="bulk-label-input"

@@ -9,6 +9,7 @@ import {
   SendTemplateButton,
   TemplateSelect,
   useTemplateVariables,
+  useTemplatesReadyClock,
   VariableInputs,
 } from '../../components/template-picker.tsx';
 import { componentText } from '../../components/template-text.ts';
@@ -147,7 +148,10 @@ function TemplateReply({ conversation, now }: { conversation: Conversation; now:
 
   useEffect(() => ensureLoaded(), [ensureLoaded]);
 
-  const usable = approved.filter((t) => isUsable(t, now));
+  // One clock for the select and for what counts as chosen: a template leaving its wait is
+  // selectable and usable at the same instant (the composer's own clock ticks every 30 s).
+  const readyNow = Math.max(now, useTemplatesReadyClock(approved));
+  const usable = approved.filter((t) => isUsable(t, readyNow));
   const template = usable.find((t) => t.id === templateId) ?? null;
   const { values, setValues, numbers, missingError } = useTemplateVariables(template);
 
@@ -196,6 +200,7 @@ function TemplateReply({ conversation, now }: { conversation: Conversation; now:
             <TemplateSelect
               id={REPLY_INPUT_ID}
               templates={approved}
+              now={readyNow}
               value={templateId}
               onChange={(id) => {
                 setTemplateId(id);
