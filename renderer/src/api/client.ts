@@ -144,7 +144,7 @@ export const isDesktop = (): boolean => Boolean(window.parley?.sessionToken);
  * resume where it left off (`stream.reset`: events were missed). The session store turns these
  * into words on screen.
  */
-export type ConnectionSignal = 'refused' | 'unreachable' | 'reachable' | 'stale';
+export type ConnectionSignal = 'refused' | 'unreachable' | 'reachable' | 'stale' | 'stream-open';
 const connectionListeners = new Set<(signal: ConnectionSignal) => void>();
 
 export function onConnectionSignal(listener: (signal: ConnectionSignal) => void): () => void {

@@ -159,6 +159,7 @@ class EventStream {
       this.retryDelay = RETRY_MIN_MS;
       this.setStatus('open');
       reportConnection('reachable');
+      reportConnection('stream-open');
     });
     source.addEventListener('error', (error) => {
       if (this.source !== source) return;

@@ -75,23 +75,29 @@ export const useSession = create<SessionState>()((set, get) => {
     else if (id !== bootId && get().connection !== 'signed_out') set({ connection: 'restarted' });
   };
 
+  /** One look at /health: the core answers (and is it a new start of it?), or not yet. */
+  const checkHealth = (onDown: () => void): void => {
+    api.health().then(
+      (health) => {
+        probeDelay = PROBE_MIN_MS;
+        if (get().connection === 'unreachable') set({ connection: 'ok' });
+        rememberBoot(health.bootId);
+      },
+      () => {
+        probeDelay = Math.min(PROBE_MAX_MS, probeDelay * 2);
+        onDown();
+      },
+    );
+  };
+
   /** Asks /health until the core answers, then tells a restart from a dropped connection. */
   const probe = (): void => {
     if (probeTimer !== null) return;
     probeTimer = window.setTimeout(() => {
-      api.health().then(
-        (health) => {
-          probeTimer = null;
-          probeDelay = PROBE_MIN_MS;
-          if (get().connection === 'unreachable') set({ connection: 'ok' });
-          rememberBoot(health.bootId);
-        },
-        () => {
-          probeTimer = null;
-          probeDelay = Math.min(PROBE_MAX_MS, probeDelay * 2);
-          if (get().connection === 'unreachable') probe();
-        },
-      );
+      probeTimer = null;
+      checkHealth(() => {
+        if (get().connection === 'unreachable') probe();
+      });
     }, probeDelay);
   };
 
@@ -99,6 +105,9 @@ export const useSession = create<SessionState>()((set, get) => {
     const { connection } = get();
     if (signal === 'refused') {
       if (connection !== 'signed_out') set({ connection: 'signed_out' });
+    } else if (signal === 'stream-open') {
+      // Every (re)opened stream may be a new start of the core, however quickly it came back.
+      checkHealth(probe);
     } else if (signal === 'stale') {
       if (connection === 'ok') set({ connection: 'stale' });
     } else if (signal === 'unreachable') {
