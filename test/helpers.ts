@@ -90,3 +90,16 @@ export function deadPid(): number {
   });
   return Number(r.stdout);
 }
+
+/** A built UI as Vite leaves it: index.html and content-hashed assets (a script and a sheet). */
+export function fakeRendererDir(): string {
+  const dir = tempDir('parley-ui-');
+  fs.mkdirSync(path.join(dir, 'assets'));
+  fs.writeFileSync(
+    path.join(dir, 'index.html'),
+    '<!doctype html><html><head><script type="module" src="./assets/index-AbC123.js"></script><link rel="stylesheet" href="./assets/index-XyZ789.css"></head><body><div id="root"></div></body></html>',
+  );
+  fs.writeFileSync(path.join(dir, 'assets', 'index-AbC123.js'), 'console.log("ui")');
+  fs.writeFileSync(path.join(dir, 'assets', 'index-XyZ789.css'), 'body{margin:0}');
+  return dir;
+}

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
-import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestCore } from '../helpers.ts';
-import { makeCore, tempDir } from '../helpers.ts';
+import { fakeRendererDir, makeCore } from '../helpers.ts';
 
 let t: TestCore | null = null;
 const dirs: string[] = [];
@@ -14,15 +13,8 @@ afterEach(async () => {
 });
 
 function rendererDir(): string {
-  const dir = tempDir('parley-ui-');
+  const dir = fakeRendererDir();
   dirs.push(dir);
-  fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(
-    path.join(dir, 'index.html'),
-    '<!doctype html><html><head><script type="module" src="./assets/index-AbC123.js"></script><link rel="stylesheet" href="./assets/index-XyZ789.css"></head><body><div id="root"></div></body></html>',
-  );
-  fs.writeFileSync(path.join(dir, 'assets', 'index-AbC123.js'), 'console.log("ui")');
-  fs.writeFileSync(path.join(dir, 'assets', 'index-XyZ789.css'), 'body{margin:0}');
   return dir;
 }
 

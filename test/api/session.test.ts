@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestCore } from '../helpers.ts';
-import { makeCore, manualClock, tempDir } from '../helpers.ts';
+import { fakeRendererDir, makeCore, manualClock, tempDir } from '../helpers.ts';
 
 const cores: TestCore[] = [];
 const dirs: string[] = [];
@@ -17,16 +17,9 @@ async function core(opts: Parameters<typeof makeCore>[0] = {}): Promise<TestCore
   return t;
 }
 
-/** A built UI as Vite leaves it: index.html and content-hashed assets. */
 function rendererDir(): string {
-  const dir = tempDir('parley-ui-');
+  const dir = fakeRendererDir();
   dirs.push(dir);
-  fs.mkdirSync(path.join(dir, 'assets'));
-  fs.writeFileSync(
-    path.join(dir, 'index.html'),
-    '<!doctype html><html><head><script type="module" src="./assets/index-AbC123.js"></script></head><body><div id="root"></div></body></html>',
-  );
-  fs.writeFileSync(path.join(dir, 'assets', 'index-AbC123.js'), 'console.log("ui")');
   return dir;
 }
 
