@@ -71,34 +71,36 @@ export function contactsRepo(db: Db) {
     q: f.q ? `%${escapeLike(f.q)}%` : null,
   });
 
-  // One prepared statement per combination of filters, built on first use.
-  const listStatements = new Map<string, Statement>();
-  function listStatement(f: ContactFilter): Statement {
-    const key = filterKey(f);
-    let stmt = listStatements.get(key);
-    if (!stmt) {
-      const where = [...filterWhere(f), '(@cursor IS NULL OR c.id < @cursor)'];
-      stmt = db
+  // One prepared statement per use and combination of filters, built on first use.
+  const statements = new Map<string, Statement>();
+  const cached = (use: string, f: ContactFilter, build: () => Statement): Statement => {
+    const key = `${use}:${filterKey(f)}`;
+    let stmt = statements.get(key);
+    if (!stmt) statements.set(key, (stmt = build()));
+    return stmt;
+  };
+  const listStatement = (f: ContactFilter): Statement =>
+    cached('list', f, () =>
+      db
         .prepare(
-          `SELECT c.id, ${CONTACT_JSON} FROM contacts c WHERE ${where.join(' AND ')} ORDER BY c.id DESC LIMIT @limit`,
+          `SELECT c.id, ${CONTACT_JSON} FROM contacts c WHERE ${[...filterWhere(f), '(@cursor IS NULL OR c.id < @cursor)'].join(' AND ')} ORDER BY c.id DESC LIMIT @limit`,
         )
-        .raw();
-      listStatements.set(key, stmt);
-    }
-    return stmt;
-  }
-  const countStatements = new Map<string, Statement>();
-  function countStatement(f: ContactFilter): Statement {
-    const key = filterKey(f);
-    let stmt = countStatements.get(key);
-    if (!stmt) {
-      stmt = db
-        .prepare(`SELECT count(*) FROM contacts c WHERE ${filterWhere(f).join(' AND ')}`)
-        .pluck();
-      countStatements.set(key, stmt);
-    }
-    return stmt;
-  }
+        .raw(),
+    );
+  // Without filters the count is kept by triggers (migration 0006): no index walk per request.
+  const unfilteredCount = db
+    .prepare(
+      'SELECT coalesce((SELECT n FROM contact_counts WHERE workspace_id = @workspaceId AND environment = @environment), 0)',
+    )
+    .pluck();
+  const countStatement = (f: ContactFilter): Statement =>
+    filterKey(f) === filterKey({})
+      ? unfilteredCount
+      : cached('count', f, () =>
+          db
+            .prepare(`SELECT count(*) FROM contacts c WHERE ${filterWhere(f).join(' AND ')}`)
+            .pluck(),
+        );
 
   const get = db.prepare(
     `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = ? AND c.environment = ? AND c.id = ?`,

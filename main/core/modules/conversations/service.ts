@@ -388,6 +388,10 @@ export function conversationsService(deps: {
 
     agents: (workspaceId: string) => (agentsOf.all(workspaceId) as AgentRow[]).map(toAgent),
 
+    /** An agent of the workspace by id, or null (one indexed read). */
+    findAgent: (workspaceId: string, id: string): AgentRow | null =>
+      (agentById.get(workspaceId, id) as AgentRow | undefined) ?? null,
+
     createAgent(workspaceId: string, body: { name: string; email: string }): Agent {
       const email = body.email.toLowerCase();
       if (agentByEmail.get(workspaceId, email)) {

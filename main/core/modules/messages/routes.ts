@@ -69,7 +69,7 @@ function senderOf(req: FastifyRequest, conversations: ConversationsService): Sen
   const header = req.headers['x-parley-agent'];
   const agentId = Array.isArray(header) ? header[0] : header;
   if (!agentId) return API_SENDER;
-  const agent = conversations.agents(req.principal.workspaceId).find((a) => a.id === agentId);
+  const agent = conversations.findAgent(req.principal.workspaceId, agentId);
   return agent ? { sentBy: 'agent', agentId: agent.id } : API_SENDER;
 }
 
