@@ -127,8 +127,18 @@ export const importPreviewSchema = z.object({
   mapping: columnMappingSchema,
   guessed: z.boolean().describe('true when the mapping was guessed from the header names'),
   sample: z
-    .array(z.object({ line: z.number().int(), values: z.array(z.string()) }))
-    .describe('the first data rows as read, one value per column'),
+    .array(
+      z.object({
+        line: z.number().int(),
+        values: z.array(z.string()).describe('one value per column, as read'),
+        phone: z.string().nullable().describe('the number it would import, or null'),
+        error: z.string().nullable().describe('why the row would fail, or null'),
+        name: z.string().nullable(),
+        email: z.string().nullable(),
+        labels: z.array(z.string()),
+      }),
+    )
+    .describe('the first data rows, as read and as the import would store them with this mapping'),
   total: z.number().int().describe('data rows read'),
   valid: z.number().int().describe('rows that would be imported'),
   failed: z.number().int(),

@@ -190,9 +190,14 @@ describe('column mapping and dry run', () => {
       valid: 2,
       failed: 1,
     });
-    expect(res.body.sample[0]).toEqual({
+    expect(res.body.sample[0]).toMatchObject({
       line: 2,
       values: ['Paulo Souza', '+55 11 91234-5678', 'paulo@example.com.br', 'São Paulo'],
+      // …and as the import would store it.
+      phone: '+5511912345678',
+      error: null,
+      name: 'Paulo Souza',
+      email: 'paulo@example.com.br',
     });
     expect(res.body.errors[0].line).toBe(4);
     expect(count()).toBe(0);
@@ -335,4 +340,18 @@ describe('phone in a query string', () => {
     const bad = await t.request('GET', '/api/contacts?phone=%2B1415', { key });
     expect(bad.body.error.message).toMatch(/too short/);
   });
+});
+
+it('previews each sample row exactly as the import then stores it (Google: the mobile number first)', async () => {
+  const preview = await upload(fixture('google-contacts.csv'), '?dryRun=true');
+  expect(preview.status).toBe(200);
+  const imported = await upload(fixture('google-contacts.csv'));
+  expect(imported.status).toBe(200);
+  for (const row of preview.body.sample as { phone: string | null; name: string | null }[]) {
+    if (!row.phone) continue;
+    const stored = await t.request('GET', `/api/contacts?phone=${encodeURIComponent(row.phone)}`, {
+      key,
+    });
+    expect(stored.body.data[0]).toMatchObject({ phone: row.phone, name: row.name });
+  }
 });

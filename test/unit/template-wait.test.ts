@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { ApiRequestError } from '../../renderer/src/api/client.ts';
 import {
-  isWaiting,
   sendableFrom,
   templateNotReadyMessage,
 } from '../../renderer/src/components/template-wait.ts';
+import { isUsable } from '../../renderer/src/stores/approved-templates.ts';
+
+const isWaiting = (template: Template, now: number) => !isUsable(template, now);
 import type { Template } from '../../shared/schemas/index.ts';
 
 const localClock = (iso: string) =>
@@ -15,10 +17,10 @@ describe('a template inside its post-approval wait', () => {
   const sameDay = Date.parse('2026-03-02T14:15:00.000Z');
 
   it('is waiting until its usableAt, then sendable', () => {
-    const template = { usableAt } as Template;
+    const template = { status: 'APPROVED', usableAt } as Template;
     expect(isWaiting(template, sameDay)).toBe(true);
     expect(isWaiting(template, Date.parse(usableAt))).toBe(false);
-    expect(isWaiting({ usableAt: null } as Template, sameDay)).toBe(false);
+    expect(isWaiting({ status: 'APPROVED', usableAt: null } as Template, sameDay)).toBe(false);
   });
 
   it('says when in local time, never the raw UTC timestamp', () => {

@@ -18,6 +18,11 @@ function parse(iso: string | null | undefined): Date | null {
   return Number.isNaN(d.getTime()) ? null : d;
 }
 
+const clockTime = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+
+/** A time of day in the agent's locale ("14:25"). */
+export const formatClock = (date: Date): string => clockTime.format(date);
+
 export const formatDateTime = (iso: string | null | undefined, fallback = '—'): string => {
   const d = parse(iso);
   return d ? dateTime.format(d) : fallback;

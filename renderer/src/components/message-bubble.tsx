@@ -5,7 +5,7 @@ import { ChatText, type ChatHighlight } from './chat-text.tsx';
 import { formatDate } from './format.ts';
 import { CopyIcon } from './icons.tsx';
 import { Ticks } from './ticks.tsx';
-import { formatClock } from './whatsapp-preview.tsx';
+import { formatClock } from './format.ts';
 
 export const dayKey = (iso: string): string => new Date(iso).toDateString();
 

@@ -5,7 +5,8 @@
 import { useEffect, useState, type Dispatch, type SetStateAction } from 'react';
 import type { Template } from '../../../shared/schemas/index.ts';
 import { SendIcon } from './icons.tsx';
-import { isWaiting, sendableFrom } from './template-wait.ts';
+import { isUsable } from '../stores/approved-templates.ts';
+import { sendableFrom } from './template-wait.ts';
 
 /** The longest a timer waits before looking again (setTimeout cannot wait ~25 days or more). */
 const MAX_TIMER_MS = 3_600_000;
@@ -82,7 +83,7 @@ export function TemplateSelect({
     >
       <option value="">{loading ? 'Loading templates…' : 'Choose an approved template…'}</option>
       {templates.map((t) =>
-        t.usableAt !== null && isWaiting(t, now) ? (
+        t.usableAt !== null && !isUsable(t, now) ? (
           <option key={t.id} value={t.id} disabled data-waiting="true">
             {t.name} · {t.language} — sendable from {sendableFrom(t.usableAt, now)}
           </option>

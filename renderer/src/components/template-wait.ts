@@ -2,11 +2,8 @@
  * A live template is approved first and sendable a few minutes later (design.md §4 Templates).
  * These say when, in the agent's local time; the API's own messages carry UTC.
  */
-import type { Template } from '../../../shared/schemas/index.ts';
 import { ApiRequestError } from '../api/client.ts';
-import { formatDateTime } from './format.ts';
-
-const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
+import { formatClock, formatDateTime } from './format.ts';
 
 /**
  * When a template inside its post-approval wait can be sent, in the agent's local time: "14:25"
@@ -15,13 +12,9 @@ const clock = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-d
 export function sendableFrom(usableAt: string, now = Date.now()): string {
   const at = new Date(usableAt);
   return at.toDateString() === new Date(now).toDateString()
-    ? clock.format(at)
+    ? formatClock(at)
     : formatDateTime(usableAt);
 }
-
-/** Whether an approved template is still inside its post-approval wait at `now`. */
-export const isWaiting = (template: Template, now: number): boolean =>
-  template.usableAt !== null && Date.parse(template.usableAt) > now;
 
 /**
  * A send refused because the template is still inside its post-approval wait, said in local

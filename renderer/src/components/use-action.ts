@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { errorMessage } from '../api/client.ts';
+import { templateNotReadyMessage } from './template-wait.ts';
 
 /**
  * A form's request: `busy` while it runs, and the API's message in `error` when it fails.
@@ -18,7 +19,8 @@ export function useAction() {
     try {
       await action();
     } catch (e) {
-      if (onError?.(e) !== true) setError(errorMessage(e));
+      // A template still in its wait is said in local time (the API's message carries UTC).
+      if (onError?.(e) !== true) setError(templateNotReadyMessage(e) ?? errorMessage(e));
     } finally {
       setBusy(false);
     }

@@ -3,25 +3,17 @@ import type { MessageStatus, TemplateButton } from '../../../shared/schemas/inde
 import { ChatText } from './chat-text.tsx';
 import { segments } from './template-text.ts';
 import { CopyIcon, ExternalIcon, PhoneIcon, ReplyIcon } from './icons.tsx';
+import { formatClock } from './format.ts';
 import { Ticks } from './ticks.tsx';
-
-const time = new Intl.DateTimeFormat(undefined, { hour: '2-digit', minute: '2-digit' });
-export const formatClock = (date: Date): string => time.format(date);
-
-/**
- * WhatsApp's inline formatting, by the channel's own rules (shared/chat-format.ts): markers only
- * at word boundaries, never inside ids, addresses, URLs or numbers.
- */
-export function formatInline(text: string): ReactNode {
-  return <ChatText text={text} />;
-}
 
 function WithSamples({ text, samples }: { text: string; samples: Record<string, string> }) {
   return (
     <>
       {segments(text, samples).map((segment, i) =>
         segment.kind === 'text' ? (
-          <span key={i}>{formatInline(segment.text)}</span>
+          <span key={i}>
+            <ChatText text={segment.text} />
+          </span>
         ) : segment.value ? (
           <span key={i} className="wa-var-filled" title={`{{${segment.n}}}`}>
             {segment.value}

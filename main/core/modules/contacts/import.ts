@@ -45,7 +45,7 @@ export interface ReadImport {
   columns: string[];
   mapping: ColumnMapping;
   guessed: boolean;
-  sample: { line: number; values: string[] }[];
+  sample: SampleRow[];
   rows: ValidRow[];
   errors: ImportRowError[];
   failed: number;
@@ -282,11 +282,14 @@ export class CsvDecoder extends Transform {
   }
 }
 
+/** A data row as read, and as the import would store it (or why it would not). */
+export type SampleRow = ImportPreview['sample'][number];
+
 /** Checks data rows one by one against the mapping; keeps the valid ones and the reasons. */
 export class RowChecker {
   readonly rows: ValidRow[] = [];
   readonly errors: ImportRowError[] = [];
-  readonly sample: { line: number; values: string[] }[] = [];
+  readonly sample: SampleRow[] = [];
   failed = 0;
   total = 0;
   private readonly seen = new Map<string, number>();
@@ -302,8 +305,31 @@ export class RowChecker {
   add(record: string[], line: number): void {
     this.total++;
     if (this.total > MAX_IMPORT_ROWS) throw tooManyRows();
-    if (this.sample.length < SAMPLE_ROWS) this.sample.push({ line, values: record });
     const result = this.check(record, line);
+    // The preview shows the very result the import will act on, never a second reading of it.
+    if (this.sample.length < SAMPLE_ROWS) {
+      this.sample.push(
+        'reason' in result
+          ? {
+              line,
+              values: record,
+              phone: null,
+              error: result.reason,
+              name: null,
+              email: null,
+              labels: [],
+            }
+          : {
+              line,
+              values: record,
+              phone: result.phone,
+              error: null,
+              name: result.changes.name ?? null,
+              email: result.changes.email ?? null,
+              labels: result.changes.labels ?? [],
+            },
+      );
+    }
     if ('reason' in result) {
       this.failed++;
       if (this.errors.length < MAX_REPORTED_ERRORS) this.errors.push(result);

@@ -1,6 +1,4 @@
 import { useId } from 'react';
-import { labelsFromCell } from '../../../../shared/labels.ts';
-import { checkPhone } from '../../../../shared/phone.ts';
 import type { ColumnMapping } from '../../../../shared/schemas/index.ts';
 import { SINGLE_IMPORT_FIELDS } from '../../../../shared/import-fields.ts';
 import { useContactImport } from '../../stores/contact-import.ts';
@@ -16,39 +14,6 @@ const FIELDS: { field: 'phone' | SingleField; label: string; hint?: string }[] =
   { field: 'email', label: 'Email' },
   { field: 'labels', label: 'Labels', hint: 'separated by commas or semicolons' },
 ];
-
-const splitMulti = (value: string) =>
-  value
-    .split(/\s*:::\s*/)
-    .map((v) => v.trim())
-    .filter(Boolean);
-
-/** A sample row as the import would read it with this mapping (the core decides; this shows). */
-function mapRow(columns: string[], values: string[], mapping: ColumnMapping) {
-  const cell = (column: string | null) => {
-    const at = column === null ? -1 : columns.indexOf(column);
-    return at >= 0 ? (values[at] ?? '').trim() : '';
-  };
-  const candidates = mapping.phone.flatMap((c) => splitMulti(cell(c)));
-  let phone: { ok: boolean; text: string } = { ok: false, text: 'no phone' };
-  for (const candidate of candidates) {
-    const checked = checkPhone(candidate);
-    if (checked.ok) {
-      phone = { ok: true, text: checked.phone };
-      break;
-    }
-    if (!phone.text.startsWith('"'))
-      phone = { ok: false, text: `"${candidate}": ${checked.reason}` };
-  }
-  const name =
-    cell(mapping.name) ||
-    [cell(mapping.firstName), cell(mapping.middleName), cell(mapping.lastName)]
-      .filter(Boolean)
-      .join(' ');
-  const email = splitMulti(cell(mapping.email))[0] ?? '';
-  const labels = labelsFromCell(cell(mapping.labels));
-  return { phone, name, email, labels };
-}
 
 /** The columns neither mapped to a field nor a phone: stored as attributes unless skipped. */
 function otherColumns(columns: string[], mapping: ColumnMapping): string[] {
@@ -186,20 +151,18 @@ export function ImportMapping() {
                 </tr>
               </thead>
               <tbody>
-                {preview.sample.map((row) => {
-                  const mapped = mapRow(preview.columns, row.values, mapping);
-                  return (
-                    <tr key={row.line} data-testid="import-preview-row">
-                      <td className="num">{row.line}</td>
-                      <td style={mapped.phone.ok ? undefined : { color: 'var(--danger)' }}>
-                        {mapped.phone.text}
-                      </td>
-                      <td>{mapped.name || <span className="muted">—</span>}</td>
-                      <td>{mapped.email || <span className="muted">—</span>}</td>
-                      <td>{mapped.labels.join(', ') || <span className="muted">—</span>}</td>
-                    </tr>
-                  );
-                })}
+                {/* The core's own reading of each row: what the import will store, or why not. */}
+                {preview.sample.map((row) => (
+                  <tr key={row.line} data-testid="import-preview-row">
+                    <td className="num">{row.line}</td>
+                    <td style={row.phone ? undefined : { color: 'var(--danger)' }}>
+                      {row.phone ?? row.error}
+                    </td>
+                    <td>{row.name || <span className="muted">—</span>}</td>
+                    <td>{row.email || <span className="muted">—</span>}</td>
+                    <td>{row.labels.join(', ') || <span className="muted">—</span>}</td>
+                  </tr>
+                ))}
               </tbody>
             </table>
           </div>

@@ -9,7 +9,6 @@ import {
   useTemplateVariables,
   VariableInputs,
 } from '../../components/template-picker.tsx';
-import { templateNotReadyMessage } from '../../components/template-wait.ts';
 import { componentText, fillVariables } from '../../components/template-text.ts';
 import { useAction } from '../../components/use-action.ts';
 import { useApprovedTemplates } from '../../stores/approved-templates.ts';
@@ -36,19 +35,11 @@ function TemplateForm() {
     event.preventDefault();
     if (!template) return;
     if (missingError) return setError(missingError);
-    await run(
-      async () => {
-        const variables = Object.fromEntries(numbers.map((n) => [n, values[n] ?? '']));
-        await sendTemplate(template.name, variables);
-        setValues({});
-      },
-      (e) => {
-        // Said in local time: the API's own message gives the time in UTC.
-        const notReady = templateNotReadyMessage(e);
-        if (notReady) setError(notReady);
-        return notReady !== null;
-      },
-    );
+    await run(async () => {
+      const variables = Object.fromEntries(numbers.map((n) => [n, values[n] ?? '']));
+      await sendTemplate(template.name, variables);
+      setValues({});
+    });
   };
 
   if (approvedStatus === 'ready' && approved.length === 0) {

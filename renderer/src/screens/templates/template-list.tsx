@@ -6,7 +6,7 @@ import { EmptyState, TableHead } from '../../components/table.tsx';
 import { TemplateStatusBadge } from '../../components/template-status.tsx';
 import { componentText } from '../../components/template-text.ts';
 import { useNow } from '../../components/use-now.ts';
-import { formatClock } from '../../components/whatsapp-preview.tsx';
+import { sendableFrom } from '../../components/template-wait.ts';
 import { selectIsTestMode, useSession } from '../../stores/session.ts';
 import { STATUS_LABELS, useTemplates, type StatusFilter } from '../../stores/templates.ts';
 
@@ -22,7 +22,7 @@ function UsableNote({ template }: { template: Template }) {
   if (Number.isNaN(at) || at <= now) return null;
   return (
     <div className="muted small" data-testid="template-usable-at">
-      Sendable from {formatClock(new Date(at))}
+      Sendable from {sendableFrom(new Date(at).toISOString(), now)}
     </div>
   );
 }
