@@ -4,7 +4,7 @@
  */
 
 /** What an agent types after `/` in the composer. */
-export const SHORTCUT_PATTERN = /^[a-z0-9_-]{1,32}$/;
-export const SHORTCUT_RULE =
-  'shortcut is 1–32 lowercase letters, digits, "_" or "-" (typed after "/")';
+export const SHORTCUT_MAX = 32;
+export const SHORTCUT_PATTERN = new RegExp(`^[a-z0-9_-]{1,${SHORTCUT_MAX}}$`);
+export const SHORTCUT_RULE = `shortcut is 1–${SHORTCUT_MAX} lowercase letters, digits, "_" or "-" (typed after "/")`;
 export const CANNED_TEXT_MAX = 4096;

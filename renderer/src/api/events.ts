@@ -158,7 +158,6 @@ class EventStream {
       if (this.source !== source) return;
       this.retryDelay = RETRY_MIN_MS;
       this.setStatus('open');
-      reportConnection('reachable');
       reportConnection('stream-open');
     });
     source.addEventListener('error', (error) => {

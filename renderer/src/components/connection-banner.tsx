@@ -1,4 +1,4 @@
-import { isDesktop } from '../api/client.ts';
+import { isDesktop, sessionEndedMessage } from '../api/client.ts';
 import { useSession } from '../stores/session.ts';
 
 const reload = () => window.location.reload();
@@ -58,7 +58,7 @@ export function SignInScreen() {
   if (isDesktop()) {
     return (
       <div className="loading-page" role="alert" data-testid="sign-in">
-        <p>Parley restarted — reload the window.</p>
+        <p>{sessionEndedMessage()}</p>
         <ReloadButton />
       </div>
     );

@@ -106,7 +106,9 @@ export const useSession = create<SessionState>()((set, get) => {
     if (signal === 'refused') {
       if (connection !== 'signed_out') set({ connection: 'signed_out' });
     } else if (signal === 'stream-open') {
-      // Every (re)opened stream may be a new start of the core, however quickly it came back.
+      // The core answers (a refused session is accepted again: load afresh), and every
+      // (re)opened stream may be a new start of it, however quickly it came back.
+      if (connection === 'signed_out') void get().bootstrap();
       checkHealth(probe);
     } else if (signal === 'stale') {
       if (connection === 'ok') set({ connection: 'stale' });

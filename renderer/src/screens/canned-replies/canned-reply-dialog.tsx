@@ -1,6 +1,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import {
   CANNED_TEXT_MAX,
+  SHORTCUT_MAX,
   SHORTCUT_PATTERN,
   SHORTCUT_RULE,
 } from '../../../../shared/canned-replies.ts';
@@ -100,7 +101,7 @@ export function CannedReplyDialog({
                 id={`${id}-shortcut`}
                 className="input"
                 value={shortcut}
-                maxLength={32}
+                maxLength={SHORTCUT_MAX}
                 autoComplete="off"
                 spellCheck={false}
                 placeholder="thanks"
@@ -111,8 +112,8 @@ export function CannedReplyDialog({
               />
             </div>
             <p className="hint" id={`${id}-shortcut-hint`}>
-              Type <kbd className="kbd">/</kbd> and this in the inbox composer. Lowercase letters,
-              digits, “_” and “-”.
+              Type <kbd className="kbd">/</kbd> and this in the inbox composer: up to {SHORTCUT_MAX}{' '}
+              lowercase letters, digits, “_” and “-”.
             </p>
             {fieldError('shortcut')}
           </div>
@@ -131,8 +132,7 @@ export function CannedReplyDialog({
             />
             <p className="hint" id={`${id}-text-hint`}>
               Placeholders are filled from the conversation’s contact when you insert the reply:{' '}
-              <code>{'{{contact.name}}'}</code>, <code>{'{{contact.phone}}'}</code>,{' '}
-              <code>{'{{contact.email}}'}</code>, <code>{'{{contact.attributes.KEY}}'}</code>.
+              <code>{PLACEHOLDER_HELP}</code>.
             </p>
             {fieldError('text')}
           </div>

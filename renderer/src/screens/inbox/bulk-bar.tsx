@@ -1,6 +1,5 @@
 import { MAX_LABEL_LENGTH, MAX_LABELS, splitLabels } from '../../../../shared/labels.ts';
 import { useState, type FormEvent } from 'react';
-import type { Conversation } from '../../../../shared/schemas/index.ts';
 import { api, errorMessage, type PatchConversation } from '../../api/client.ts';
 import { useAgents } from '../../stores/agents.ts';
 import { conversationTitle, knownConversation, useInbox } from '../../stores/inbox.ts';
@@ -38,7 +37,7 @@ export function BulkBar() {
 
   if (selection.size === 0 && !job) return null;
 
-  const run = async (verb: string, body: (c: Conversation | undefined) => PatchConversation) => {
+  const run = async (verb: string, body: PatchConversation) => {
     const ids = [...selection];
     const failures: Failure[] = [];
     let done = 0;
@@ -49,7 +48,7 @@ export function BulkBar() {
         const id = ids[next++]!;
         const known = knownConversation(id);
         try {
-          const updated = await api.conversations.patch(id, body(known));
+          const updated = await api.conversations.patch(id, body);
           useInbox.getState().apply(updated);
         } catch (e) {
           failures.push({
@@ -76,7 +75,7 @@ export function BulkBar() {
     const labels = splitLabels(label);
     if (labels.length === 0) return;
     setLabel('');
-    void run(`Labelling “${labels.join(', ')}”`, () => ({ addLabels: labels }));
+    void run(`Labelling “${labels.join(', ')}”`, { addLabels: labels });
   };
 
   const running = job?.running ?? false;
@@ -91,7 +90,7 @@ export function BulkBar() {
             type="button"
             className="button button-small"
             disabled={running}
-            onClick={() => void run('Resolving', () => ({ status: 'resolved' }))}
+            onClick={() => void run('Resolving', { status: 'resolved' })}
             data-testid="bulk-resolve"
           >
             Resolve
@@ -106,7 +105,7 @@ export function BulkBar() {
               if (!value) return;
               const assignee = value === 'none' ? null : value;
               const name = assignee ? agents.find((a) => a.id === assignee)?.name : null;
-              void run(name ? `Assigning to ${name}` : 'Unassigning', () => ({ assignee }));
+              void run(name ? `Assigning to ${name}` : 'Unassigning', { assignee });
             }}
             data-testid="bulk-assign"
           >
