@@ -7,12 +7,16 @@ export interface SseEvent {
   data: { id: string; type: string; environment: string; data: Record<string, unknown> };
 }
 
-/** Reads an SSE stream with fetch until `count` events (or 10 s), then aborts. */
+/**
+ * Reads an SSE stream with fetch until `count` events (or the deadline), then aborts. `onOpen`
+ * runs once the server answered (it has subscribed): cause events there, not after a sleep.
+ */
 export async function readEvents(
   url: string,
   headers: Record<string, string>,
   count: number,
   onOpen?: () => Promise<void> | void,
+  deadlineMs = 10_000,
 ): Promise<{ events: SseEvent[]; comments: string[] }> {
   const controller = new AbortController();
   const res = await fetch(url, { headers, signal: controller.signal });
@@ -24,7 +28,7 @@ export async function readEvents(
   const comments: string[] = [];
   let buffer = '';
   const opened = onOpen?.();
-  const deadline = Date.now() + 10_000;
+  const deadline = Date.now() + deadlineMs;
   while (events.length < count && Date.now() < deadline) {
     const { value, done } = await reader.read();
     if (done) break;

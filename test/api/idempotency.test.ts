@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, expect, it, vi } from 'vitest';
 import { processOwner } from '../../main/core/jobs/owner.ts';
 import type { TestCore } from '../helpers.ts';
 import { deadPid, makeCore } from '../helpers.ts';
@@ -104,7 +104,9 @@ it('stores no error, so a corrected retry with the same key runs', async () => {
   const wrong = await t.request('POST', '/api/send', { key, headers, body: sendBody });
   expect(wrong.status).toBe(404);
   // The same request again runs again (nothing was stored), and so does a corrected one.
-  expect((await t.request('POST', '/api/send', { key, headers, body: sendBody })).status).toBe(404);
+  const again = await t.request('POST', '/api/send', { key, headers, body: sendBody });
+  expect(again.status).toBe(404);
+  expect(again.headers['idempotent-replayed']).toBeUndefined();
   const fixed = await t.request('POST', '/api/contacts', {
     key,
     headers,
@@ -176,10 +178,15 @@ it('honours Idempotency-Key on CSV imports, JSON and NDJSON alike', async () => 
 
 it('a client that gives up and retries gets "in progress", then the first answer: one effect', async () => {
   await t.close();
-  let slow = true;
+  // The first request's DNS check waits on a gate the test opens: no timing is guessed.
+  let entered!: () => void;
+  const inHandler = new Promise<void>((r) => (entered = r));
+  let open!: () => void;
+  const gate = new Promise<void>((r) => (open = r));
   t = await makeCore({
     resolveHost: async () => {
-      if (slow) await new Promise((r) => setTimeout(r, 400));
+      entered();
+      await gate;
       return [{ address: '93.184.215.14', family: 4 }];
     },
   });
@@ -192,17 +199,21 @@ it('a client that gives up and retries gets "in progress", then the first answer
       body: JSON.stringify({ url: 'https://hooks.example.com/x' }),
       ...(signal ? { signal } : {}),
     });
-  await expect(post(AbortSignal.timeout(100))).rejects.toThrow();
+  const giveUp = new AbortController();
+  const first = post(giveUp.signal);
+  await inHandler;
+  giveUp.abort(); // the client gives up while its request is being handled
+  await expect(first).rejects.toThrow();
   const busy = await post();
   expect(busy.status).toBe(409);
-  slow = false;
-  let again: Response | undefined;
-  for (let i = 0; i < 50; i++) {
-    again = await post();
-    if (again.status !== 409) break;
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  expect(again!.status).toBe(201);
-  expect(again!.headers.get('idempotent-replayed')).toBe('true');
+  open();
+  await vi.waitFor(
+    async () => {
+      const again = await post();
+      expect(again.status).toBe(201);
+      expect(again.headers.get('idempotent-replayed')).toBe('true');
+    },
+    { timeout: 5000, interval: 20 },
+  );
   expect(t.core.db.prepare('SELECT count(*) FROM webhooks').pluck().get()).toBe(1);
 });

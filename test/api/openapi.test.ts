@@ -6,6 +6,7 @@ import { ERROR_CATALOG, ERROR_CODES } from '../../shared/errors.ts';
 import { EVENT_TYPES } from '../../shared/schemas/events.ts';
 import type { TestCore } from '../helpers.ts';
 import { makeCore } from '../helpers.ts';
+import { errorAnswerProblem } from '../openapi-check.ts';
 
 type Json = Record<string, unknown>;
 interface Operation {
@@ -197,4 +198,26 @@ it('gives examples that match their schemas', () => {
     }
   }
   expect(examples).toBeGreaterThanOrEqual(8);
+});
+
+it('the error-answer checker the API tests run through refuses what the document does not declare', () => {
+  const doc = () => t.core.app.swagger();
+  const envelope = (code: string) => ({
+    error: { code, message: 'm', docs: 'http://127.0.0.1:1/docs#' + code },
+  });
+  const answer = (status: number, code: string, url = '/api/send', method = 'POST') => ({
+    method,
+    url,
+    status,
+    type: 'application/json; charset=utf-8',
+    body: envelope(code),
+  });
+  // A declared answer passes…
+  expect(errorAnswerProblem(doc, answer(404, 'template_not_found'))).toBeNull();
+  // …an undeclared status, a code of another status, or a body outside the envelope do not.
+  expect(errorAnswerProblem(doc, answer(418, 'validation_error'))).not.toBeNull();
+  expect(errorAnswerProblem(doc, answer(404, 'invalid_state'))).not.toBeNull();
+  expect(
+    errorAnswerProblem(doc, { ...answer(404, 'template_not_found'), body: { oops: true } }),
+  ).not.toBeNull();
 });

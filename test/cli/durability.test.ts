@@ -189,7 +189,7 @@ it('loses no accepted message, ledger entry or pending job when the core is SIGK
   expect(counts).toHaveLength(issued);
   expect(counts.filter((c) => c.n !== 1)).toEqual([]);
   let left = -1;
-  for (let k = 0; k < 100 && left !== 0; k++) {
+  for (let k = 0; k < 200 && left !== 0; k++) {
     const s = openStore({ dataDir: dir });
     left = s.db
       .prepare("SELECT count(*) FROM messages WHERE status = 'accepted'")

@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { createApiKey, expect, test, type ParleyServer } from './fixtures.ts';
+import { apiPost, createApiKey, expect, test, type ParleyServer } from './fixtures.ts';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
@@ -122,15 +122,9 @@ async function auditAll(page: Page, label: string): Promise<string[]> {
   return found;
 }
 
-async function post(request: APIRequestContext, key: string, path: string, data: unknown) {
-  const response = await request.post(path, { headers: { 'X-API-Key': key }, data });
-  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300);
-  return response.json() as Promise<Record<string, unknown>>;
-}
-
 /** Templates, contacts with long labels, conversations (one outside its window), an agent. */
 async function seed(request: APIRequestContext, key: string, environment: 'test' | 'live') {
-  const created = (await post(request, key, '/api/templates', {
+  const created = (await apiPost(request, key, '/api/templates', {
     name: 'order_followup',
     category: 'UTILITY',
     language: 'en',
@@ -141,23 +135,23 @@ async function seed(request: APIRequestContext, key: string, environment: 'test'
     ],
   })) as { template: { id: string } };
   for (let i = 0; i < 12; i++) {
-    await post(request, key, '/api/contacts', {
+    await apiPost(request, key, '/api/contacts', {
       phone: `+1415555${String(2600 + i)}`,
       name: `Customer ${i + 1}`,
       email: `customer${i + 1}@example.com`,
       labels: ['vip', 'wholesale', 'a-rather-long-label-for-the-list'],
     });
   }
-  await post(request, key, '/canned-replies', {
+  await apiPost(request, key, '/canned-replies', {
     shortcut: 'thanks',
     text: 'Thanks {{contact.name}}, we are on it.',
   });
   if (environment === 'live') return;
-  await post(request, key, `/api/simulator/templates/${created.template.id}/review`, {
+  await apiPost(request, key, `/api/simulator/templates/${created.template.id}/review`, {
     decision: 'approve',
   });
   for (let i = 0; i < 6; i++) {
-    await post(request, key, '/api/simulator/inbound', {
+    await apiPost(request, key, '/api/simulator/inbound', {
       phone: `+1415555${String(2600 + i)}`,
       message: `Hello, this is message ${i + 1}. Where is order ORD_2026_${i}?`,
       ...(i === 5 ? { receivedAt: new Date(Date.now() - 25 * 3600e3).toISOString() } : {}),

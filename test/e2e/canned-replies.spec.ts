@@ -1,12 +1,6 @@
-import type { APIRequestContext } from '@playwright/test';
-import { createApiKey, expect, test } from './fixtures.ts';
+import { apiPost, createApiKey, expect, test } from './fixtures.ts';
 
 const PHONE = '+14155552681';
-
-async function post(request: APIRequestContext, key: string, path: string, data: unknown) {
-  const response = await request.post(path, { headers: { 'X-API-Key': key }, data });
-  expect(response.ok(), await response.text()).toBe(true);
-}
 
 test('a canned reply made on its screen is inserted with / in the composer, filled for the contact, and sent', async ({
   page,
@@ -14,7 +8,7 @@ test('a canned reply made on its screen is inserted with / in the composer, fill
   server,
 }) => {
   const key = await createApiKey(server, 'test', 'e2e-canned');
-  await post(request, key, '/agents', { name: 'Ann Lee', email: 'ann@example.com' });
+  await apiPost(request, key, '/agents', { name: 'Ann Lee', email: 'ann@example.com' });
 
   // The screen starts by explaining what canned replies are.
   await page.goto('/');
@@ -46,7 +40,7 @@ test('a canned reply made on its screen is inserted with / in the composer, fill
   await expect(row).toBeVisible();
 
   // A second one, through the API: the picker filters as the shortcut is typed.
-  await post(request, key, '/canned-replies', {
+  await apiPost(request, key, '/canned-replies', {
     shortcut: 'hours',
     text: 'We are open 9–17, Monday to Friday.',
   });
@@ -55,12 +49,12 @@ test('a canned reply made on its screen is inserted with / in the composer, fill
   await expect(screen.getByTestId('canned-row')).toHaveCount(1);
 
   // A customer without an email writes in.
-  await post(request, key, '/api/contacts', {
+  await apiPost(request, key, '/api/contacts', {
     phone: PHONE,
     name: 'Grace Hopper',
     attributes: { order: 'B-77' },
   });
-  await post(request, key, '/api/simulator/inbound', { phone: PHONE, message: 'Where is it?' });
+  await apiPost(request, key, '/api/simulator/inbound', { phone: PHONE, message: 'Where is it?' });
   await page.getByTestId('nav-inbox').click();
   await page.getByTestId('conversation-row').filter({ hasText: 'Grace Hopper' }).click();
   const composer = page.getByTestId('reply-composer');
@@ -112,7 +106,10 @@ test('a canned reply made on its screen is inserted with / in the composer, fill
 
 test('a canned reply is edited and deleted on its screen', async ({ page, request, server }) => {
   const key = await createApiKey(server, 'test', 'e2e-canned');
-  await post(request, key, '/canned-replies', { shortcut: 'bye', text: 'Bye {{contact.name}}!' });
+  await apiPost(request, key, '/canned-replies', {
+    shortcut: 'bye',
+    text: 'Bye {{contact.name}}!',
+  });
   await page.goto('/#/canned-replies');
   const screen = page.getByTestId('screen-canned-replies');
   const row = screen.getByTestId('canned-row').filter({ hasText: '/bye' });

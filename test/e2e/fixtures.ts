@@ -42,6 +42,18 @@ export async function parleyCli<T>(server: ParleyServer, args: string[]): Promis
   return JSON.parse(stdout) as T;
 }
 
+/** A POST with an API key, as a script would; fails the test unless it answers 2xx. */
+export async function apiPost(
+  request: APIRequestContext,
+  key: string,
+  path: string,
+  data: unknown,
+): Promise<Record<string, unknown>> {
+  const response = await request.post(path, { headers: { 'X-API-Key': key }, data });
+  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300);
+  return (await response.json()) as Record<string, unknown>;
+}
+
 /** An end user writing in, through the simulator, as a test-mode script would. */
 export async function simulateInbound(
   request: APIRequestContext,

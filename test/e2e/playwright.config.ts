@@ -3,6 +3,9 @@ import { chromiumLaunchOptions } from '../chromium.mjs';
 
 export default defineConfig({
   testDir: '.',
+  // `npm run screenshots` runs only the README's screenshot capture (it rewrites assets/);
+  // the test run never does.
+  testMatch: process.env.PARLEY_SCREENSHOTS ? 'readme-screenshots.ts' : '**/*.spec.ts',
   outputDir: '../../test-results',
   workers: 1,
   retries: 0,

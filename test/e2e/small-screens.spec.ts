@@ -1,43 +1,12 @@
 /**
  * A 1024×700 laptop: panels collapse by width and tables scroll inside their container, so the
- * thread, its actions and the composer stay usable. Also writes the README's inbox screenshots.
+ * thread, its actions and the composer stay usable.
  */
-import { mkdir } from 'node:fs/promises';
-import { fileURLToPath } from 'node:url';
-import type { APIRequestContext, Locator, Page } from '@playwright/test';
-import { createApiKey, expect, test } from './fixtures.ts';
+import type { Locator, Page } from '@playwright/test';
+import { seedInbox } from './inbox-seed.ts';
+import { apiPost, createApiKey, expect, test } from './fixtures.ts';
 
 const SMALL = { width: 1024, height: 700 };
-const ASSETS = fileURLToPath(new URL('../../assets/', import.meta.url));
-
-async function post(request: APIRequestContext, key: string, path: string, data: unknown) {
-  const response = await request.post(path, { headers: { 'X-API-Key': key }, data });
-  expect(response.status(), `${path}: ${await response.text()}`).toBeLessThan(300);
-}
-
-const CUSTOMERS = [
-  ['Maya Fischer', 'Hi! Order ORD_2026_A arrived but the lid is cracked. Can you help?'],
-  ['Tom Okafor', 'Is the blue one back in stock?'],
-  ['Lina Park', 'Thanks, that worked!'],
-  ['Jonas Weber', 'Can I change the delivery address to my office?'],
-  ['Ana Souza', 'What time do you open on Saturday?'],
-  ['Ravi Menon', 'My invoice shows 2*3*4 = 24 items, I ordered 20.'],
-] as const;
-
-/** Conversations from named customers, an agent, and a signed-in page in test mode. */
-async function seedInbox(page: Page, request: APIRequestContext, key: string): Promise<void> {
-  for (const [i, [name, message]] of CUSTOMERS.entries()) {
-    const phone = `+1415555${String(2700 + i)}`;
-    await post(request, key, '/api/contacts', { phone, name, labels: i < 2 ? ['vip'] : [] });
-    await post(request, key, '/api/simulator/inbound', { phone, message });
-  }
-  await page.goto('/#/inbox');
-  const setup = page.getByTestId('agent-setup');
-  await setup.getByTestId('agent-name').fill('Ann Lee');
-  await setup.getByTestId('agent-email').fill('ann@example.com');
-  await setup.getByTestId('agent-submit').click();
-  await expect(page.getByTestId('current-agent')).toHaveText('Ann Lee');
-}
 
 /** Fully inside the window, not clipped by it. */
 async function expectInViewport(locator: Locator, page: Page): Promise<void> {
@@ -167,8 +136,8 @@ test('at 1024×700 the API keys table scrolls inside its card and Contacts → M
   await expectInViewport(revoke, page);
   await expectInViewport(table.getByTestId('key-status').first(), page);
 
-  await post(request, key, '/api/contacts', { phone: '+14155552701', name: 'Tom Okafor' });
-  await post(request, key, '/api/simulator/inbound', {
+  await apiPost(request, key, '/api/contacts', { phone: '+14155552701', name: 'Tom Okafor' });
+  await apiPost(request, key, '/api/simulator/inbound', {
     phone: '+14155552701',
     message: 'Is the blue one back in stock?',
   });
@@ -176,32 +145,9 @@ test('at 1024×700 the API keys table scrolls inside its card and Contacts → M
   await page.getByTestId('open-messages').first().click();
   const drawer = page.getByTestId('messages-drawer');
   await expect(drawer.getByText('Is the blue one back in stock?')).toBeVisible();
-  await page.screenshot({ path: '/tmp/contacts-1024.png' });
   expect((await drawer.getByTestId('message-thread').boundingBox())!.height).toBeGreaterThanOrEqual(
     220,
   );
   await expectInViewport(drawer.getByTestId('close-drawer'), page);
   await expectNoPageScroll(page);
-});
-
-test('screenshots of the inbox at 1366×850 and 1024×700 for the README', async ({
-  page,
-  request,
-  server,
-}) => {
-  const key = await createApiKey(server, 'test', 'e2e-screens');
-  await page.setViewportSize({ width: 1366, height: 850 });
-  await seedInbox(page, request, key);
-  await page.getByTestId('conversation-row').filter({ hasText: 'Maya Fischer' }).click();
-  await expect(page.getByTestId('thread-title')).toHaveText('Maya Fischer');
-  await mkdir(ASSETS, { recursive: true });
-  // Wait for the thread's messages, so the picture is never a loading state.
-  await expect(
-    page.getByTestId('thread-messages').getByText('the lid is cracked', { exact: false }),
-  ).toBeVisible();
-  await page.screenshot({ path: `${ASSETS}inbox-1366.png` });
-
-  await page.setViewportSize(SMALL);
-  await expect(page.getByTestId('contact-panel')).toHaveCount(0);
-  await page.screenshot({ path: `${ASSETS}inbox-1024.png` });
 });
