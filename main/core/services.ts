@@ -21,6 +21,8 @@ import { webhooksService } from './modules/webhooks/service.ts';
 import { workspacesService } from './modules/workspaces/service.ts';
 import type { Resolver } from './net/outbound.ts';
 import { createOutbound } from './net/outbound.ts';
+import { createGovernor } from './pacing/governor.ts';
+import { campaignsService } from './modules/campaigns/service.ts';
 import type { Clock, Random } from './runtime.ts';
 import { createIds } from './runtime.ts';
 
@@ -47,13 +49,15 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const hub = createHub(db, { prunedThrough: retention.prunedThrough });
   outbox.onCommit(hub.flush);
   const simulator = simulatorSettings(db);
-  const channel = opts.channel ?? createSimulatedChannel(simulator, random);
+  const channel = opts.channel ?? createSimulatedChannel(simulator, random, clock);
   const workspaces = workspacesService(db, clock, ids);
   const contacts = contactsService(db, clock, ids);
   const wallet = walletService(db, clock, ids);
   const prices = pricesRepo(db);
   const templates = templatesService(db, clock, ids, scheduler, outbox, simulator);
+  const governor = createGovernor(db, clock);
   const messages = messagesService({
+    governor,
     db,
     clock,
     ids,
@@ -76,8 +80,23 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     messages,
     workspaces,
   });
+  const campaigns = campaignsService({
+    db,
+    clock,
+    ids,
+    scheduler,
+    outbox,
+    governor,
+    contacts,
+    templates,
+    messages,
+    workspaces,
+    log,
+  });
   return {
     db,
+    governor,
+    campaigns,
     clock,
     ids,
     owner,

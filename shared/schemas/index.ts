@@ -10,3 +10,4 @@ export * from './webhooks.ts';
 export * from './simulator.ts';
 export * from './conversations.ts';
 export * from './canned-replies.ts';
+export * from './campaigns.ts';

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { MAGIC_NUMBERS } from '../../../shared/phone.ts';
 import type { SimulatorSettingsService } from '../modules/simulator/settings.ts';
-import type { Random } from '../runtime.ts';
+import type { Clock, Random } from '../runtime.ts';
 import { randomBase62 } from '../runtime.ts';
 import type { ChannelMessage, DeliveryOutcome, LocalChannel } from './types.ts';
 
@@ -10,11 +10,55 @@ import type { ChannelMessage, DeliveryOutcome, LocalChannel } from './types.ts';
  * connected). Deterministic: latencies depend only on the workspace's seed and the message id.
  * Magic numbers: +15550000001 always fails 131026; +15550000002 fails once with a retryable
  * error, then succeeds; +15550000003 is delivered but never read.
+ *
+ * Its limits are the real provider's, answered the same way: more than the account's
+ * `throughputMps` hand-overs in any second → `130429`; to one person, a burst of
+ * PAIR_BURST and then one every 6 s → `131056` (both retryable). The governor is stricter, so
+ * runners never provoke them; unheld API sends can. The provider's memory of recent
+ * hand-overs is this process's (as a remote provider's would be its own).
  */
+export const PAIR_BURST = 45;
+const PAIR_REFILL_MS = 6000;
+
 export function createSimulatedChannel(
   settings: SimulatorSettingsService,
   random: Random,
+  clock: Clock,
 ): LocalChannel {
+  /** Hand-over times of the last second, per workspace and environment (oldest first). */
+  const recent = new Map<string, number[]>();
+  /** Per recipient: tokens of the pair burst and when they were counted. */
+  const pairs = new Map<string, { tokens: number; at: number }>();
+
+  function overThroughput(key: string, mps: number, now: number): boolean {
+    let times = recent.get(key);
+    if (!times) recent.set(key, (times = []));
+    let drop = 0;
+    while (drop < times.length && times[drop]! <= now - 1000) drop++;
+    if (drop > 0) times.splice(0, drop);
+    return times.length >= mps;
+  }
+
+  function overPairRate(key: string, now: number): boolean {
+    const p = pairs.get(key);
+    if (!p) return false;
+    const tokens = Math.min(PAIR_BURST, p.tokens + (now - p.at) / PAIR_REFILL_MS);
+    return tokens < 1;
+  }
+
+  function count(key: string, pairKey: string, now: number) {
+    recent.get(key)!.push(now);
+    const p = pairs.get(pairKey);
+    const tokens = p ? Math.min(PAIR_BURST, p.tokens + (now - p.at) / PAIR_REFILL_MS) : PAIR_BURST;
+    pairs.set(pairKey, { tokens: tokens - 1, at: now });
+    if (pairs.size > 50_000) {
+      // Forget people whose burst has refilled: they are as good as new.
+      for (const [k, v] of pairs) {
+        if (now - v.at > PAIR_BURST * PAIR_REFILL_MS) pairs.delete(k);
+      }
+    }
+  }
+
   /** A factor in [0.75, 1.25] from (seed, message id, salt). */
   const factor = (seed: number, id: string, salt: string) => {
     const h = createHash('sha256').update(`${seed}:${id}:${salt}`).digest();
@@ -36,6 +80,26 @@ export function createSimulatedChannel(
         };
       }
       const s = settings.get(m.workspaceId);
+      const now = clock.now();
+      const key = `${m.workspaceId}:${m.environment}`;
+      const pairKey = `${key}:${m.phone}`;
+      if (overThroughput(key, s.throughputMps, now)) {
+        return {
+          ok: false,
+          retryable: true,
+          code: '130429',
+          message: `Rate limit hit: more than ${s.throughputMps} messages in a second`,
+        };
+      }
+      if (overPairRate(pairKey, now)) {
+        return {
+          ok: false,
+          retryable: true,
+          code: '131056',
+          message: 'Pair rate limit hit: too many messages to this person in a short time',
+        };
+      }
+      count(key, pairKey, now);
       const delivered = Math.round(s.deliveryLatencyMs * factor(s.seed, m.id, 'delivered'));
       const read = delivered + Math.round(s.readLatencyMs * factor(s.seed, m.id, 'read'));
       return {

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { ApiError } from '../../../shared/errors.ts';
 import { CsvUpload } from '../modules/contacts/import.ts';
+import { campaignsRoutes } from '../modules/campaigns/routes.ts';
 import { cannedRepliesRoutes } from '../modules/canned-replies/routes.ts';
 import { contactsRoutes } from '../modules/contacts/routes.ts';
 import { conversationsRoutes } from '../modules/conversations/routes.ts';
@@ -183,6 +184,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       messagesRoutes,
       conversationsRoutes,
       cannedRepliesRoutes,
+      campaignsRoutes,
       simulatorRoutes,
       webhooksRoutes,
       eventsRoutes(opts.heartbeatMs),

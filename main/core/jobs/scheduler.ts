@@ -26,6 +26,11 @@ export interface JobContext {
    * so the answer and the job's end are one commit; sync handlers need not (the scheduler does).
    */
   complete(): void;
+  /**
+   * Sync handlers: keep the job and run it again at `runAt` instead of ending it (a runner that
+   * works in passes). Its attempts start over: the pass succeeded.
+   */
+  again(runAt: number): void;
 }
 
 interface Registered {
@@ -59,6 +64,8 @@ export interface EnqueueOptions {
   maxAttempts?: number;
   /** At most one queued job per key (e.g. one review per template version). */
   dedupeKey?: string;
+  /** With dedupeKey: an already queued job runs at the earlier of its time and this one's. */
+  sooner?: boolean;
 }
 
 const LEASE_MS = 60_000;
@@ -92,6 +99,14 @@ export function createScheduler(
   const insert = db.prepare(
     `INSERT INTO jobs (kind, payload, run_at, max_attempts, dedupe_key, created_at)
      VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (dedupe_key) DO NOTHING`,
+  );
+  const insertSooner = db.prepare(
+    `INSERT INTO jobs (kind, payload, run_at, max_attempts, dedupe_key, created_at)
+     VALUES (?, ?, ?, ?, ?, ?)
+     ON CONFLICT (dedupe_key) DO UPDATE SET run_at = min(run_at, excluded.run_at)`,
+  );
+  const rerun = db.prepare(
+    'UPDATE jobs SET run_at = ?, attempts = 0, last_error = NULL WHERE id = ?',
   );
   const dueOfKind = db.prepare(
     `SELECT id, kind, payload, attempts, max_attempts FROM jobs
@@ -201,11 +216,17 @@ export function createScheduler(
     });
   }
 
+  /** When a sync handler asked to run again, its next time; null when it ended. */
+  let rerunAt: number | null = null;
   const context = (job: JobRow, leased: boolean): JobContext => ({
     jobId: job.id,
     attempt: job.attempts + 1,
     signal: shutdown.signal,
     complete: () => done.run({ id: job.id, owner: leased ? owner.id : null }),
+    again: (runAt: number) => {
+      if (leased) throw new Error('only sync jobs can run again');
+      rerunAt = runAt;
+    },
   });
 
   /** One transaction: the due jobs of a sync kind, each in a savepoint with its removal. */
@@ -216,8 +237,10 @@ export function createScheduler(
         for (const job of rows) {
           try {
             db.transaction(() => {
+              rerunAt = null;
               void h.run(JSON.parse(job.payload), context(job, false));
-              done.run({ id: job.id, owner: null });
+              if (rerunAt === null) done.run({ id: job.id, owner: null });
+              else rerun.run(rerunAt, job.id);
             })();
           } catch (e) {
             if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
@@ -373,7 +396,7 @@ export function createScheduler(
     enqueue(kind: string, payload: unknown, opts: EnqueueOptions = {}): void {
       const now = clock.now();
       const runAt = opts.runAt ?? now + (opts.delayMs ?? 0);
-      insert.run(
+      (opts.sooner ? insertSooner : insert).run(
         kind,
         JSON.stringify(payload),
         runAt,

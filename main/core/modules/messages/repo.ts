@@ -28,6 +28,8 @@ export interface MessageRow {
   failed_at: number | null;
   /** Handed to a remote provider and not yet answered (design.md §5); absent on new rows. */
   dispatching_at?: number | null;
+  /** The campaign that sent it, if any. */
+  campaign_id?: string | null;
 }
 
 /** A message as its API JSON, built by SQLite for list pages; equal to `toMessage` (tested). */
@@ -43,10 +45,10 @@ export function messagesRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO messages (id, workspace_id, environment, conversation_id, contact_id, phone, direction, type,
        template_name, text, variables, status, sent_by, agent_id, category, cost_micros, channel_message_id, error_code, error_message,
-       created_at, sent_at, delivered_at, read_at, failed_at)
+       created_at, sent_at, delivered_at, read_at, failed_at, campaign_id)
      VALUES (@id, @workspace_id, @environment, @conversation_id, @contact_id, @phone, @direction, @type,
        @template_name, @text, @variables, @status, @sent_by, @agent_id, @category, @cost_micros, @channel_message_id, @error_code,
-       @error_message, @created_at, @sent_at, @delivered_at, @read_at, @failed_at)`,
+       @error_message, @created_at, @sent_at, @delivered_at, @read_at, @failed_at, @campaign_id)`,
   );
   const byId = db.prepare('SELECT * FROM messages WHERE id = ?');
   const setDispatching = db.prepare('UPDATE messages SET dispatching_at = ? WHERE id = ?');
@@ -67,7 +69,7 @@ export function messagesRepo(db: Db) {
   const byConversation = page('conversation_id');
   const byContact = page('contact_id');
   return {
-    insert: (r: MessageRow) => insert.run(r),
+    insert: (r: MessageRow) => insert.run({ campaign_id: null, ...r }),
     byId: (id: string) => byId.get(id) as MessageRow | undefined,
     byChannelId: (id: string) => byChannelId.get(id) as MessageRow | undefined,
     setStatus: (r: MessageRow) => setStatus.run(r),

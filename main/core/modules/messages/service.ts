@@ -4,6 +4,7 @@ import type { Message, SendTemplateBody } from '../../../../shared/schemas/messa
 import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
 import type { Channel, ChannelMessage, DeliveryOutcome } from '../../channel/types.ts';
 import type { Outbox } from '../../events/outbox.ts';
+import type { Governor, PaceKey } from '../../pacing/governor.ts';
 import { decodeCursor, rawPageParts, toRawPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import { RetryLater } from '../../jobs/scheduler.ts';
@@ -87,7 +88,32 @@ export interface MessagingDeps {
   wallet: WalletService;
   prices: PricesRepo;
   workspaces: WorkspacesService;
+  governor: Governor;
 }
+
+/** What a runner's hand-over came to (see `handOverForRunner`). */
+export type RunnerHandOver =
+  | { ok: true; message: MessageRow }
+  | { ok: false; kind: 'insufficient_balance'; balanceMicros: number; priceMicros: number }
+  | { ok: false; kind: 'refused'; retryable: boolean; code: string; message: string };
+
+type StoredFields = Pick<MessageRow, 'type' | 'template_name' | 'text' | 'variables'> & {
+  category: PriceCategory;
+};
+
+interface StoreOptions {
+  /** Ids the channel already saw (a runner hands over before the row exists). */
+  id?: string;
+  channelMessageId?: string;
+  campaignId?: string | null;
+  /** false when the caller hands over itself. */
+  dispatch?: boolean;
+  /** The governor's verdict on the tier slot, when the caller already asked it. */
+  takesTierSlot?: boolean;
+}
+
+export const insideServiceWindow = (lastInboundAt: number | null, now: number): boolean =>
+  lastInboundAt !== null && now - lastInboundAt < SERVICE_WINDOW_MS;
 
 /**
  * Sends and their lifecycle (design.md §4 Sending, Wallet): a live send is charged in the
@@ -98,6 +124,8 @@ export function messagesService(d: MessagingDeps) {
   const { db, clock, ids, scheduler, outbox } = d;
   const repo = messagesRepo(db);
   const conversations = conversationsRepo(db);
+  /** Told (in the transaction) when a campaign's message changes status. */
+  const campaignListeners = new Set<(campaignId: string) => void>();
 
   const conversationEventJson = (id: string) =>
     JSON.parse(conversations.json(id, clock.now() - SERVICE_WINDOW_MS)) as Record<string, unknown>;
@@ -108,7 +136,7 @@ export function messagesService(d: MessagingDeps) {
 
   function ensureConversation(
     scope: Scope,
-    contact: ContactRow,
+    contact: Pick<ContactRow, 'id'>,
     accountId: string,
     at: number,
   ): ConversationRow {
@@ -127,6 +155,55 @@ export function messagesService(d: MessagingDeps) {
     conversations.insert(row);
     outbox.emit(scope, 'conversation.created', { conversation: conversationEventJson(row.id) });
     return conversations.byContact(contact.id, accountId)!;
+  }
+
+  /**
+   * The template by exact name, if it can be sent now with these variables; else the API error
+   * saying why (not found, not approved, paused, inside the post-approval wait, wrong variables).
+   */
+  function sendableTemplate(scope: Scope, templateName: string, variables: Record<string, string>) {
+    const tpl = d.templates.repo.byName(scope, templateName);
+    if (!tpl) {
+      throw new ApiError(
+        'template_not_found',
+        `no template named "${templateName}" (names are case-sensitive)`,
+        {
+          param: 'templateName',
+        },
+      );
+    }
+    if (tpl.status === 'PAUSED')
+      throw new ApiError('template_paused', undefined, { param: 'templateName' });
+    if (tpl.status !== 'APPROVED') {
+      throw new ApiError(
+        'template_not_approved',
+        `template "${tpl.name}" is ${tpl.status}, not APPROVED`,
+        {
+          param: 'templateName',
+          details: { status: tpl.status },
+        },
+      );
+    }
+    if (tpl.usable_at !== null && clock.now() < tpl.usable_at) {
+      throw new ApiError(
+        'template_not_ready',
+        `template "${tpl.name}" can be sent from ${iso(tpl.usable_at)}`,
+        {
+          param: 'templateName',
+          details: { usableAt: iso(tpl.usable_at) },
+        },
+      );
+    }
+    const keys = Object.keys(variables).sort((a, b) => Number(a) - Number(b));
+    const expected = Array.from({ length: tpl.variable_count }, (_, i) => String(i + 1));
+    if (keys.join(',') !== expected.join(',')) {
+      throw new ApiError(
+        'template_variables_mismatch',
+        `template "${tpl.name}" takes ${tpl.variable_count} variable${tpl.variable_count === 1 ? '' : 's'} (${expected.map((k) => `"${k}"`).join(', ') || 'none'}); got ${keys.length ? keys.map((k) => `"${k}"`).join(', ') : 'none'}`,
+        { param: 'variables', details: { expected, received: keys } },
+      );
+    }
+    return tpl;
   }
 
   /** Charges a live send; a test send never touches the wallet. Inside the send's transaction. */
@@ -158,16 +235,15 @@ export function messagesService(d: MessagingDeps) {
 
   function store(
     scope: Scope,
-    contact: ContactRow,
-    fields: Pick<MessageRow, 'type' | 'template_name' | 'text' | 'variables'> & {
-      category: PriceCategory;
-    },
+    contact: Pick<ContactRow, 'id' | 'phone' | 'last_inbound_at'>,
+    fields: StoredFields,
     sender: Sender,
+    opts: StoreOptions = {},
   ) {
     const now = clock.now();
     const account = d.workspaces.activeAccount(scope.workspaceId);
     const conversation = ensureConversation(scope, contact, account.id, now);
-    const id = ids('msg');
+    const id = opts.id ?? ids('msg');
     const cost = charge(scope, fields.category, id);
     const row: MessageRow = {
       id,
@@ -182,7 +258,7 @@ export function messagesService(d: MessagingDeps) {
       sent_by: sender.sentBy,
       agent_id: sender.agentId,
       cost_micros: cost,
-      channel_message_id: d.channel.newMessageId(),
+      channel_message_id: opts.channelMessageId ?? d.channel.newMessageId(),
       error_code: null,
       error_message: null,
       created_at: now,
@@ -190,8 +266,16 @@ export function messagesService(d: MessagingDeps) {
       delivered_at: null,
       read_at: null,
       failed_at: null,
+      campaign_id: opts.campaignId ?? null,
     };
     repo.insert(row);
+    // The governor's pair clock and tier count see every message, held or not.
+    d.governor.record(
+      { accountId: account.id, environment: scope.environment },
+      contact.phone,
+      insideServiceWindow(contact.last_inbound_at, now),
+      opts.takesTierSlot,
+    );
     conversations.touchOutbound(conversation.id, now, now);
     outbox.emit(scope, 'conversation.updated', {
       conversation: conversationEventJson(conversation.id),
@@ -202,7 +286,7 @@ export function messagesService(d: MessagingDeps) {
         },
       },
     });
-    scheduler.enqueue('message.dispatch', { messageId: id });
+    if (opts.dispatch !== false) scheduler.enqueue('message.dispatch', { messageId: id });
     return { row, account, conversation };
   }
 
@@ -243,6 +327,9 @@ export function messagesService(d: MessagingDeps) {
     }
     repo.setStatus(next);
     outbox.emit(scopeOf(next), `message.${status}`, { message: toMessage(next) });
+    if (next.campaign_id && status !== 'sent') {
+      for (const l of campaignListeners) l(next.campaign_id);
+    }
   }
 
   /** Commits a channel's answer: `sent` with its follow-ups, or `failed` when it is final. */
@@ -302,6 +389,9 @@ export function messagesService(d: MessagingDeps) {
         scheduler.enqueue('message.deliver', { messageId });
         return;
       }
+      // Unheld (an API or inbox send), but it uses the account's throughput: runners yield to it.
+      const account = d.workspaces.activeAccount(row.workspace_id);
+      d.governor.spend(paceKey(account.id, row.environment), account.throughputMps, 1);
       const outcome = channel.handOver(toChannelMessage(row), ctx.attempt);
       if (!applyOutcome(row, outcome, ctx.attempt) && !outcome.ok) {
         throw retryDispatch(outcome, ctx.attempt);
@@ -395,53 +485,73 @@ export function messagesService(d: MessagingDeps) {
   return {
     repo,
     applyStatus,
+    sendableTemplate,
+    onCampaignMessage: (l: (campaignId: string) => void) => campaignListeners.add(l),
+
+    /**
+     * A runner's hand-over (campaigns now, workflows next), inside the runner's transaction,
+     * after the governor said "now" and took its token. A local channel answers at once, so the
+     * message row is created only when the channel took it — as `sent`, charged (live) in this
+     * transaction — and a refusal leaves no row: the runner retries or fails its recipient. A
+     * remote channel gets the row `accepted` and its own delivery job (design.md §5).
+     */
+    handOverForRunner(
+      scope: Scope,
+      contact: Pick<ContactRow, 'id' | 'phone' | 'last_inbound_at'>,
+      fields: StoredFields,
+      sender: Sender,
+      opts: { attempt: number; campaignId: string | null; takesTierSlot: boolean },
+    ): RunnerHandOver {
+      if (scope.environment === 'live') {
+        const price = d.prices.price(scope.workspaceId, fields.category);
+        const { balanceMicros } = d.wallet.get(scope.workspaceId);
+        if (price > balanceMicros) {
+          return { ok: false, kind: 'insufficient_balance', balanceMicros, priceMicros: price };
+        }
+      }
+      const storeOpts = { campaignId: opts.campaignId, takesTierSlot: opts.takesTierSlot };
+      const channel = d.channel;
+      if (channel.kind === 'remote') {
+        return { ok: true, message: store(scope, contact, fields, sender, storeOpts).row };
+      }
+      const id = ids('msg');
+      const channelMessageId = channel.newMessageId();
+      const outcome = channel.handOver(
+        {
+          id,
+          workspaceId: scope.workspaceId,
+          environment: scope.environment,
+          phone: contact.phone,
+          type: fields.type === 'note' ? 'text' : fields.type,
+          text: fields.text,
+          templateName: fields.template_name,
+          variables: fields.variables
+            ? (JSON.parse(fields.variables) as Record<string, string>)
+            : null,
+          channelMessageId,
+        },
+        opts.attempt,
+      );
+      if (!outcome.ok) {
+        const { retryable, code, message } = outcome;
+        return { ok: false, kind: 'refused', retryable, code, message };
+      }
+      const { row } = store(scope, contact, fields, sender, {
+        ...storeOpts,
+        id,
+        channelMessageId,
+        dispatch: false,
+      });
+      applyOutcome(row, outcome, opts.attempt);
+      return { ok: true, message: repo.byId(id)! };
+    },
 
     sendTemplate(scope: Scope, body: SendTemplateBody, sender: Sender = API_SENDER) {
       const phone = phoneOrThrow(body.phone);
       return db
         .transaction(() => {
-          const tpl = d.templates.repo.byName(scope, body.templateName);
-          if (!tpl) {
-            throw new ApiError(
-              'template_not_found',
-              `no template named "${body.templateName}" (names are case-sensitive)`,
-              {
-                param: 'templateName',
-              },
-            );
-          }
-          if (tpl.status === 'PAUSED')
-            throw new ApiError('template_paused', undefined, { param: 'templateName' });
-          if (tpl.status !== 'APPROVED') {
-            throw new ApiError(
-              'template_not_approved',
-              `template "${tpl.name}" is ${tpl.status}, not APPROVED`,
-              {
-                param: 'templateName',
-                details: { status: tpl.status },
-              },
-            );
-          }
-          if (tpl.usable_at !== null && clock.now() < tpl.usable_at) {
-            throw new ApiError(
-              'template_not_ready',
-              `template "${tpl.name}" can be sent from ${iso(tpl.usable_at)}`,
-              {
-                param: 'templateName',
-                details: { usableAt: iso(tpl.usable_at) },
-              },
-            );
-          }
+          const tpl = sendableTemplate(scope, body.templateName, body.variables ?? {});
           const variables = body.variables ?? {};
-          const keys = Object.keys(variables).sort((a, b) => Number(a) - Number(b));
-          const expected = Array.from({ length: tpl.variable_count }, (_, i) => String(i + 1));
-          if (keys.join(',') !== expected.join(',')) {
-            throw new ApiError(
-              'template_variables_mismatch',
-              `template "${tpl.name}" takes ${tpl.variable_count} variable${tpl.variable_count === 1 ? '' : 's'} (${expected.map((k) => `"${k}"`).join(', ') || 'none'}); got ${keys.length ? keys.map((k) => `"${k}"`).join(', ') : 'none'}`,
-              { param: 'variables', details: { expected, received: keys } },
-            );
-          }
           const contact = ensureContact(scope, phone);
           const components = JSON.parse(tpl.components) as TemplateComponent[];
           const { row, account } = store(
@@ -670,6 +780,11 @@ export function messagesService(d: MessagingDeps) {
   }
 }
 export type MessagesService = ReturnType<typeof messagesService>;
+
+const paceKey = (accountId: string, environment: 'test' | 'live'): PaceKey => ({
+  accountId,
+  environment,
+});
 
 function toChannelMessage(r: MessageRow): ChannelMessage {
   if (r.type === 'note') throw new Error('notes never reach the channel');

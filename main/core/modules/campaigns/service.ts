@@ -1,0 +1,804 @@
+import type { Database as Db } from 'better-sqlite3';
+import type { BlockedBy, CampaignStatus, PauseReason } from '../../../../shared/campaign-rules.ts';
+import {
+  canDo,
+  ERROR_PAUSE_THRESHOLD,
+  ERROR_WINDOW,
+  isFinalCampaign,
+  MAX_RECIPIENT_ATTEMPTS,
+} from '../../../../shared/campaign-rules.ts';
+import { ApiError } from '../../../../shared/errors.ts';
+import type { PlaceholderContact } from '../../../../shared/placeholders.ts';
+import { parsePlaceholders, renderPlaceholders } from '../../../../shared/placeholders.ts';
+import type {
+  Campaign,
+  CampaignAudience,
+  CampaignProgress,
+  CampaignRecipient,
+  CampaignTarget,
+  CampaignTimeline,
+  CreateCampaignBody,
+  UpdateCampaignBody,
+} from '../../../../shared/schemas/campaigns.ts';
+import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
+import type { Outbox } from '../../events/outbox.ts';
+import { decodeCursor, decodeNumericCursor, toPage } from '../../http/pagination.ts';
+import type { Scheduler } from '../../jobs/scheduler.ts';
+import type { Governor, PaceKey, PaceLimits } from '../../pacing/governor.ts';
+import { bucketShape } from '../../pacing/governor.ts';
+import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
+import { iso, isoOrNull } from '../../runtime.ts';
+import type { ContactsService } from '../contacts/service.ts';
+import { phoneOrThrow } from '../contacts/service.ts';
+import type { MessagesService, Sender } from '../messages/service.ts';
+import { insideServiceWindow } from '../messages/service.ts';
+import type { TemplateRow } from '../templates/repo.ts';
+import type { TemplatesService } from '../templates/service.ts';
+import { renderTemplate } from '../templates/rules.ts';
+import type { WorkspacesService } from '../workspaces/service.ts';
+import type { AudienceContact, CampaignRow } from './repo.ts';
+import { campaignsRepo } from './repo.ts';
+
+const RUN = 'campaign.run';
+const START = 'campaign.start';
+const PROGRESS = 'campaign.progress';
+/** Recipients handed over in one transaction at most (more at once would hold requests up). */
+export const MAX_BATCH = 200;
+/** A pass waits for this share of a second's tokens, so batches stay large at any rate. */
+const MIN_BATCH_SECONDS = 0.05;
+const PROGRESS_EVERY_MS = 1000;
+const RATE_WINDOW_S = 10;
+const TIMELINE_POINTS = 300;
+const CAMPAIGN_SENDER: Sender = { sentBy: 'bot', agentId: null };
+
+export interface CampaignsDeps {
+  db: Db;
+  clock: Clock;
+  ids: IdGenerator;
+  scheduler: Scheduler;
+  outbox: Outbox;
+  governor: Governor;
+  contacts: ContactsService;
+  templates: TemplatesService;
+  messages: MessagesService;
+  workspaces: WorkspacesService;
+  log: (message: string, error?: unknown) => void;
+}
+
+const scopeOf = (c: CampaignRow): Scope => ({
+  workspaceId: c.workspace_id,
+  environment: c.environment,
+});
+
+/** Retry pauses after a retryable refusal: 1 s, 2 s, 4 s, 8 s. */
+const backoffMs = (attempts: number) => 1000 * 2 ** Math.max(0, attempts - 1);
+
+const toPlaceholderContact = (c: AudienceContact): PlaceholderContact => ({
+  name: c.name,
+  phone: c.phone,
+  email: c.email,
+  attributes: JSON.parse(c.attributes) as PlaceholderContact['attributes'],
+});
+
+/**
+ * A campaign's variables for one contact: `{{contact.*}}` filled in. A value that reads a field
+ * the contact lacks, or renders empty, makes the recipient fail with `variable_missing`.
+ */
+export function renderVariables(
+  variables: Record<string, string>,
+  contact: PlaceholderContact,
+): { ok: true; values: Record<string, string> } | { ok: false; message: string } {
+  const values: Record<string, string> = {};
+  for (const [k, v] of Object.entries(variables)) {
+    const { text, missing } = renderPlaceholders(v, contact);
+    if (missing.length > 0) {
+      return {
+        ok: false,
+        message: `variable {{${k}}} uses ${missing.map((m) => m.raw).join(', ')}, which this contact does not have`,
+      };
+    }
+    if (text.trim() === '') return { ok: false, message: `variable {{${k}}} renders empty` };
+    values[k] = text;
+  }
+  return { ok: true, values };
+}
+
+const usesPlaceholders = (variables: Record<string, string>) =>
+  Object.values(variables).some((v) => parsePlaceholders(v).placeholders.length > 0);
+
+/**
+ * Messaging campaigns (design.md §4 Campaigns): drafts, launch (recipients fixed then), the
+ * runner and its progress. The runner works in passes, each one transaction that claims due
+ * recipients, asks the governor, hands their messages over and settles them: a recipient's
+ * message row commits with its move to `sent`, so a SIGKILL loses or repeats nothing.
+ */
+export function campaignsService(d: CampaignsDeps) {
+  const { db, clock, ids, scheduler, outbox, governor } = d;
+  const repo = campaignsRepo(db);
+
+  // ---- records ------------------------------------------------------------------------------
+
+  function progressOf(c: CampaignRow, now = clock.now()): CampaignProgress {
+    const sending = c.status === 'sending';
+    let rate = 0;
+    if (sending && c.launched_at !== null) {
+      const window = Math.max(1, Math.min(RATE_WINDOW_S, Math.floor((now - c.launched_at) / 1000)));
+      const since = Math.floor(now / 1000) - window + 1;
+      rate = Math.round((repo.sentSince(c.id, since) / window) * 10) / 10;
+    }
+    const left = c.n_pending + c.n_retrying;
+    let eta: number | null = null;
+    if (sending && left > 0) {
+      const account = d.workspaces.activeAccount(c.workspace_id);
+      const perSecond = rate > 0 ? rate : account.throughputMps;
+      eta = Math.ceil(left / perSecond);
+      if (c.blocked_by === 'tier' && c.blocked_until !== null) {
+        eta = Math.max(eta, Math.ceil((c.blocked_until - now) / 1000));
+      }
+    }
+    const blocked = sending && c.blocked_by !== null && c.blocked_until !== null;
+    return {
+      status: c.status,
+      total: c.total,
+      pending: c.n_pending,
+      retrying: c.n_retrying,
+      sent: c.n_sent,
+      delivered: c.n_delivered,
+      read: c.n_read,
+      failed: c.n_failed,
+      skipped: c.n_skipped,
+      ratePerSecond: rate,
+      etaSeconds: eta,
+      blockedUntil: blocked ? iso(c.blocked_until!) : null,
+      blockedBy: blocked ? c.blocked_by : null,
+    };
+  }
+
+  function toCampaign(c: CampaignRow): Campaign {
+    return {
+      id: c.id,
+      name: c.name,
+      status: c.status,
+      templateName: c.template_name,
+      variables: JSON.parse(c.variables) as Record<string, string>,
+      target: JSON.parse(c.target) as CampaignTarget,
+      scheduledFor: isoOrNull(c.scheduled_for),
+      metrics: progressOf(c),
+      pauseReason: c.pause_reason,
+      failureReason: c.failure_reason,
+      environment: c.environment,
+      createdAt: iso(c.created_at),
+      updatedAt: iso(c.updated_at),
+      launchedAt: isoOrNull(c.launched_at),
+      completedAt: isoOrNull(c.completed_at),
+    };
+  }
+
+  function find(scope: Scope, id: string): CampaignRow {
+    const c = repo.inScope(scope, id);
+    if (!c) throw new ApiError('not_found', `no campaign ${id}`, { param: 'id' });
+    return c;
+  }
+
+  function requireAllowed(c: CampaignRow, action: 'edit' | 'launch' | 'pause' | 'cancel') {
+    if (canDo(action, c.status)) return;
+    const verb = { edit: 'edited', launch: 'launched', pause: 'paused', cancel: 'cancelled' }[
+      action
+    ];
+    throw new ApiError(
+      'invalid_state',
+      action === 'edit'
+        ? `campaign ${c.id} is ${c.status}: only drafts can be edited`
+        : `campaign ${c.id} is ${c.status} and cannot be ${verb}`,
+      { details: { status: c.status } },
+    );
+  }
+
+  // ---- events -------------------------------------------------------------------------------
+
+  function emitStatus(c: CampaignRow, previous: CampaignStatus) {
+    outbox.emit(scopeOf(c), 'campaign.status_updated', {
+      campaign: toCampaign(c),
+      previousStatus: previous,
+    });
+  }
+
+  function emitProgress(c: CampaignRow) {
+    const now = clock.now();
+    outbox.emit(scopeOf(c), 'campaign.progress', {
+      campaignId: c.id,
+      name: c.name,
+      progress: progressOf(c, now),
+    });
+    repo.setProgressAt(c.id, now);
+  }
+
+  /** A progress event now if the last is a second old, else one when it is (deduplicated). */
+  function noteProgress(id: string) {
+    const c = repo.get(id);
+    if (!c || c.status === 'draft') return;
+    const now = clock.now();
+    if (now - c.progress_at >= PROGRESS_EVERY_MS) emitProgress(c);
+    else {
+      scheduler.enqueue(
+        PROGRESS,
+        { campaignId: id },
+        { runAt: c.progress_at + PROGRESS_EVERY_MS, dedupeKey: `${PROGRESS}:${id}` },
+      );
+    }
+  }
+
+  /** Moves a campaign to a new state and says so (status event; a final progress when it ends). */
+  function transition(
+    c: CampaignRow,
+    status: CampaignStatus,
+    changes: Partial<CampaignRow> = {},
+  ): CampaignRow {
+    const now = clock.now();
+    const next: CampaignRow = {
+      ...c,
+      status,
+      pause_reason: null,
+      failure_reason: null,
+      blocked_by: null,
+      blocked_until: null,
+      ...changes,
+      updated_at: now,
+    };
+    if (isFinalCampaign(status)) next.completed_at ??= now;
+    repo.setState(next);
+    const fresh = repo.get(c.id)!;
+    emitStatus(fresh, c.status);
+    if (isFinalCampaign(status) || status === 'paused') emitProgress(fresh);
+    return fresh;
+  }
+
+  // ---- validation ---------------------------------------------------------------------------
+
+  function templateFor(scope: Scope, name: string): TemplateRow {
+    const tpl = d.templates.repo.byName(scope, name);
+    if (!tpl) {
+      throw new ApiError(
+        'template_not_found',
+        `no template named "${name}" (names are case-sensitive)`,
+        { param: 'templateName' },
+      );
+    }
+    return tpl;
+  }
+
+  function checkVariables(tpl: TemplateRow, variables: Record<string, string>) {
+    for (const [k, v] of Object.entries(variables)) {
+      const { unknown } = parsePlaceholders(v);
+      if (unknown.length > 0) {
+        throw new ApiError(
+          'validation_error',
+          `${unknown[0]} is not a placeholder: use {{contact.name}}, {{contact.phone}}, {{contact.email}} or {{contact.attributes.KEY}}`,
+          { param: `variables.${k}` },
+        );
+      }
+    }
+    const keys = Object.keys(variables).sort((a, b) => Number(a) - Number(b));
+    const expected = Array.from({ length: tpl.variable_count }, (_, i) => String(i + 1));
+    if (keys.join(',') !== expected.join(',')) {
+      throw new ApiError(
+        'template_variables_mismatch',
+        `template "${tpl.name}" takes ${tpl.variable_count} variable${tpl.variable_count === 1 ? '' : 's'} (${expected.map((k) => `"${k}"`).join(', ') || 'none'}); got ${keys.length ? keys.map((k) => `"${k}"`).join(', ') : 'none'}`,
+        { param: 'variables', details: { expected, received: keys } },
+      );
+    }
+  }
+
+  /** The target with its phones normalised; an unknown group answers 404 naming it. */
+  function checkTarget(scope: Scope, target: CampaignTarget): CampaignTarget {
+    if (target.groupId) {
+      if (!d.contacts.repo.getGroup(scope, target.groupId)) {
+        throw new ApiError('not_found', `no group ${target.groupId}`, {
+          param: 'target.groupId',
+        });
+      }
+      return { groupId: target.groupId };
+    }
+    const filter = { ...target.filter };
+    if (filter.phones) {
+      filter.phones = [
+        ...new Set(filter.phones.map((p, i) => phoneOrThrow(p, `target.filter.phones.${i}`))),
+      ];
+    }
+    return { filter };
+  }
+
+  function checkSchedule(at: string | null | undefined, param = 'scheduledFor'): number | null {
+    if (at === undefined || at === null) return null;
+    const t = Date.parse(at);
+    if (t <= clock.now()) {
+      throw new ApiError('validation_error', 'scheduledFor must be in the future', { param });
+    }
+    return t;
+  }
+
+  // ---- launch -------------------------------------------------------------------------------
+
+  /** Fixes the recipients: one per contact the target matches, variables rendered for each. */
+  function materialize(c: CampaignRow): number {
+    const scope = scopeOf(c);
+    const target = JSON.parse(c.target) as CampaignTarget;
+    const variables = JSON.parse(c.variables) as Record<string, string>;
+    const contacts = repo.audienceRows(scope, target);
+    if (contacts.length === 0) {
+      throw new ApiError('validation_error', 'the target matches no contacts', {
+        param: 'target',
+      });
+    }
+    const now = clock.now();
+    const perContact = usesPlaceholders(variables);
+    const shared = JSON.stringify(variables);
+    for (const contact of contacts) {
+      const rendered = perContact
+        ? renderVariables(variables, toPlaceholderContact(contact))
+        : ({ ok: true, values: null } as const);
+      repo.insertRecipient({
+        campaign_id: c.id,
+        contact_id: contact.id,
+        phone: contact.phone,
+        variables: rendered.ok
+          ? rendered.values
+            ? JSON.stringify(rendered.values)
+            : shared
+          : '{}',
+        status: rendered.ok ? 'pending' : 'failed',
+        attempts: 0,
+        due_at: now,
+        message_id: null,
+        error_code: rendered.ok ? null : 'variable_missing',
+        error_message: rendered.ok ? null : rendered.message,
+        updated_at: now,
+      });
+    }
+    return contacts.length;
+  }
+
+  /** Starts sending now: the runner's job, or the end at once when nobody is left to send to. */
+  function startSending(c: CampaignRow): CampaignRow {
+    const now = clock.now();
+    const next = transition(c, 'sending', { launched_at: c.launched_at ?? now });
+    scheduler.enqueue(RUN, { campaignId: c.id }, { dedupeKey: `${RUN}:${c.id}`, sooner: true });
+    emitProgress(next);
+    return next;
+  }
+
+  // ---- the runner ---------------------------------------------------------------------------
+
+  interface PassResult {
+    again: number | null;
+  }
+
+  /** One pass: one transaction's worth of hand-overs (see the service's comment). */
+  function pass(campaignId: string): PassResult {
+    const c = repo.get(campaignId);
+    if (!c || c.status !== 'sending') return { again: null };
+    const scope = scopeOf(c);
+    const now = clock.now();
+    const variables = JSON.parse(c.variables) as Record<string, string>;
+
+    let tpl: TemplateRow;
+    try {
+      tpl = d.messages.sendableTemplate(scope, c.template_name, variables);
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      const reason = `template "${c.template_name}" can no longer be sent: ${e.message}`;
+      repo.skipRest(c.id, 'template_not_sendable', reason, now);
+      transition(repo.get(c.id)!, 'failed', { failure_reason: reason });
+      return { again: null };
+    }
+
+    const account = d.workspaces.activeAccount(c.workspace_id);
+    const key: PaceKey = { accountId: account.id, environment: c.environment };
+    const limits: PaceLimits = {
+      throughputMps: account.throughputMps,
+      messagingTier: account.messagingTier,
+    };
+    const { perSecond } = bucketShape(limits.throughputMps);
+    const tokens = Math.floor(governor.tokens(key, limits.throughputMps));
+    const cap = Math.min(MAX_BATCH, tokens);
+    const rows = cap >= 1 ? repo.due(c.id, now, cap) : [];
+
+    const components = JSON.parse(tpl.components) as TemplateComponent[];
+    let used = limits.messagingTier === null ? 0 : governor.tierUsed(key);
+    let spent = 0;
+    let sent = 0;
+    let refused = 0;
+    let outcomes = c.recent_outcomes;
+    let hold: { by: Exclude<BlockedBy, 'throughput'>; until: number } | null = null;
+    let paused: PauseReason | null = null;
+
+    for (const r of rows) {
+      const inside = insideServiceWindow(r.last_inbound_at, now);
+      const verdict = governor.check(key, limits, r.phone, inside, used);
+      if (!verdict.ok) {
+        repo.hold(r.id, verdict.until);
+        if (!hold || verdict.by === 'tier' || verdict.until < hold.until) hold = verdict;
+        continue;
+      }
+      const values = JSON.parse(r.variables) as Record<string, string>;
+      const attempt = r.attempts + 1;
+      const result = d.messages.handOverForRunner(
+        scope,
+        { id: r.contact_id, phone: r.phone, last_inbound_at: r.last_inbound_at },
+        {
+          type: 'template',
+          template_name: tpl.name,
+          text: renderTemplate(components, values),
+          variables: r.variables,
+          category: tpl.category,
+        },
+        CAMPAIGN_SENDER,
+        { attempt, campaignId: c.id, takesTierSlot: verdict.takesTierSlot },
+      );
+      if (!result.ok && result.kind === 'insufficient_balance') {
+        paused = 'insufficient_balance';
+        break;
+      }
+      spent++;
+      if (result.ok) {
+        if (verdict.takesTierSlot) used++;
+        sent++;
+        outcomes += '0';
+        repo.settle({
+          id: r.id,
+          status: 'sent',
+          attempts: attempt,
+          due_at: now,
+          message_id: result.message.id,
+          error_code: null,
+          error_message: null,
+          updated_at: now,
+        });
+      } else {
+        refused++;
+        outcomes += '1';
+        const again = result.retryable && attempt < MAX_RECIPIENT_ATTEMPTS;
+        repo.settle({
+          id: r.id,
+          status: again ? 'retrying' : 'failed',
+          attempts: attempt,
+          due_at: again ? now + backoffMs(attempt) : now,
+          message_id: null,
+          error_code: result.code,
+          error_message: result.message,
+          updated_at: now,
+        });
+      }
+      outcomes = outcomes.slice(-ERROR_WINDOW);
+      if ([...outcomes].filter((o) => o === '1').length > ERROR_PAUSE_THRESHOLD) {
+        paused = 'error_rate';
+        break;
+      }
+    }
+
+    governor.spend(key, limits.throughputMps, spent);
+    if (sent + refused > 0) repo.addSecond(c.id, Math.floor(now / 1000), sent, refused);
+
+    // What next: the end, a pause, another pass now, or one when tokens or recipients are due.
+    const after = repo.get(c.id)!;
+    if (paused) {
+      repo.setPass({ id: c.id, blocked_until: null, blocked_by: null, recent_outcomes: outcomes });
+      transition(repo.get(c.id)!, 'paused', { pause_reason: paused });
+      return { again: null };
+    }
+    if (after.n_pending + after.n_retrying === 0) {
+      repo.setPass({ id: c.id, blocked_until: null, blocked_by: null, recent_outcomes: outcomes });
+      transition(repo.get(c.id)!, 'completed');
+      return { again: null };
+    }
+    let again: number;
+    let blockedBy: BlockedBy | null = null;
+    let blockedUntil: number | null = null;
+    if (repo.anyDue(c.id, now)) {
+      const left = Math.floor(governor.tokens(key, limits.throughputMps));
+      if (left >= 1 && rows.length === MAX_BATCH) again = now;
+      else {
+        const want = Math.max(1, Math.ceil(perSecond * MIN_BATCH_SECONDS));
+        again = governor.tokensAvailableAt(key, limits.throughputMps, want);
+        blockedBy = 'throughput';
+        blockedUntil = again;
+      }
+    } else {
+      again = repo.nextDue(c.id) ?? now;
+      if (hold && sent === 0) {
+        blockedBy = hold.by;
+        blockedUntil = hold.until;
+      } else if (c.blocked_by && c.blocked_by !== 'throughput' && sent === 0) {
+        blockedBy = c.blocked_by;
+        blockedUntil = c.blocked_until;
+      }
+    }
+    repo.setPass({
+      id: c.id,
+      blocked_until: blockedUntil,
+      blocked_by: blockedBy,
+      recent_outcomes: outcomes,
+    });
+    if (sent + refused > 0 || blockedBy !== c.blocked_by) noteProgress(c.id);
+    return { again };
+  }
+
+  scheduler.register(
+    RUN,
+    (payload, ctx) => {
+      const { again } = pass((payload as { campaignId: string }).campaignId);
+      if (again !== null) ctx.again(again);
+    },
+    {
+      maxAttempts: 10,
+      onDead: (payload, error) => {
+        const c = repo.get((payload as { campaignId: string }).campaignId);
+        if (!c || c.status !== 'sending') return;
+        const reason = `the runner kept failing: ${error}`;
+        repo.skipRest(c.id, 'dispatch_failed', reason, clock.now());
+        transition(repo.get(c.id)!, 'failed', { failure_reason: reason });
+      },
+    },
+  );
+
+  scheduler.register(START, (payload) => {
+    const c = repo.get((payload as { campaignId: string }).campaignId);
+    if (!c || c.status !== 'scheduled') return;
+    startSending(c);
+  });
+
+  scheduler.register(PROGRESS, (payload) => {
+    const c = repo.get((payload as { campaignId: string }).campaignId);
+    if (c) emitProgress(c);
+  });
+
+  // Delivery and read receipts move the funnel (triggers); progress events follow, ≤ 1/s.
+  d.messages.onCampaignMessage(noteProgress);
+
+  // ---- the API ------------------------------------------------------------------------------
+
+  const service = {
+    repo,
+    toCampaign,
+    progressOf,
+
+    create(scope: Scope, body: CreateCampaignBody): Campaign {
+      return db
+        .transaction(() => {
+          const tpl = templateFor(scope, body.templateName);
+          const variables = body.variables ?? {};
+          checkVariables(tpl, variables);
+          const target = checkTarget(scope, body.target);
+          const scheduledFor = checkSchedule(body.scheduledFor);
+          const now = clock.now();
+          const id = ids('cmp');
+          repo.insert({
+            id,
+            workspace_id: scope.workspaceId,
+            environment: scope.environment,
+            name: body.name,
+            template_name: tpl.name,
+            variables: JSON.stringify(variables),
+            target: JSON.stringify(target),
+            scheduled_for: scheduledFor,
+            created_at: now,
+            updated_at: now,
+          });
+          return toCampaign(repo.get(id)!);
+        })
+        .immediate();
+    },
+
+    update(scope: Scope, body: UpdateCampaignBody): Campaign {
+      return db
+        .transaction(() => {
+          const c = find(scope, body.id);
+          requireAllowed(c, 'edit');
+          const tpl = templateFor(scope, body.templateName ?? c.template_name);
+          const variables = body.variables ?? (JSON.parse(c.variables) as Record<string, string>);
+          checkVariables(tpl, variables);
+          const target = body.target
+            ? checkTarget(scope, body.target)
+            : (JSON.parse(c.target) as CampaignTarget);
+          const scheduledFor =
+            body.scheduledFor === undefined ? c.scheduled_for : checkSchedule(body.scheduledFor);
+          repo.updateDraft({
+            ...c,
+            name: body.name ?? c.name,
+            template_name: tpl.name,
+            variables: JSON.stringify(variables),
+            target: JSON.stringify(target),
+            scheduled_for: scheduledFor,
+            updated_at: clock.now(),
+          });
+          return toCampaign(repo.get(c.id)!);
+        })
+        .immediate();
+    },
+
+    get: (scope: Scope, id: string): Campaign => toCampaign(find(scope, id)),
+
+    progress: (scope: Scope, id: string): CampaignProgress => progressOf(find(scope, id)),
+
+    list(
+      scope: Scope,
+      q: { status?: CampaignStatus; contactId?: string; limit: number; cursor?: string },
+    ) {
+      const p = {
+        workspaceId: scope.workspaceId,
+        environment: scope.environment,
+        status: q.status ?? null,
+        cursor: q.cursor ? decodeCursor(q.cursor) : null,
+        limit: q.limit + 1,
+      };
+      if (q.contactId) {
+        return toPage(
+          repo.listForContact({ ...p, contactId: q.contactId }),
+          q.limit,
+          (r) => ({
+            ...toCampaign(r),
+            recipient: {
+              status: r.r_status,
+              messageId: r.r_message_id,
+              error: r.r_error_code
+                ? { code: r.r_error_code, message: r.r_error_message ?? '' }
+                : null,
+              updatedAt: iso(r.r_updated_at),
+            },
+          }),
+          (r) => r.id,
+        );
+      }
+      return toPage(repo.list(p), q.limit, toCampaign, (r) => r.id);
+    },
+
+    launch(scope: Scope, body: { id: string; scheduledFor?: string }): Campaign {
+      return db
+        .transaction(() => {
+          const c = find(scope, body.id);
+          requireAllowed(c, 'launch');
+          const now = clock.now();
+          const at =
+            body.scheduledFor !== undefined ? checkSchedule(body.scheduledFor) : c.scheduled_for;
+          if (c.status === 'paused') {
+            // Resume. One that paused before its schedule came waits for it again.
+            if (c.launched_at === null && at !== null && at > now) {
+              const next = transition(c, 'scheduled', { scheduled_for: at });
+              scheduler.enqueue(
+                START,
+                { campaignId: c.id },
+                { runAt: at, dedupeKey: `${START}:${c.id}`, sooner: true },
+              );
+              return toCampaign(next);
+            }
+            // A fresh error window: the failures that paused it were looked at.
+            repo.setPass({ id: c.id, blocked_until: null, blocked_by: null, recent_outcomes: '' });
+            return toCampaign(startSending(repo.get(c.id)!));
+          }
+          d.messages.sendableTemplate(scope, c.template_name, JSON.parse(c.variables));
+          materialize(c);
+          const fresh = repo.get(c.id)!;
+          if (at !== null && at > now) {
+            const next = transition(fresh, 'scheduled', { scheduled_for: at });
+            scheduler.enqueue(
+              START,
+              { campaignId: c.id },
+              { runAt: at, dedupeKey: `${START}:${c.id}` },
+            );
+            return toCampaign(next);
+          }
+          return toCampaign(startSending(fresh));
+        })
+        .immediate();
+    },
+
+    pause(scope: Scope, id: string): Campaign {
+      return db
+        .transaction(() => {
+          const c = find(scope, id);
+          requireAllowed(c, 'pause');
+          return toCampaign(transition(c, 'paused'));
+        })
+        .immediate();
+    },
+
+    cancel(scope: Scope, id: string): Campaign {
+      return db
+        .transaction(() => {
+          const c = find(scope, id);
+          requireAllowed(c, 'cancel');
+          repo.skipRest(
+            c.id,
+            'cancelled',
+            'the campaign was cancelled before this recipient’s turn',
+            clock.now(),
+          );
+          return toCampaign(transition(repo.get(c.id)!, 'cancelled'));
+        })
+        .immediate();
+    },
+
+    recipients(
+      scope: Scope,
+      id: string,
+      q: { status?: string; limit: number; cursor?: string },
+    ): { data: CampaignRecipient[]; nextCursor: string | null } {
+      const c = find(scope, id);
+      const rows = repo.recipients({
+        campaignId: c.id,
+        ...(q.status ? { status: q.status } : {}),
+        cursor: q.cursor ? decodeNumericCursor(q.cursor) : null,
+        limit: q.limit + 1,
+      });
+      return toPage(
+        rows,
+        q.limit,
+        (r) => ({
+          contactId: r.contact_id,
+          phone: r.phone,
+          name: r.name,
+          status: r.status,
+          attempts: r.attempts,
+          messageId: r.message_id,
+          error: r.error_code ? { code: r.error_code, message: r.error_message ?? '' } : null,
+          nextAttemptAt: r.status === 'retrying' ? iso(r.due_at) : null,
+          updatedAt: iso(r.updated_at),
+        }),
+        (r) => r.id,
+      );
+    },
+
+    timeline(scope: Scope, id: string): CampaignTimeline {
+      const c = find(scope, id);
+      const { size, rows } = repo.timeline(c.id, TIMELINE_POINTS);
+      if (rows.length === 0) return { bucketSeconds: size, data: [] };
+      // Buckets without hand-overs are zeros, so the chart shows the pauses.
+      const byAt = new Map(rows.map((r) => [r.at, r]));
+      const data: CampaignTimeline['data'] = [];
+      for (let at = rows[0]!.at; at <= rows[rows.length - 1]!.at; at += size) {
+        const r = byAt.get(at);
+        data.push({ at: iso(at * 1000), sent: r?.sent ?? 0, failed: r?.failed ?? 0 });
+      }
+      return { bucketSeconds: size, data };
+    },
+
+    audience(
+      scope: Scope,
+      body: { target: CampaignTarget; templateName?: string; variables?: Record<string, string> },
+    ): CampaignAudience {
+      const target = checkTarget(scope, body.target);
+      const variables = body.variables ?? {};
+      const total = repo.audienceCount(scope, target);
+      const tpl = body.templateName ? d.templates.repo.byName(scope, body.templateName) : null;
+      let missing = 0;
+      if (usesPlaceholders(variables)) {
+        for (const contact of repo.audienceRows(scope, target)) {
+          if (!renderVariables(variables, toPlaceholderContact(contact)).ok) missing++;
+        }
+      }
+      const first = total > 0 ? repo.audienceRows(scope, target, 1)[0] : undefined;
+      let sample: CampaignAudience['sample'] = null;
+      if (first) {
+        const values: Record<string, string> = {};
+        for (const [k, v] of Object.entries(variables)) {
+          values[k] = renderPlaceholders(v, toPlaceholderContact(first)).text;
+        }
+        sample = {
+          contactId: first.id,
+          phone: first.phone,
+          name: first.name,
+          variables: values,
+          text: tpl
+            ? renderTemplate(JSON.parse(tpl.components) as TemplateComponent[], values)
+            : null,
+        };
+      }
+      return { total, missingVariables: missing, sample };
+    },
+
+    /** One pass now, outside the scheduler (tests and the CLI's `--wait` use the scheduler). */
+    pass,
+  };
+  return service;
+}
+export type CampaignsService = ReturnType<typeof campaignsService>;

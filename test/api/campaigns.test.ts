@@ -1,0 +1,424 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { funnelHolds } from '../../shared/campaign-rules.ts';
+import type { TestCore } from '../helpers.ts';
+import { makeCore, manualClock } from '../helpers.ts';
+
+let t: TestCore;
+afterEach(async () => t?.close());
+
+const tpl = (name = 'spring_sale', category = 'MARKETING') => ({
+  name,
+  category,
+  language: 'en',
+  components: [{ type: 'BODY', text: 'Hi {{1}}, use {{2}} for 20% off.' }],
+});
+
+const phone = (i: number) => `+1415555${String(1000 + i).padStart(4, '0')}`;
+
+/** A core on a manual clock, an approved template in test and live, and `n` contacts in a group. */
+async function setup(n = 5, opts: { env?: 'test' | 'live' } = {}) {
+  const clock = manualClock();
+  t = await makeCore({ clock });
+  const env = opts.env ?? 'test';
+  const key = t.key(env);
+  const scope = { workspaceId: t.workspaceId, environment: env } as const;
+  const tplId = (await t.request('POST', '/api/templates', { key, body: tpl() })).body.template.id;
+  t.core.services.templates.decide(scope, tplId, 'approve');
+  clock.advance(600_000);
+  const jobs = t.core.services.scheduler;
+  await jobs.runDue();
+  const contactIds: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await t.request('POST', '/api/contacts', {
+      key,
+      body: {
+        phone: phone(i),
+        name: i === n - 1 && n > 3 ? null : `Person ${i}`,
+        labels: i % 2 ? ['vip'] : ['news'],
+        attributes: { tier: i % 2 ? 'gold' : 'silver' },
+      },
+    });
+    contactIds.push(r.body.id);
+  }
+  const group = (
+    await t.request('POST', '/api/contacts/groups', { key, body: { name: 'All', contactIds } })
+  ).body;
+  const create = (body: Record<string, unknown> = {}, k = key) =>
+    t.request('POST', '/campaigns', {
+      key: k,
+      body: {
+        name: 'Spring sale',
+        templateName: 'spring_sale',
+        variables: { '1': '{{contact.name}}', '2': 'SPRING20' },
+        target: { groupId: group.id },
+        ...body,
+      },
+    });
+  const post = (path: string, body: unknown, k = key) =>
+    t.request('POST', `/campaigns/${path}`, { key: k, body });
+  const progress = async (id: string, k = key) =>
+    (await t.request('GET', `/campaigns/${id}/progress`, { key: k })).body;
+  /** Runs the scheduler until nothing is due, moving the clock `step` ms `times` times. */
+  const drain = async (times = 20, step = 1000) => {
+    for (let i = 0; i < times; i++) {
+      await jobs.runDue();
+      clock.advance(step);
+    }
+    await jobs.runDue();
+  };
+  return { clock, key, scope, jobs, group, contactIds, create, post, progress, drain };
+}
+
+describe('campaign drafts', () => {
+  it('creates, reads, lists and edits a draft; launched ones cannot be edited', async () => {
+    const { key, create, post, group } = await setup(5);
+    const res = await create();
+    expect(res.status).toBe(201);
+    const c = res.body;
+    expect(c).toMatchObject({
+      id: expect.stringMatching(/^cmp_/),
+      name: 'Spring sale',
+      status: 'draft',
+      templateName: 'spring_sale',
+      variables: { '1': '{{contact.name}}', '2': 'SPRING20' },
+      target: { groupId: group.id },
+      scheduledFor: null,
+      pauseReason: null,
+      launchedAt: null,
+      completedAt: null,
+      metrics: { status: 'draft', total: 0, pending: 0, sent: 0, blockedBy: null },
+    });
+    expect((await t.request('GET', `/campaigns/${c.id}`, { key })).body).toEqual(c);
+
+    const put = await t.request('PUT', '/campaigns', {
+      key,
+      body: { id: c.id, name: 'Spring sale 2', target: { filter: { labels: ['vip'] } } },
+    });
+    expect(put.status).toBe(200);
+    expect(put.body).toMatchObject({
+      name: 'Spring sale 2',
+      target: { filter: { labels: ['vip'] } },
+    });
+
+    const list = await t.request('GET', '/campaigns?status=draft', { key });
+    expect(list.body.data.map((x: { id: string }) => x.id)).toEqual([c.id]);
+    expect((await t.request('GET', '/campaigns?status=sending', { key })).body.data).toEqual([]);
+
+    expect((await post('launch', { id: c.id })).status).toBe(200);
+    const again = await t.request('PUT', '/campaigns', { key, body: { id: c.id, name: 'x' } });
+    expect(again.status).toBe(409);
+    expect(again.body.error.code).toBe('invalid_state');
+  });
+
+  it('names the field of a bad body', async () => {
+    const { create, key } = await setup(1);
+    const cases: [Record<string, unknown>, number, string, string][] = [
+      [{ name: '' }, 400, 'validation_error', 'name'],
+      [{ templateName: 'nope' }, 404, 'template_not_found', 'templateName'],
+      [{ variables: { '1': 'x' } }, 400, 'template_variables_mismatch', 'variables'],
+      [
+        { variables: { '1': '{{contact.nick}}', '2': 'x' } },
+        400,
+        'validation_error',
+        'variables.1',
+      ],
+      [{ target: { groupId: 'grp_nope' } }, 404, 'not_found', 'target.groupId'],
+      [{ target: {} }, 400, 'validation_error', 'target'],
+      [{ target: { groupId: 'g', filter: {} } }, 400, 'validation_error', 'target'],
+      [
+        { target: { filter: { phones: ['12'] } } },
+        400,
+        'validation_error',
+        'target.filter.phones.0',
+      ],
+      [{ scheduledFor: '2020-01-01T00:00:00Z' }, 400, 'validation_error', 'scheduledFor'],
+      [{ scheduledFor: 'tomorrow' }, 400, 'validation_error', 'scheduledFor'],
+    ];
+    for (const [body, status, code, param] of cases) {
+      const r = await create(body);
+      expect([JSON.stringify(body), r.status, r.body.error?.code, r.body.error?.param]).toEqual([
+        JSON.stringify(body),
+        status,
+        code,
+        param,
+      ]);
+    }
+    expect((await t.request('GET', '/campaigns', { key })).body.data).toEqual([]);
+  });
+
+  it('keeps campaigns to their scope', async () => {
+    const { create } = await setup(2);
+    const id = (await create()).body.id;
+    const live = t.key('live');
+    expect((await t.request('GET', `/campaigns/${id}`, { key: live })).status).toBe(404);
+    expect((await t.request('POST', '/campaigns/launch', { key: live, body: { id } })).status).toBe(
+      404,
+    );
+    expect((await t.request('GET', '/campaigns', { key: live })).body.data).toEqual([]);
+  });
+});
+
+describe('launch and the runner', () => {
+  it('fixes recipients at launch, renders variables, fails missing ones and completes', async () => {
+    const { create, post, progress, key, drain, contactIds } = await setup(5);
+    const id = (await create()).body.id;
+    const launched = await post('launch', { id });
+    expect(launched.status).toBe(200);
+    expect(launched.body.status).toBe('sending');
+    expect(launched.body.metrics).toMatchObject({ total: 5, pending: 4, failed: 1 });
+    // A contact added to the group after launch is not a recipient.
+    await drain(15);
+    const p = await progress(id);
+    expect(p).toMatchObject({
+      status: 'completed',
+      total: 5,
+      pending: 0,
+      retrying: 0,
+      sent: 4,
+      delivered: 4,
+      read: 4,
+      failed: 1,
+      skipped: 0,
+      blockedBy: null,
+      etaSeconds: null,
+    });
+    expect(funnelHolds(p)).toBe(true);
+    const recipients = (await t.request('GET', `/campaigns/${id}/recipients`, { key })).body.data;
+    expect(recipients).toHaveLength(5);
+    const missing = recipients.find((r: { contactId: string }) => r.contactId === contactIds[4]);
+    expect(missing).toMatchObject({ status: 'failed', error: { code: 'variable_missing' } });
+    const ok = recipients.find((r: { contactId: string }) => r.contactId === contactIds[0]);
+    expect(ok).toMatchObject({
+      status: 'read',
+      attempts: 1,
+      messageId: expect.stringMatching(/^msg_/),
+    });
+    const msgs = (await t.request('GET', `/messages?contactId=${contactIds[0]}`, { key })).body
+      .data;
+    expect(msgs).toHaveLength(1);
+    expect(msgs[0]).toMatchObject({
+      text: 'Hi Person 0, use SPRING20 for 20% off.',
+      status: 'read',
+    });
+    const failed = await t.request('GET', `/campaigns/${id}/recipients?status=failed`, { key });
+    expect(failed.body.data).toHaveLength(1);
+    const done = (await t.request('GET', `/campaigns/${id}`, { key })).body;
+    expect(done.completedAt).not.toBeNull();
+    // The contact's campaigns, with its outcome.
+    const mine = await t.request('GET', `/campaigns?contactId=${contactIds[0]}`, { key });
+    expect(mine.body.data).toHaveLength(1);
+    expect(mine.body.data[0].recipient).toMatchObject({ status: 'read' });
+  });
+
+  it('refuses every wrong transition with 409 invalid_state', async () => {
+    const { create, post, drain } = await setup(3);
+    const id = (await create()).body.id;
+    const code = async (path: string) => {
+      const r = await post(path, { id });
+      return r.status === 200 ? r.body.status : `${r.status} ${r.body.error.code}`;
+    };
+    expect(await code('pause')).toBe('409 invalid_state');
+    expect(await code('launch')).toBe('sending');
+    expect(await code('launch')).toBe('409 invalid_state');
+    expect(await code('pause')).toBe('paused');
+    expect(await code('pause')).toBe('409 invalid_state');
+    expect(await code('launch')).toBe('sending');
+    await drain(10);
+    expect(await code('pause')).toBe('409 invalid_state');
+    expect(await code('cancel')).toBe('409 invalid_state');
+    expect(await code('launch')).toBe('409 invalid_state');
+    const other = (await create()).body.id;
+    expect((await post('cancel', { id: other })).body.status).toBe('cancelled');
+    expect((await post('launch', { id: other })).status).toBe(409);
+    expect((await post('launch', { id: 'cmp_nope' })).status).toBe(404);
+  });
+
+  it('a paused campaign sends nothing until resumed; cancel skips the rest', async () => {
+    const { create, post, progress, jobs, clock, scope } = await setup(6);
+    // One message per second: the pause lands mid-way.
+    t.core.services.simulator.update(scope.workspaceId, { throughputMps: 1 });
+    const id = (await create({ variables: { '1': 'friend', '2': 'X' } })).body.id;
+    await post('launch', { id });
+    await jobs.runDue();
+    const first = await progress(id);
+    expect(first.sent).toBe(1);
+    expect(first.blockedBy).toBe('throughput');
+    await post('pause', { id });
+    clock.advance(10_000);
+    await jobs.runDue();
+    expect((await progress(id)).sent).toBe(1);
+    await post('launch', { id });
+    await jobs.runDue();
+    clock.advance(1000);
+    await jobs.runDue();
+    expect((await progress(id)).sent).toBe(3);
+    const cancelled = await post('cancel', { id });
+    expect(cancelled.body.status).toBe('cancelled');
+    const p = await progress(id);
+    expect(p).toMatchObject({ status: 'cancelled', sent: 3, skipped: 3, pending: 0 });
+    expect(funnelHolds(p)).toBe(true);
+  });
+
+  it('a target matching nobody cannot launch', async () => {
+    const { create, post } = await setup(2);
+    const id = (await create({ target: { filter: { labels: ['nobody'] } } })).body.id;
+    const r = await post('launch', { id });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'validation_error', param: 'target' });
+    expect((await t.request('GET', `/campaigns/${id}`, { key: t.key('test') })).body.status).toBe(
+      'draft',
+    );
+  });
+
+  it('filters by labels (any of), phones and attributes (all equal)', async () => {
+    const { post } = await setup(6);
+    const count = async (filter: Record<string, unknown>) =>
+      (await post('audience', { target: { filter } })).body.total;
+    expect(await count({ labels: ['vip'] })).toBe(3);
+    expect(await count({ labels: ['vip', 'news'] })).toBe(6);
+    expect(await count({ attributes: { tier: 'gold' } })).toBe(3);
+    expect(await count({ labels: ['news'], attributes: { tier: 'gold' } })).toBe(0);
+    expect(await count({ phones: [phone(0), phone(1), '+1 (415) 555-1000'] })).toBe(2);
+    expect(await count({})).toBe(6);
+  });
+
+  it('previews the audience: count, missing variables and a rendered sample', async () => {
+    const { post, group } = await setup(5);
+    const r = await post('audience', {
+      target: { groupId: group.id },
+      templateName: 'spring_sale',
+      variables: { '1': '{{contact.name}}', '2': 'SPRING20' },
+    });
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ total: 5, missingVariables: 1 });
+    expect(r.body.sample.text).toMatch(/^Hi Person \d, use SPRING20 for 20% off\.$/);
+  });
+
+  it('a scheduled launch waits for its time, and survives a restart', async () => {
+    const { create, post, clock, key } = await setup(3);
+    const at = new Date(clock.now() + 3600_000).toISOString();
+    const id = (await create()).body.id;
+    const r = await post('launch', { id, scheduledFor: at });
+    expect(r.body).toMatchObject({ status: 'scheduled', scheduledFor: at, launchedAt: null });
+    expect(r.body.metrics.total).toBe(3);
+    // Restart the core on the same data dir.
+    const dataDir = t.dataDir;
+    await t.core.stop();
+    t = await makeCore({ clock, dataDir });
+    await t.core.services.scheduler.runDue();
+    expect((await t.request('GET', `/campaigns/${id}`, { key })).body.status).toBe('scheduled');
+    clock.advance(3600_000);
+    for (let i = 0; i < 10; i++) {
+      await t.core.services.scheduler.runDue();
+      clock.advance(1000);
+    }
+    const done = (await t.request('GET', `/campaigns/${id}`, { key })).body;
+    expect(done.status).toBe('completed');
+    expect(done.launchedAt).not.toBeNull();
+  });
+
+  it('retries retryable failures with backoff and fails the undeliverable', async () => {
+    const { post, key, drain } = await setup(0);
+    for (const p of ['+15550000001', '+15550000002', '+14155550999']) {
+      await t.request('POST', '/api/contacts', { key, body: { phone: p, name: 'X' } });
+    }
+    const id = (
+      await t.request('POST', '/campaigns', {
+        key,
+        body: {
+          name: 'Magic',
+          templateName: 'spring_sale',
+          variables: { '1': 'a', '2': 'b' },
+          target: { filter: { phones: ['+15550000001', '+15550000002', '+14155550999'] } },
+        },
+      })
+    ).body.id;
+    await post('launch', { id });
+    await drain(10);
+    const rs = (await t.request('GET', `/campaigns/${id}/recipients`, { key })).body.data;
+    const by = Object.fromEntries(rs.map((r: { phone: string }) => [r.phone, r]));
+    expect(by['+15550000001']).toMatchObject({
+      status: 'failed',
+      attempts: 1,
+      error: { code: '131026' },
+    });
+    expect(by['+15550000002']).toMatchObject({ status: 'read', attempts: 2 });
+    expect(by['+14155550999']).toMatchObject({ status: 'read', attempts: 1 });
+    const tl = (await t.request('GET', `/campaigns/${id}/timeline`, { key })).body;
+    const totals = tl.data.reduce(
+      (a: { sent: number; failed: number }, b: { sent: number; failed: number }) => ({
+        sent: a.sent + b.sent,
+        failed: a.failed + b.failed,
+      }),
+      { sent: 0, failed: 0 },
+    );
+    expect(totals).toEqual({ sent: 2, failed: 2 });
+  });
+
+  it('fails the campaign when its template stops being sendable', async () => {
+    const { create, post, jobs, scope, clock, progress } = await setup(6);
+    t.core.services.simulator.update(scope.workspaceId, { throughputMps: 1 });
+    const id = (await create({ variables: { '1': 'a', '2': 'b' } })).body.id;
+    await post('launch', { id });
+    await jobs.runDue();
+    const tplId = t.core.services.templates.repo.byName(scope, 'spring_sale')!.id;
+    t.core.services.templates.decide(scope, tplId, 'pause');
+    clock.advance(1000);
+    await jobs.runDue();
+    const c = (await t.request('GET', `/campaigns/${id}`, { key: t.key('test') })).body;
+    expect(c.status).toBe('failed');
+    expect(c.failureReason).toMatch(/spring_sale/);
+    const p = await progress(id);
+    expect(p).toMatchObject({ sent: 1, skipped: 5 });
+  });
+});
+
+describe('live campaigns and the wallet', () => {
+  it('charges each message and pauses when the wallet runs dry', async () => {
+    const { create, post, drain, progress, key } = await setup(5, { env: 'live' });
+    // MARKETING costs 25,000 micros: enough for two.
+    t.core.services.wallet.topup(t.workspaceId, 50_000);
+    const id = (await create({ variables: { '1': 'a', '2': 'b' } })).body.id;
+    await post('launch', { id });
+    await drain(5);
+    const c = (await t.request('GET', `/campaigns/${id}`, { key })).body;
+    expect(c).toMatchObject({ status: 'paused', pauseReason: 'insufficient_balance' });
+    expect(await progress(id)).toMatchObject({ sent: 2, pending: 3 });
+    const w = t.core.services.wallet;
+    expect(w.get(t.workspaceId).balanceMicros).toBe(0);
+    expect(w.ledgerSum(t.workspaceId)).toBe(0);
+    w.topup(t.workspaceId, 1_000_000);
+    expect((await post('launch', { id })).body.status).toBe('sending');
+    await drain(10);
+    expect(await progress(id)).toMatchObject({ status: 'completed', sent: 5 });
+    expect(w.get(t.workspaceId).balanceMicros).toBe(1_000_000 - 3 * 25_000);
+  });
+});
+
+describe('events', () => {
+  it('writes status updates and throttled progress events', async () => {
+    const { create, post, drain } = await setup(4);
+    const id = (await create({ variables: { '1': 'a', '2': 'b' } })).body.id;
+    await post('launch', { id });
+    await drain(10);
+    const rows = t.core.services.db
+      .prepare(
+        `SELECT type, data, created_at FROM events WHERE type LIKE 'campaign.%' ORDER BY seq`,
+      )
+      .all() as { type: string; data: string; created_at: number }[];
+    const statuses = rows
+      .filter((r) => r.type === 'campaign.status_updated')
+      .map((r) => JSON.parse(r.data).campaign.status);
+    expect(statuses).toEqual(['sending', 'completed']);
+    const progress = rows.filter((r) => r.type === 'campaign.progress');
+    for (let i = 1; i < progress.length; i++) {
+      // At most one a second, except the final one at the end.
+      const gap = progress[i]!.created_at - progress[i - 1]!.created_at;
+      const final = JSON.parse(progress[i]!.data).progress.status === 'completed';
+      if (!final) expect(gap).toBeGreaterThanOrEqual(1000);
+    }
+    for (const r of progress) expect(funnelHolds(JSON.parse(r.data).progress)).toBe(true);
+    const last = JSON.parse(progress[progress.length - 1]!.data);
+    expect(last).toMatchObject({ campaignId: id, progress: { status: 'completed', read: 4 } });
+  });
+});
