@@ -67,7 +67,7 @@ export function createSimulatedChannel(
   return {
     kind: 'local',
     newMessageId: () => `wamid.${randomBase62(random, 32)}`,
-    handOver(m: ChannelMessage, attempt: number): DeliveryOutcome {
+    handOver(m: ChannelMessage, attempt: number, at?: number): DeliveryOutcome {
       if (m.phone === MAGIC_NUMBERS.alwaysFails) {
         return { ok: false, retryable: false, code: '131026', message: 'Message undeliverable' };
       }
@@ -80,7 +80,7 @@ export function createSimulatedChannel(
         };
       }
       const s = settings.get(m.workspaceId);
-      const now = clock.now();
+      const now = at ?? clock.now();
       const key = `${m.workspaceId}:${m.environment}`;
       const pairKey = `${key}:${m.phone}`;
       if (overThroughput(key, s.throughputMps, now)) {

@@ -34,8 +34,8 @@ export interface LocalChannel {
   kind: 'local';
   /** The channel's id for a message it accepted (returned by the send call). */
   newMessageId(): string;
-  /** `attempt` starts at 1. */
-  handOver(message: ChannelMessage, attempt: number): DeliveryOutcome;
+  /** `attempt` starts at 1; `at`, the hand-over's time when the caller stamps a batch with one. */
+  handOver(message: ChannelMessage, attempt: number, at?: number): DeliveryOutcome;
 }
 
 /**

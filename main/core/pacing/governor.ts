@@ -16,16 +16,8 @@ export interface PaceLimits {
 
 export const TIER_WINDOW_MS = 24 * 3600_000;
 export const PAIR_INTERVAL_MS = 6000;
-
-/**
- * The throughput bucket's shape for `mps`: a burst of 1/50 s worth and a refill of the rest, so
- * no second — any second, not just whole ones — holds more than `mps` hand-overs
- * (burst + refill ≤ mps).
- */
-export function bucketShape(mps: number): { burst: number; perSecond: number } {
-  const burst = Math.max(1, Math.ceil(mps / 50));
-  return { burst, perSecond: Math.max(1, mps - burst) };
-}
+/** The throughput window. */
+const WINDOW_MS = 1000;
 
 /** What a recipient may do now. */
 export type RecipientVerdict =
@@ -37,18 +29,26 @@ export type RecipientVerdict =
  * a message to the channel; API sends are recorded (they use tokens, tier slots and the pair
  * clock) but never held. Its state lives in SQLite and is read and written inside the caller's
  * write transaction, so two processes on one data dir share it exactly.
- * - throughput: a token bucket per account (`bucketShape`);
+ * - throughput: at most `throughputMps` hand-overs in any window of one second — not just whole
+ *   seconds — counted exactly (a sliding window of per-millisecond counts), so a pass may hand
+ *   over as many as the window has room for and batches stay large at any rate;
  * - the messaging tier: recipients outside their service window take a slot for 24 h from their
  *   first such message; when `messagingTier` slots are taken, new ones wait for the oldest to end;
  * - the pair rate: one message per recipient per 6 s.
  */
 export function createGovernor(db: Db, clock: Clock) {
-  const bucket = db.prepare(
-    'SELECT tokens, updated_at FROM governor_buckets WHERE account_id = ? AND environment = ?',
+  const windowRows = db
+    .prepare(
+      `SELECT at, n FROM governor_sends WHERE account_id = ? AND environment = ? AND at > ?
+       ORDER BY at`,
+    )
+    .raw();
+  const addSends = db.prepare(
+    `INSERT INTO governor_sends (account_id, environment, at, n) VALUES (?, ?, ?, ?)
+     ON CONFLICT (account_id, environment, at) DO UPDATE SET n = n + excluded.n`,
   );
-  const saveBucket = db.prepare(
-    `INSERT INTO governor_buckets (account_id, environment, tokens, updated_at) VALUES (?, ?, ?, ?)
-     ON CONFLICT (account_id, environment) DO UPDATE SET tokens = excluded.tokens, updated_at = excluded.updated_at`,
+  const dropOld = db.prepare(
+    'DELETE FROM governor_sends WHERE account_id = ? AND environment = ? AND at <= ?',
   );
   const recipient = db.prepare(
     `SELECT last_sent_at, tier_opened_at FROM governor_recipients
@@ -79,33 +79,37 @@ export function createGovernor(db: Db, clock: Clock) {
        WHERE last_sent_at < @cutoff AND (tier_opened_at IS NULL OR tier_opened_at < @cutoff) LIMIT @limit)`,
   );
 
-  function tokensAt(key: PaceKey, mps: number, now: number): number {
-    const { burst, perSecond } = bucketShape(mps);
-    const row = bucket.get(key.accountId, key.environment) as
-      { tokens: number; updated_at: number } | undefined;
-    if (!row) return burst;
-    const elapsed = Math.max(0, now - row.updated_at);
-    return Math.min(burst, row.tokens + (elapsed * perSecond) / 1000);
-  }
+  /** The hand-overs of the last second, oldest first: [at, n]. */
+  const recent = (key: PaceKey, now: number) =>
+    windowRows.all(key.accountId, key.environment, now - WINDOW_MS) as [number, number][];
 
   const governor = {
-    /** Tokens the account has now (may be below zero after unheld API sends). */
-    tokens: (key: PaceKey, mps: number): number => tokensAt(key, mps, clock.now()),
-
-    /** Uses `n` tokens now (inside the hand-over's transaction). API sends may overdraw. */
-    spend(key: PaceKey, mps: number, n: number): void {
-      if (n <= 0) return;
-      const now = clock.now();
-      saveBucket.run(key.accountId, key.environment, tokensAt(key, mps, now) - n, now);
+    /** How many more hand-overs the last second has room for (below zero after unheld sends). */
+    room(key: PaceKey, mps: number): number {
+      let used = 0;
+      for (const [, n] of recent(key, clock.now())) used += n;
+      return mps - used;
     },
 
-    /** When the bucket will hold `n` tokens again. */
-    tokensAvailableAt(key: PaceKey, mps: number, n: number): number {
+    /** Counts `n` hand-overs now (inside the hand-over's transaction). API sends are never held. */
+    spend(key: PaceKey, n: number, at?: number): void {
+      if (n <= 0) return;
+      const now = at ?? clock.now();
+      addSends.run(key.accountId, key.environment, now, n);
+      dropOld.run(key.accountId, key.environment, now - WINDOW_MS);
+    },
+
+    /** The earliest time the window has room for `want` more (now if it has). */
+    roomAt(key: PaceKey, mps: number, want: number): number {
       const now = clock.now();
-      const have = tokensAt(key, mps, now);
-      if (have >= n) return now;
-      const { perSecond } = bucketShape(mps);
-      return now + Math.ceil(((n - have) * 1000) / perSecond);
+      const rows = recent(key, now);
+      let used = rows.reduce((sum, [, n]) => sum + n, 0);
+      if (mps - used >= want) return now;
+      for (const [at, n] of rows) {
+        used -= n;
+        if (mps - used >= want) return at + WINDOW_MS;
+      }
+      return now + WINDOW_MS;
     },
 
     /** A tier count for one pass: how many slots are taken now. */
@@ -151,8 +155,14 @@ export function createGovernor(db: Db, clock: Clock) {
      * Records a message to a recipient (runners and API sends alike): the pair clock, and a
      * tier slot when it opens one. Returns whether it took a slot.
      */
-    record(key: PaceKey, phone: string, insideWindow: boolean, knownSlot?: boolean): boolean {
-      const now = clock.now();
+    record(
+      key: PaceKey,
+      phone: string,
+      insideWindow: boolean,
+      knownSlot?: boolean,
+      at?: number,
+    ): boolean {
+      const now = at ?? clock.now();
       let slot = knownSlot ?? false;
       if (knownSlot === undefined && !insideWindow) {
         const r = recipient.get(key.accountId, key.environment, phone) as

@@ -111,13 +111,14 @@ WHEN new.campaign_id IS NOT NULL AND old.status IS NOT new.status
     AND status IN ('sent', 'delivered');
 END;
 
--- The governor's shared state: one token bucket per business account and environment…
-CREATE TABLE governor_buckets (
+-- The governor's shared state: hand-overs of the last second per business account and
+-- environment (a sliding window, counted per millisecond)…
+CREATE TABLE governor_sends (
   account_id   TEXT NOT NULL,
   environment  TEXT NOT NULL,
-  tokens       REAL NOT NULL,
-  updated_at   INTEGER NOT NULL,
-  PRIMARY KEY (account_id, environment)
+  at           INTEGER NOT NULL,
+  n            INTEGER NOT NULL,
+  PRIMARY KEY (account_id, environment, at)
 ) WITHOUT ROWID;
 
 -- …and per recipient: the last message (pair rate) and the start of its business-initiated

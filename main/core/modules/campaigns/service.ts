@@ -25,7 +25,6 @@ import type { Outbox } from '../../events/outbox.ts';
 import { decodeCursor, decodeNumericCursor, toPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Governor, PaceKey, PaceLimits } from '../../pacing/governor.ts';
-import { bucketShape } from '../../pacing/governor.ts';
 import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
 import { iso, isoOrNull } from '../../runtime.ts';
 import type { ContactsService } from '../contacts/service.ts';
@@ -44,7 +43,7 @@ const START = 'campaign.start';
 const PROGRESS = 'campaign.progress';
 /** Recipients handed over in one transaction at most (more at once would hold requests up). */
 export const MAX_BATCH = 200;
-/** A pass waits for this share of a second's tokens, so batches stay large at any rate. */
+/** A pass waits for room for this share of a second's messages, so batches stay large. */
 const MIN_BATCH_SECONDS = 0.05;
 const PROGRESS_EVERY_MS = 1000;
 const RATE_WINDOW_S = 10;
@@ -213,18 +212,27 @@ export function campaignsService(d: CampaignsDeps) {
     repo.setProgressAt(c.id, now);
   }
 
+  /**
+   * Campaigns this process queued a progress event for, and when it runs: receipts arrive by the
+   * thousand, and while one is queued the next need not look (the queued one reads the state
+   * when it runs).
+   */
+  const queuedProgress = new Map<string, number>();
+
   /** A progress event now if the last is a second old, else one when it is (deduplicated). */
   function noteProgress(id: string) {
+    const now = clock.now();
+    const queued = queuedProgress.get(id);
+    if (queued !== undefined && queued > now) return;
     const c = repo.get(id);
     if (!c || c.status === 'draft') return;
-    const now = clock.now();
-    if (now - c.progress_at >= PROGRESS_EVERY_MS) emitProgress(c);
-    else {
-      scheduler.enqueue(
-        PROGRESS,
-        { campaignId: id },
-        { runAt: c.progress_at + PROGRESS_EVERY_MS, dedupeKey: `${PROGRESS}:${id}` },
-      );
+    if (now - c.progress_at >= PROGRESS_EVERY_MS) {
+      queuedProgress.delete(id);
+      emitProgress(c);
+    } else {
+      const runAt = c.progress_at + PROGRESS_EVERY_MS;
+      scheduler.enqueue(PROGRESS, { campaignId: id }, { runAt, dedupeKey: `${PROGRESS}:${id}` });
+      queuedProgress.set(id, runAt);
     }
   }
 
@@ -398,9 +406,7 @@ export function campaignsService(d: CampaignsDeps) {
       throughputMps: account.throughputMps,
       messagingTier: account.messagingTier,
     };
-    const { perSecond } = bucketShape(limits.throughputMps);
-    const tokens = Math.floor(governor.tokens(key, limits.throughputMps));
-    const cap = Math.min(MAX_BATCH, tokens);
+    const cap = Math.min(MAX_BATCH, governor.room(key, limits.throughputMps));
     const rows = cap >= 1 ? repo.due(c.id, now, cap) : [];
 
     const components = JSON.parse(tpl.components) as TemplateComponent[];
@@ -433,7 +439,7 @@ export function campaignsService(d: CampaignsDeps) {
           category: tpl.category,
         },
         CAMPAIGN_SENDER,
-        { attempt, campaignId: c.id, takesTierSlot: verdict.takesTierSlot },
+        { attempt, campaignId: c.id, takesTierSlot: verdict.takesTierSlot, at: now },
       );
       if (!result.ok && result.kind === 'insufficient_balance') {
         paused = 'insufficient_balance';
@@ -476,7 +482,7 @@ export function campaignsService(d: CampaignsDeps) {
       }
     }
 
-    governor.spend(key, limits.throughputMps, spent);
+    governor.spend(key, spent, now);
     if (sent + refused > 0) repo.addSecond(c.id, Math.floor(now / 1000), sent, refused);
 
     // What next: the end, a pause, another pass now, or one when tokens or recipients are due.
@@ -495,11 +501,11 @@ export function campaignsService(d: CampaignsDeps) {
     let blockedBy: BlockedBy | null = null;
     let blockedUntil: number | null = null;
     if (repo.anyDue(c.id, now)) {
-      const left = Math.floor(governor.tokens(key, limits.throughputMps));
+      const left = governor.room(key, limits.throughputMps);
       if (left >= 1 && rows.length === MAX_BATCH) again = now;
       else {
-        const want = Math.max(1, Math.ceil(perSecond * MIN_BATCH_SECONDS));
-        again = governor.tokensAvailableAt(key, limits.throughputMps, want);
+        const want = Math.max(1, Math.ceil(limits.throughputMps * MIN_BATCH_SECONDS));
+        again = governor.roomAt(key, limits.throughputMps, want);
         blockedBy = 'throughput';
         blockedUntil = again;
       }

@@ -110,6 +110,8 @@ interface StoreOptions {
   dispatch?: boolean;
   /** The governor's verdict on the tier slot, when the caller already asked it. */
   takesTierSlot?: boolean;
+  /** The hand-over's time: a runner's pass stamps all its messages with one (the governor's). */
+  at?: number;
 }
 
 export const insideServiceWindow = (lastInboundAt: number | null, now: number): boolean =>
@@ -240,7 +242,7 @@ export function messagesService(d: MessagingDeps) {
     sender: Sender,
     opts: StoreOptions = {},
   ) {
-    const now = clock.now();
+    const now = opts.at ?? clock.now();
     const account = d.workspaces.activeAccount(scope.workspaceId);
     const conversation = ensureConversation(scope, contact, account.id, now);
     const id = opts.id ?? ids('msg');
@@ -275,6 +277,7 @@ export function messagesService(d: MessagingDeps) {
       contact.phone,
       insideServiceWindow(contact.last_inbound_at, now),
       opts.takesTierSlot,
+      now,
     );
     conversations.touchOutbound(conversation.id, now, now);
     outbox.emit(scope, 'conversation.updated', {
@@ -295,12 +298,13 @@ export function messagesService(d: MessagingDeps) {
     row: MessageRow,
     status: 'sent' | 'delivered' | 'read' | 'failed',
     error?: { code: string; message: string },
+    at?: number,
   ) {
     if (row.status === 'failed' || row.status === 'received') return;
     if (row.status === 'note') return;
     if (status !== 'failed' && RANK[status] <= RANK[row.status]) return;
     if (status === 'failed' && RANK[row.status] >= RANK.delivered) return;
-    const now = clock.now();
+    const now = at ?? clock.now();
     const next: MessageRow = { ...row, status };
     if (status === 'sent') next.sent_at = now;
     if (status === 'delivered') {
@@ -333,9 +337,14 @@ export function messagesService(d: MessagingDeps) {
   }
 
   /** Commits a channel's answer: `sent` with its follow-ups, or `failed` when it is final. */
-  function applyOutcome(row: MessageRow, outcome: DeliveryOutcome, attempt: number): boolean {
+  function applyOutcome(
+    row: MessageRow,
+    outcome: DeliveryOutcome,
+    attempt: number,
+    at?: number,
+  ): boolean {
     if (outcome.ok) {
-      applyStatus(row, 'sent');
+      applyStatus(row, 'sent', undefined, at);
       for (const f of outcome.followUps) {
         scheduler.enqueue(
           'message.status',
@@ -391,7 +400,7 @@ export function messagesService(d: MessagingDeps) {
       }
       // Unheld (an API or inbox send), but it uses the account's throughput: runners yield to it.
       const account = d.workspaces.activeAccount(row.workspace_id);
-      d.governor.spend(paceKey(account.id, row.environment), account.throughputMps, 1);
+      d.governor.spend(paceKey(account.id, row.environment), 1);
       const outcome = channel.handOver(toChannelMessage(row), ctx.attempt);
       if (!applyOutcome(row, outcome, ctx.attempt) && !outcome.ok) {
         throw retryDispatch(outcome, ctx.attempt);
@@ -500,7 +509,7 @@ export function messagesService(d: MessagingDeps) {
       contact: Pick<ContactRow, 'id' | 'phone' | 'last_inbound_at'>,
       fields: StoredFields,
       sender: Sender,
-      opts: { attempt: number; campaignId: string | null; takesTierSlot: boolean },
+      opts: { attempt: number; campaignId: string | null; takesTierSlot: boolean; at: number },
     ): RunnerHandOver {
       if (scope.environment === 'live') {
         const price = d.prices.price(scope.workspaceId, fields.category);
@@ -509,7 +518,11 @@ export function messagesService(d: MessagingDeps) {
           return { ok: false, kind: 'insufficient_balance', balanceMicros, priceMicros: price };
         }
       }
-      const storeOpts = { campaignId: opts.campaignId, takesTierSlot: opts.takesTierSlot };
+      const storeOpts = {
+        campaignId: opts.campaignId,
+        takesTierSlot: opts.takesTierSlot,
+        at: opts.at,
+      };
       const channel = d.channel;
       if (channel.kind === 'remote') {
         return { ok: true, message: store(scope, contact, fields, sender, storeOpts).row };
@@ -531,6 +544,7 @@ export function messagesService(d: MessagingDeps) {
           channelMessageId,
         },
         opts.attempt,
+        opts.at,
       );
       if (!outcome.ok) {
         const { retryable, code, message } = outcome;
@@ -542,7 +556,7 @@ export function messagesService(d: MessagingDeps) {
         channelMessageId,
         dispatch: false,
       });
-      applyOutcome(row, outcome, opts.attempt);
+      applyOutcome(row, outcome, opts.attempt, opts.at);
       return { ok: true, message: repo.byId(id)! };
     },
 

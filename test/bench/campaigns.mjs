@@ -1,0 +1,219 @@
+// Campaign pacing bench (issue 9): a test-key campaign run by `parley serve` on 127.0.0.1,
+// measured from the outside (HTTP) and from the store (hand-over times). Run alone with
+// `node test/bench/campaigns.mjs` after `npm run build`, or as part of `npm run bench`.
+import Database from 'better-sqlite3';
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const BIN = path.join(root, 'main/cli/bin.mjs');
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+/** The simulator's latencies for the run (README states them with the numbers). */
+export const LATENCIES = { deliveryLatencyMs: 500, readLatencyMs: 1000 };
+
+/** A data dir with a test key, an approved template and `n` contacts in one group. */
+function seed(n, mps) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-campaign-bench-'));
+  const key = JSON.parse(
+    execFileSync(
+      process.execPath,
+      [BIN, 'keys', 'create', '--env', 'test', '--name', 'bench', '--json', '--data-dir', dir],
+      { encoding: 'utf8' },
+    ),
+  );
+  const db = new Database(path.join(dir, 'parley.db'));
+  const now = Date.now();
+  const ws = key.workspaceId;
+  db.transaction(() => {
+    db.prepare(
+      `INSERT INTO templates (id, workspace_id, environment, name, category, language, components, variable_count,
+         status, approved_at, usable_at, created_at, updated_at)
+       VALUES ('tpl_bench', ?, 'test', 'bench_offer', 'MARKETING', 'en', ?, 1, 'APPROVED', ?, ?, ?, ?)`,
+    ).run(ws, JSON.stringify([{ type: 'BODY', text: 'Hi {{1}}, 20% off today.' }]), now, now, now, now);
+    db.prepare(
+      `INSERT INTO contact_groups (id, workspace_id, environment, name, created_at) VALUES ('grp_bench', ?, 'test', 'Bench', ?)`,
+    ).run(ws, now);
+    const contact = db.prepare(
+      `INSERT INTO contacts (id, workspace_id, environment, phone, name, created_at, updated_at)
+       VALUES (?, ?, 'test', ?, ?, ?, ?)`,
+    );
+    const member = db.prepare(
+      `INSERT INTO group_members (group_id, contact_id, added_at) VALUES ('grp_bench', ?, ?)`,
+    );
+    for (let i = 0; i < n; i++) {
+      const id = `ct_0CAMP${String(i).padStart(21, '0')}`;
+      contact.run(id, ws, `+4915712${String(i).padStart(6, '0')}`, `Person ${i}`, now, now);
+      member.run(id, now);
+    }
+    db.prepare(
+      'UPDATE business_accounts SET throughput_mps = ?, messaging_tier = NULL WHERE workspace_id = ?',
+    ).run(mps, ws);
+    db.prepare(
+      `INSERT INTO simulator_settings (workspace_id, settings) VALUES (?, ?)
+       ON CONFLICT (workspace_id) DO UPDATE SET settings = excluded.settings`,
+    ).run(ws, JSON.stringify(LATENCIES));
+  })();
+  db.close();
+  return { dir, key: key.key };
+}
+
+function serve(dir) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, PARLEY_RATE_LIMIT: '100000000' },
+    });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ url: m[1], child });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  });
+}
+
+/** User + system CPU of a process so far, in ms (Linux /proc). */
+function cpuMs(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+}
+
+/** The most hand-overs in any window [t, t + 1000 ms). */
+function maxPerSecond(times) {
+  let best = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[j] < times[i] - 999) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** One campaign of `n` recipients at `mps`; resolves with its numbers. */
+export async function campaignRun(n, mps) {
+  const { dir, key } = seed(n, mps);
+  const { url, child } = await serve(dir);
+  try {
+    const api = async (method, p, body) => {
+      const res = await fetch(url + p, {
+        method,
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        body: body ? JSON.stringify(body) : undefined,
+      });
+      const json = await res.json();
+      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+      return json;
+    };
+    const draft = await api('POST', '/campaigns', {
+      name: `Bench ${n} at ${mps}`,
+      templateName: 'bench_offer',
+      variables: { 1: '{{contact.name}}' },
+      target: { groupId: 'grp_bench' },
+    });
+    await sleep(300);
+    const cpuBefore = cpuMs(child.pid);
+    const launchedAt = Date.now();
+    await api('POST', '/campaigns/launch', { id: draft.id });
+    const deadline = launchedAt + (n / mps) * 1000 * 2 + 30_000;
+    let p;
+    // Poll lightly (4/s): until every message is read (the statuses caught up).
+    for (;;) {
+      p = await api('GET', `/campaigns/${draft.id}/progress`);
+      if (p.status === 'completed' && p.read === p.sent) break;
+      if (Date.now() > deadline) throw new Error(`campaign stuck: ${JSON.stringify(p)}`);
+      await sleep(250);
+    }
+    const cpu = cpuMs(child.pid) - cpuBefore;
+    const db = new Database(path.join(dir, 'parley.db'), { readonly: true });
+    const times = db
+      .prepare('SELECT sent_at FROM messages WHERE campaign_id = ? ORDER BY sent_at')
+      .pluck()
+      .all(draft.id);
+    const lastRead = db
+      .prepare('SELECT max(read_at) FROM messages WHERE campaign_id = ?')
+      .pluck()
+      .get(draft.id);
+    const launched = db
+      .prepare('SELECT launched_at FROM campaigns WHERE id = ?')
+      .pluck()
+      .get(draft.id);
+    db.close();
+    const lastSent = times[times.length - 1];
+    return {
+      recipients: n,
+      mps,
+      sent: p.sent,
+      allSentS: (lastSent - launched) / 1000,
+      idealS: n / mps,
+      maxPerSecond: maxPerSecond(times),
+      cpuS: cpu / 1000,
+      catchUpS: (lastRead - lastSent) / 1000,
+    };
+  } finally {
+    child.kill('SIGTERM');
+    await new Promise((r) => child.once('exit', r));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** Both runs of the issue, as table rows with their verdicts. */
+export async function campaignBench() {
+  const fast = await campaignRun(10_000, 1000);
+  const paced = await campaignRun(2000, 80);
+  return [
+    {
+      ...fast,
+      verdict:
+        fast.sent === 10_000 && fast.allSentS <= 11 && fast.maxPerSecond <= 1000 && fast.catchUpS <= 5
+          ? 'PASS'
+          : 'MISS',
+      target: 'all sent ≤ 11 s, ≤ 1000 in any second, statuses ≤ 5 s after',
+    },
+    {
+      ...paced,
+      verdict: paced.sent === 2000 && paced.maxPerSecond <= 80 ? 'PASS' : 'MISS',
+      target: '≤ 80 in any second',
+    },
+  ];
+}
+
+export function printCampaignRows(rows) {
+  const header = [
+    'campaign',
+    'all sent (s)',
+    'ideal (s)',
+    'max in any 1 s',
+    'core CPU (s)',
+    'statuses after (s)',
+    'target',
+  ];
+  const body = rows.map((r) => [
+    `${r.recipients.toLocaleString('en')} at ${r.mps} mps`,
+    r.allSentS.toFixed(2),
+    r.idealS.toFixed(2),
+    String(r.maxPerSecond),
+    r.cpuS.toFixed(2),
+    r.catchUpS.toFixed(2),
+    `${r.verdict} (${r.target})`,
+  ]);
+  const w = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
+  const line = (cells) => '| ' + cells.map((c, i) => c.padEnd(w[i])).join(' | ') + ' |';
+  console.log(
+    `\nCampaigns (test key, simulator latencies ${LATENCIES.deliveryLatencyMs}/${LATENCIES.readLatencyMs} ms; "ideal" = recipients ÷ mps)\n`,
+  );
+  console.log(line(header));
+  console.log('|' + w.map((x) => '-'.repeat(x + 2)).join('|') + '|');
+  body.forEach((b) => console.log(line(b)));
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const n = Number(process.argv[2] ?? 0);
+  const rows = n ? [await campaignRun(n, Number(process.argv[3] ?? 1000))] : await campaignBench();
+  printCampaignRows(rows.map((r) => ({ verdict: '', target: '', ...r })));
+}
