@@ -45,7 +45,11 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const scheduler = createScheduler(db, clock, random, owner, log);
   const outbox = createOutbox(db, clock, ids, scheduler);
   const outbound = createOutbound(opts.resolveHost ? { resolve: opts.resolveHost } : {});
-  const retention = createRetention(db, clock, scheduler, opts.retention ?? DEFAULT_RETENTION);
+  const governor = createGovernor(db, clock);
+  // The governor forgets recipients whose pair clock and 24 h tier slot both ended.
+  const retention = createRetention(db, clock, scheduler, opts.retention ?? DEFAULT_RETENTION, [
+    governor.prune,
+  ]);
   const hub = createHub(db, { prunedThrough: retention.prunedThrough });
   outbox.onCommit(hub.flush);
   const simulator = simulatorSettings(db);
@@ -55,7 +59,6 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const wallet = walletService(db, clock, ids);
   const prices = pricesRepo(db);
   const templates = templatesService(db, clock, ids, scheduler, outbox, simulator);
-  const governor = createGovernor(db, clock);
   const messages = messagesService({
     governor,
     db,

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { campaignBench, printCampaignRows } from './campaigns.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(root, 'main/cli/bin.mjs');
@@ -161,6 +162,7 @@ try {
   }
   rows.sse = await sseLatency();
   rows.inbox = await inbox();
+  rows.campaigns = await campaignBench();
 } finally {
   cleanup.reverse().forEach((f) => f());
 }
@@ -275,6 +277,8 @@ console.log(
     : `\nInbox first render in Chromium: first row painted ${Math.round(r.firstRowMs)} ms after navigation — ${r.firstRowMs < 1500 ? 'PASS' : 'MISS'} (< 1500 ms); ` +
         `DOM rows ${r.domRows} at rest, at most ${r.maxDomRows} while scrolling — ${r.maxDomRows < 100 ? 'PASS' : 'MISS'} (< 100); long tasks while scrolling: ${r.longTasks}`,
 );
+
+printCampaignRows(rows.campaigns);
 
 /**
  * SSE delivery latency: 100 subscribers on GET /events (over 4 keys: a key may hold 32

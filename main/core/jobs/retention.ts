@@ -43,7 +43,14 @@ export function retentionFromEnv(env: NodeJS.ProcessEnv): Retention {
  * webhook delivery still needs are kept. The highest event sequence removed is remembered, so
  * the stream can tell a client whose Last-Event-ID fell out of retention (`stream.reset`).
  */
-export function createRetention(db: Db, clock: Clock, scheduler: Scheduler, retention: Retention) {
+export function createRetention(
+  db: Db,
+  clock: Clock,
+  scheduler: Scheduler,
+  retention: Retention,
+  /** Other stores of what only grows, pruned with the rest: each removes at most `limit`. */
+  extra: ((limit: number) => number)[] = [],
+) {
   const deliveries = db.prepare(
     `DELETE FROM webhook_deliveries WHERE id IN (
        SELECT id FROM webhook_deliveries WHERE created_at < ? AND status != 'pending' LIMIT ${PRUNE_BATCH})`,
@@ -88,7 +95,7 @@ export function createRetention(db: Db, clock: Clock, scheduler: Scheduler, rete
     if (seqs.length) setPrunedThrough.run(Math.max(...seqs));
     const j = deadJobs.run(now - retention.deadJobsDays * DAY_MS).changes;
     const k = idempotency.run(now - DAY_MS).changes;
-    const counts = [d, seqs.length, j, k];
+    const counts = [d, seqs.length, j, k, ...extra.map((prune) => prune(PRUNE_BATCH))];
     return {
       removed: counts.reduce((a, b) => a + b, 0),
       more: counts.some((c) => c === PRUNE_BATCH),
