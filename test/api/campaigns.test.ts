@@ -422,3 +422,100 @@ describe('events', () => {
     expect(last).toMatchObject({ campaignId: id, progress: { status: 'completed', read: 4 } });
   });
 });
+
+describe('the governor holds campaigns', () => {
+  it('waits for the 24 h tier window and says so in progress', async () => {
+    const { create, post, progress, jobs, scope, clock, key } = await setup(5);
+    t.core.services.simulator.update(scope.workspaceId, { messagingTier: 3 });
+    // One contact wrote in the last 24 h: messaging it takes no tier slot.
+    await t.request('POST', '/api/simulator/inbound', {
+      key,
+      body: { phone: phone(4), message: 'hi' },
+    });
+    const id = (await create({ variables: { '1': 'a', '2': 'b' } })).body.id;
+    await post('launch', { id });
+    await jobs.runDue();
+    const p = await progress(id);
+    expect(p).toMatchObject({ sent: 4, pending: 1, blockedBy: 'tier', status: 'sending' });
+    const opened = Date.parse(
+      (await t.request('GET', `/campaigns/${id}`, { key })).body.launchedAt,
+    );
+    expect(Date.parse(p.blockedUntil)).toBe(opened + 24 * 3600_000);
+    expect(p.etaSeconds).toBeGreaterThanOrEqual(24 * 3600 - 1);
+    clock.set(opened + 24 * 3600_000);
+    await jobs.runDue();
+    expect(await progress(id)).toMatchObject({ status: 'completed', sent: 5, blockedBy: null });
+  });
+
+  it('keeps 6 s between messages to one person, also after an API send', async () => {
+    const { create, post, progress, jobs, clock, key } = await setup(2);
+    const sent = await t.request('POST', '/api/send', {
+      key,
+      body: { phone: phone(0), templateName: 'spring_sale', variables: { '1': 'a', '2': 'b' } },
+    });
+    expect(sent.status).toBe(200);
+    const id = (await create({ variables: { '1': 'a', '2': 'b' } })).body.id;
+    await post('launch', { id });
+    await jobs.runDue();
+    const p = await progress(id);
+    expect(p).toMatchObject({ sent: 1, pending: 1, blockedBy: 'pair_rate' });
+    expect(Date.parse(p.blockedUntil)).toBe(clock.now() + 6000);
+    clock.advance(6000);
+    await jobs.runDue();
+    expect(await progress(id)).toMatchObject({ status: 'completed', sent: 2 });
+  });
+});
+
+describe('auto-pause on error rate', () => {
+  it('pauses when more than half of the last 100 attempts failed', async () => {
+    const clock = manualClock();
+    // A channel that refuses three numbers in four, for good.
+    let n = 0;
+    t = await makeCore({
+      clock,
+      channel: {
+        kind: 'local',
+        newMessageId: () => `wamid.test${n++}`,
+        handOver: (m) =>
+          Number(m.phone.slice(-2)) % 4 === 0
+            ? { ok: true, followUps: [] }
+            : { ok: false, retryable: false, code: '131026', message: 'Message undeliverable' },
+      },
+    });
+    const key = t.key('test');
+    const scope = { workspaceId: t.workspaceId, environment: 'test' as const };
+    t.core.services.simulator.update(scope.workspaceId, {
+      messagingTier: null,
+      throughputMps: 1000,
+    });
+    const tplId = (await t.request('POST', '/api/templates', { key, body: tpl() })).body.template
+      .id;
+    t.core.services.templates.decide(scope, tplId, 'approve');
+    await t.core.services.scheduler.runDue();
+    for (let i = 0; i < 150; i++) {
+      await t.request('POST', '/api/contacts', { key, body: { phone: phone(i), labels: ['all'] } });
+    }
+    const id = (
+      await t.request('POST', '/campaigns', {
+        key,
+        body: {
+          name: 'Bad list',
+          templateName: 'spring_sale',
+          variables: { '1': 'a', '2': 'b' },
+          target: { filter: { labels: ['all'] } },
+        },
+      })
+    ).body.id;
+    await t.request('POST', '/campaigns/launch', { key, body: { id } });
+    await t.core.services.scheduler.runDue();
+    const c = (await t.request('GET', `/campaigns/${id}`, { key })).body;
+    expect(c).toMatchObject({ status: 'paused', pauseReason: 'error_rate' });
+    // It stopped on the 51st failure: well before the end of the list.
+    expect(c.metrics.failed).toBe(51);
+    expect(c.metrics.sent + c.metrics.failed).toBeLessThan(100);
+    expect(funnelHolds(c.metrics)).toBe(true);
+    // Resuming starts a fresh window.
+    const resumed = await t.request('POST', '/campaigns/launch', { key, body: { id } });
+    expect(resumed.body).toMatchObject({ status: 'sending', pauseReason: null });
+  });
+});

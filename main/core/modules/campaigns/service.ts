@@ -511,10 +511,18 @@ export function campaignsService(d: CampaignsDeps) {
       }
     } else {
       again = repo.nextDue(c.id) ?? now;
-      if (hold && sent === 0) {
+      // Waiting for what the governor held (not for a retry's backoff): say what and until when.
+      if (hold && again >= hold.until) {
         blockedBy = hold.by;
         blockedUntil = hold.until;
-      } else if (c.blocked_by && c.blocked_by !== 'throughput' && sent === 0) {
+      } else if (
+        !hold &&
+        sent + refused === 0 &&
+        c.blocked_by &&
+        c.blocked_by !== 'throughput' &&
+        c.blocked_until !== null &&
+        again >= c.blocked_until
+      ) {
         blockedBy = c.blocked_by;
         blockedUntil = c.blocked_until;
       }
