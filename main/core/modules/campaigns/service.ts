@@ -42,7 +42,7 @@ const RUN = 'campaign.run';
 const START = 'campaign.start';
 const PROGRESS = 'campaign.progress';
 /** Recipients handed over in one transaction at most (more at once would hold requests up). */
-export const MAX_BATCH = 200;
+export const MAX_BATCH = 100;
 /** A pass waits for room for this share of a second's messages, so batches stay large. */
 const MIN_BATCH_SECONDS = 0.05;
 const PROGRESS_EVERY_MS = 1000;
