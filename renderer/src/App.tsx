@@ -5,6 +5,7 @@ import { ErrorBanner } from './components/error-banner.tsx';
 import { Sidebar } from './components/sidebar.tsx';
 import { Toaster } from './components/toaster.tsx';
 import { ModeBanner, TopBar } from './components/top-bar.tsx';
+import { CampaignsScreen } from './screens/campaigns/campaigns-screen.tsx';
 import { CannedRepliesScreen } from './screens/canned-replies/canned-replies-screen.tsx';
 import { ContactsScreen } from './screens/contacts/contacts-screen.tsx';
 import { InboxScreen } from './screens/inbox/inbox-screen.tsx';
@@ -26,6 +27,8 @@ function Screen({ route }: { route: Route }) {
       return <ContactsScreen />;
     case 'templates':
       return <TemplatesScreen />;
+    case 'campaigns':
+      return <CampaignsScreen />;
     case 'canned-replies':
       return <CannedRepliesScreen />;
     case 'wallet':

@@ -1,3 +1,16 @@
+import type { z } from 'zod';
+import type { CampaignStatus, RecipientStatus } from '../../../shared/campaign-rules.ts';
+import type {
+  Campaign,
+  CampaignAudience,
+  CampaignProgress,
+  CampaignRecipient,
+  CampaignTarget,
+  CampaignTimeline,
+  contactCampaignSchema,
+  CreateCampaignBody,
+  UpdateCampaignBody,
+} from '../../../shared/schemas/campaigns.ts';
 /**
  * The one HTTP client of the renderer. The UI reaches the core only through here, exactly as a
  * third-party client would (design.md §1): every request carries the session (the desktop
@@ -482,6 +495,22 @@ async function importFile(file: Blob, options: ImportOptions): Promise<ImportRes
   return result;
 }
 
+export type ContactCampaign = z.infer<typeof contactCampaignSchema>;
+
+export interface CampaignQuery extends PageParams {
+  status?: CampaignStatus | '';
+}
+
+export interface RecipientQuery extends PageParams {
+  status?: RecipientStatus | '';
+}
+
+export interface AudienceQuery {
+  target: CampaignTarget;
+  templateName?: string;
+  variables?: Record<string, string>;
+}
+
 export interface Health {
   status: string;
   version: string;
@@ -622,6 +651,36 @@ export const api = {
       json('PUT', `/canned-replies/${encodeURIComponent(id)}`, { body }),
     remove: (id: string): Promise<{ success: true; id: string }> =>
       json('DELETE', `/canned-replies/${encodeURIComponent(id)}`),
+  },
+
+  campaigns: {
+    list: (q: CampaignQuery = {}): Promise<Page<Campaign>> =>
+      json('GET', '/campaigns', { query: { ...pageQuery(q), status: q.status } }),
+    /** The campaigns a contact is a recipient of, newest first, each with its outcome for them. */
+    forContact: (contactId: string, limit: number, signal?: AbortSignal) =>
+      json<Page<ContactCampaign>>('GET', '/campaigns', {
+        query: { contactId, limit },
+        ...(signal ? { signal } : {}),
+      }),
+    get: (id: string): Promise<Campaign> => json('GET', `/campaigns/${encodeURIComponent(id)}`),
+    create: (body: CreateCampaignBody): Promise<Campaign> => json('POST', '/campaigns', { body }),
+    update: (body: UpdateCampaignBody): Promise<Campaign> => json('PUT', '/campaigns', { body }),
+    /** Draft → sending (or scheduled, with a future `scheduledFor`); paused → sending (resume). */
+    launch: (id: string, scheduledFor?: string): Promise<Campaign> =>
+      json('POST', '/campaigns/launch', { body: scheduledFor ? { id, scheduledFor } : { id } }),
+    pause: (id: string): Promise<Campaign> => json('POST', '/campaigns/pause', { body: { id } }),
+    cancel: (id: string): Promise<Campaign> => json('POST', '/campaigns/cancel', { body: { id } }),
+    progress: (id: string): Promise<CampaignProgress> =>
+      json('GET', `/campaigns/${encodeURIComponent(id)}/progress`),
+    recipients: (id: string, q: RecipientQuery = {}): Promise<Page<CampaignRecipient>> =>
+      json('GET', `/campaigns/${encodeURIComponent(id)}/recipients`, {
+        query: { ...pageQuery(q), status: q.status },
+      }),
+    timeline: (id: string): Promise<CampaignTimeline> =>
+      json('GET', `/campaigns/${encodeURIComponent(id)}/timeline`),
+    /** Who a target reaches now, how many would miss a variable, and one rendered sample. */
+    audience: (body: AudienceQuery, signal?: AbortSignal): Promise<CampaignAudience> =>
+      json('POST', '/campaigns/audience', { body, ...(signal ? { signal } : {}) }),
   },
 
   agents: {

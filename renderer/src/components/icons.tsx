@@ -174,3 +174,11 @@ export const PanelIcon = () => (
     <path d="M15 4v16" />
   </Icon>
 );
+
+export const MegaphoneIcon = () => (
+  <Icon>
+    <path d="M3 11v2a1 1 0 0 0 1 1h2l5 4V6L6 10H4a1 1 0 0 0-1 1z" />
+    <path d="M15.5 8.5a5 5 0 0 1 0 7" />
+    <path d="M18.5 5.5a9 9 0 0 1 0 13" />
+  </Icon>
+);

@@ -6,6 +6,7 @@ import {
   CodeIcon,
   ContactsIcon,
   KeyIcon,
+  MegaphoneIcon,
   ReplyIcon,
   TemplateIcon,
   WalletIcon,
@@ -66,6 +67,9 @@ export function Sidebar() {
         </NavLink>
         <NavLink route="templates" icon={<TemplateIcon />}>
           Templates
+        </NavLink>
+        <NavLink route="campaigns" icon={<MegaphoneIcon />}>
+          Campaigns
         </NavLink>
         <NavLink route="canned-replies" icon={<ReplyIcon />}>
           Canned replies

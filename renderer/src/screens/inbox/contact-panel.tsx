@@ -4,6 +4,7 @@ import { Avatar } from '../../components/avatar.tsx';
 import { formatDate, formatDateTime } from '../../components/format.ts';
 import { CloseIcon } from '../../components/icons.tsx';
 import { Ticks } from '../../components/ticks.tsx';
+import { ContactCampaigns } from '../campaigns/contact-campaigns.tsx';
 import { conversationTitle } from '../../stores/inbox.ts';
 import { useThread } from '../../stores/thread.ts';
 
@@ -159,6 +160,11 @@ export function ContactPanel({ conversation, onClose }: ContactPanelProps) {
       <section className="panel-section">
         <h4>Recent templates</h4>
         <RecentTemplates />
+      </section>
+
+      <section className="panel-section">
+        <h4>Campaigns</h4>
+        <ContactCampaigns contactId={contact.id} />
       </section>
 
       <section className="panel-section">

@@ -1,0 +1,219 @@
+import { LABEL_SEPARATOR_HINT, splitLabels } from '../../../../shared/labels.ts';
+import { RECOMMENDED_MIN_AUDIENCE } from '../../../../shared/campaign-rules.ts';
+import { plural } from '../../components/format.ts';
+import { hrefFor } from '../../stores/route.ts';
+import type { CampaignTarget } from '../../stores/campaigns-api.ts';
+import { fieldId, type AudienceKind, type CampaignDraft } from './campaign-draft.ts';
+import { formatCount } from './campaign-format.ts';
+import type { AudienceCheck } from './use-audience.ts';
+import type { Groups } from './use-groups.ts';
+
+const KINDS: { value: AudienceKind; label: string; help: string }[] = [
+  { value: 'group', label: 'A group', help: 'Everyone in one contact group.' },
+  { value: 'labels', label: 'Contacts with a label', help: 'Anyone with at least one of them.' },
+];
+
+/** A target made through the API that the wizard cannot express, in words. */
+function describeKept(target: CampaignTarget): string {
+  const filter = target.filter ?? {};
+  const parts: string[] = [];
+  if (filter.labels) parts.push(`labels ${filter.labels.join(', ')}`);
+  if (filter.phones) parts.push(plural(filter.phones.length, 'phone number'));
+  if (filter.attributes) {
+    parts.push(
+      Object.entries(filter.attributes)
+        .map(([k, v]) => `${k} = ${String(v)}`)
+        .join(', '),
+    );
+  }
+  return parts.join('; ') || 'a filter';
+}
+
+interface AudienceFieldProps {
+  draft: CampaignDraft;
+  onChange: (patch: Partial<CampaignDraft>) => void;
+  groups: Groups;
+  check: AudienceCheck;
+  error: string | undefined;
+  /** The contact fields the variables use, for the "would fail" warning. */
+  fieldsUsed: string[];
+}
+
+/** Who receives the campaign, and how many they are now (asked of the core as it changes). */
+export function AudienceField({
+  draft,
+  onChange,
+  groups,
+  check,
+  error,
+  fieldsUsed,
+}: AudienceFieldProps) {
+  const id = fieldId('target');
+  const keptFilter = draft.keptTarget?.filter;
+  const kinds =
+    keptFilter && (keptFilter.phones !== undefined || keptFilter.attributes !== undefined)
+      ? [
+          ...KINDS,
+          {
+            value: 'kept' as const,
+            label: 'As set through the API',
+            help: 'Phones or attributes.',
+          },
+        ]
+      : KINDS;
+  const showKept = draft.audience === 'kept' && draft.keptTarget !== null;
+  const typedLabels = splitLabels(draft.labels);
+  const describedBy = [`${id}-count`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
+
+  return (
+    <>
+      <fieldset className="radio-list campaign-audience-kinds">
+        <legend className="visually-hidden">Send to</legend>
+        {kinds.map((kind) => (
+          <label
+            key={kind.value}
+            className={`radio-card${draft.audience === kind.value ? ' selected' : ''}`}
+          >
+            <input
+              type="radio"
+              name="campaign-audience"
+              value={kind.value}
+              checked={draft.audience === kind.value}
+              onChange={() => onChange({ audience: kind.value })}
+              data-testid={`campaign-audience-${kind.value}`}
+            />
+            <span>
+              <span className="radio-title">{kind.label}</span>
+              <span className="hint">{kind.help}</span>
+            </span>
+          </label>
+        ))}
+      </fieldset>
+
+      {showKept && draft.keptTarget ? (
+        <p className="banner banner-info" data-testid="campaign-kept-target">
+          <span className="banner-text">
+            This draft was given its audience through the API ({describeKept(draft.keptTarget)}). It
+            is kept as it is unless you choose a group or labels instead.
+          </span>
+        </p>
+      ) : null}
+
+      {draft.audience === 'group' ? (
+        <div className="field">
+          <label htmlFor={id}>Group</label>
+          <select
+            id={id}
+            className={`select${error ? ' invalid' : ''}`}
+            value={draft.groupId}
+            aria-invalid={error ? true : undefined}
+            aria-describedby={describedBy}
+            onChange={(event) => onChange({ groupId: event.target.value })}
+            data-testid="campaign-group"
+          >
+            <option value="">
+              {groups.status === 'loading' ? 'Loading groups…' : 'Choose a group…'}
+            </option>
+            {groups.groups.map((g) => (
+              <option key={g.id} value={g.id}>
+                {g.name} ({plural(g.memberCount, 'contact')})
+              </option>
+            ))}
+          </select>
+          {groups.status === 'error' ? (
+            <p className="field-error">Groups could not be loaded: {groups.error}</p>
+          ) : groups.status === 'ready' && groups.groups.length === 0 ? (
+            <p className="hint">
+              No groups yet: make one while importing contacts on the{' '}
+              <a href={hrefFor('contacts')}>Contacts</a> screen, or send to a label instead.
+            </p>
+          ) : null}
+        </div>
+      ) : null}
+
+      {draft.audience === 'labels' ? (
+        <div className="field">
+          <label htmlFor={id}>Labels</label>
+          <input
+            id={id}
+            className={`input${error ? ' invalid' : ''}`}
+            value={draft.labels}
+            placeholder="vip, newsletter"
+            autoComplete="off"
+            aria-invalid={error ? true : undefined}
+            aria-describedby={`${id}-hint ${describedBy}`}
+            onChange={(event) => onChange({ labels: event.target.value })}
+            data-testid="campaign-labels"
+          />
+          <p className="hint" id={`${id}-hint`}>
+            Contacts with any of these labels. {LABEL_SEPARATOR_HINT}
+          </p>
+          {typedLabels.length > 0 ? (
+            <span className="chips chips-wrap" aria-hidden="true">
+              {typedLabels.map((label) => (
+                <span key={label} className="chip">
+                  {label}
+                </span>
+              ))}
+            </span>
+          ) : null}
+        </div>
+      ) : null}
+
+      {error ? (
+        <p className="field-error" id={`${id}-error`} data-testid="campaign-target-error">
+          {error}
+        </p>
+      ) : null}
+
+      <AudienceCount check={check} id={`${id}-count`} fieldsUsed={fieldsUsed} />
+    </>
+  );
+}
+
+function AudienceCount({
+  check,
+  id,
+  fieldsUsed,
+}: {
+  check: AudienceCheck;
+  id: string;
+  fieldsUsed: string[];
+}) {
+  const { state, result } = check;
+  let text: string;
+  if (state === 'idle') text = 'Choose who receives it to see how many they are.';
+  else if (!result) text = state === 'error' ? 'The audience could not be counted.' : 'Counting…';
+  else if (result.total === 0)
+    text = 'No contact matches: a campaign needs at least one recipient.';
+  else text = `${plural(result.total, 'recipient')} (one per phone number).`;
+  const missing = result?.missingVariables ?? 0;
+  return (
+    <div className="campaign-audience-count" aria-live="polite" id={id}>
+      <p
+        className={`campaign-count${result && result.total === 0 ? ' campaign-count-none' : ''}`}
+        data-testid="campaign-audience-count"
+        data-total={result?.total ?? ''}
+        aria-busy={state === 'checking' ? true : undefined}
+      >
+        {text}
+      </p>
+      {result && missing > 0 ? (
+        <p className="banner banner-warning" data-testid="campaign-missing-warning">
+          <span className="banner-text">
+            {formatCount(missing)} would fail: missing field.{' '}
+            {missing === result.total ? 'No recipient has a' : 'Some recipients have no'} value for{' '}
+            {fieldsUsed.length > 0 ? fieldsUsed.join(', ') : 'a field a variable uses'}, so their
+            message is not sent (“Missing contact field”).
+          </span>
+        </p>
+      ) : null}
+      {result && result.total > 0 && result.total < RECOMMENDED_MIN_AUDIENCE ? (
+        <p className="hint">
+          Campaigns are made for larger audiences; this one still sends. For a few people, the inbox
+          may be quicker.
+        </p>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,77 @@
+import { RECIPIENT_ERRORS } from '../../../../shared/campaign-rules.ts';
+import { formatClock, formatDateTime } from '../../components/format.ts';
+
+const count = new Intl.NumberFormat('en-US');
+export const formatCount = (n: number): string => count.format(n);
+
+const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 0 });
+/** A share as a whole percent; "<1%" rather than "0%" for a small but non-zero one. */
+export function formatShare(part: number, whole: number): string {
+  if (whole <= 0) return '—';
+  const share = part / whole;
+  if (share > 0 && share < 0.01) return '<1%';
+  return percent.format(share);
+}
+
+/** "about 3 min", "12 s", "1 h 20 min": how long is left, roughly. */
+export function formatDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  if (s < 60) return `${s} s`;
+  const minutes = Math.round(s / 60);
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  const rest = minutes % 60;
+  if (hours < 48) return rest ? `${hours} h ${rest} min` : `${hours} h`;
+  return `${Math.round(hours / 24)} days`;
+}
+
+export function formatRate(perSecond: number): string {
+  if (perSecond <= 0) return '0 a second';
+  if (perSecond >= 10) return `${Math.round(perSecond)} a second`;
+  if (perSecond >= 1) return `${perSecond.toFixed(1)} a second`;
+  return `${Math.max(1, Math.round(perSecond * 60))} a minute`;
+}
+
+const clockSeconds = new Intl.DateTimeFormat(undefined, {
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+});
+
+/**
+ * A moment soon, in local time: the clock when it is today ("14:05", with seconds when it is
+ * under a minute away), the date as well when it is not.
+ */
+export function formatSoon(iso: string, now = Date.now()): string {
+  const at = new Date(iso);
+  if (Number.isNaN(at.getTime())) return iso;
+  if (at.toDateString() !== new Date(now).toDateString()) return formatDateTime(iso);
+  return at.getTime() - now < 60_000 ? clockSeconds.format(at) : formatClock(at);
+}
+
+/** The user's time zone, named as the system names it ("Europe/Berlin"). */
+export const timeZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone || 'local';
+
+/** A recipient error's title and explanation; unknown codes keep the channel's own message. */
+export function explainError(error: { code: string; message: string }): {
+  title: string;
+  explanation: string;
+} {
+  return RECIPIENT_ERRORS[error.code] ?? { title: error.message, explanation: error.message };
+}
+
+/** `<input type="datetime-local">`'s value for an instant, in local time. */
+export function toLocalInput(iso: string | null): string {
+  if (!iso) return '';
+  const d = new Date(iso);
+  if (Number.isNaN(d.getTime())) return '';
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
+}
+
+/** The instant a `datetime-local` value means in local time, as ISO 8601 (UTC), or null. */
+export function fromLocalInput(value: string): string | null {
+  if (!value) return null;
+  const d = new Date(value);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}

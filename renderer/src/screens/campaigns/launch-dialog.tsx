@@ -1,0 +1,86 @@
+import { Dialog } from '../../components/dialog.tsx';
+import { FormButtons } from '../../components/form-buttons.tsx';
+import { FormError } from '../../components/form-error.tsx';
+import { formatDateTime, plural } from '../../components/format.ts';
+import { formatCount, timeZone } from './campaign-format.ts';
+
+interface LaunchDialogProps {
+  name: string;
+  templateName: string;
+  /** Recipients the audience has now (null while it is being counted). */
+  total: number | null;
+  missing: number;
+  /** When it starts, for a scheduled launch. */
+  scheduledFor: string | null;
+  testMode: boolean;
+  busy: boolean;
+  error: string | null;
+  onConfirm: () => void;
+  onClose: () => void;
+}
+
+/** The last look before a campaign goes out: to whom, what, when, and what it costs. */
+export function LaunchDialog({
+  name,
+  templateName,
+  total,
+  missing,
+  scheduledFor,
+  testMode,
+  busy,
+  error,
+  onConfirm,
+  onClose,
+}: LaunchDialogProps) {
+  const who = total === null ? 'its audience' : plural(total, 'recipient');
+  return (
+    <Dialog
+      title={scheduledFor ? `Schedule “${name}”?` : `Send “${name}” now?`}
+      onClose={onClose}
+      dismissible={!busy}
+      size="small"
+      testId="campaign-launch-dialog"
+      footer={
+        <FormButtons
+          onCancel={onClose}
+          cancelDisabled={busy}
+          onConfirm={onConfirm}
+          disabled={busy}
+          testId="campaign-launch-confirm"
+        >
+          {busy ? 'Launching…' : scheduledFor ? 'Schedule' : `Send to ${who}`}
+        </FormButtons>
+      }
+    >
+      <p>
+        {scheduledFor ? (
+          <>
+            On {formatDateTime(scheduledFor)} ({timeZone()}) Parley starts sending{' '}
+            <code>{templateName}</code> to {who}.
+          </>
+        ) : (
+          <>
+            Parley starts sending <code>{templateName}</code> to {who} at once, as fast as the
+            account may send.
+          </>
+        )}{' '}
+        The recipients are fixed at launch; the campaign cannot be edited afterwards, only paused,
+        resumed or cancelled.
+      </p>
+      {missing > 0 ? (
+        <p className="banner banner-warning">
+          <span className="banner-text">
+            {formatCount(missing)} of them miss a contact field a variable uses: they are not sent
+            to.
+          </span>
+        </p>
+      ) : null}
+      <p className="hint">
+        {testMode
+          ? 'Test mode: the messages go to the simulated channel and nothing is charged.'
+          : 'Live: each message is charged to the wallet like any template send; the campaign pauses by itself if the wallet runs out.'}
+      </p>
+      <FormError error={error} testId="campaign-launch-error" />
+    </Dialog>
+  );
+}

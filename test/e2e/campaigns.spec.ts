@@ -1,0 +1,246 @@
+import { createRequire } from 'node:module';
+import type { APIRequestContext, Page } from '@playwright/test';
+import { funnelHolds, type FunnelCounts } from '../../shared/campaign-rules.ts';
+import { apiPost, createApiKey, expect, test, waitForLiveUpdates } from './fixtures.ts';
+
+const RECIPIENTS = 120;
+const phoneOf = (i: number) => `+1415555${String(3000 + i)}`;
+
+/** An approved template, a group of RECIPIENTS contacts, and a channel slow enough to pause. */
+async function seed(request: APIRequestContext, key: string): Promise<void> {
+  const created = (await apiPost(request, key, '/api/templates', {
+    name: 'spring_sale',
+    category: 'MARKETING',
+    language: 'en',
+    components: [{ type: 'BODY', text: 'Hi {{1}}, take 20% off with {{2}}.' }],
+  })) as { template: { id: string } };
+  await apiPost(request, key, `/api/simulator/templates/${created.template.id}/review`, {
+    decision: 'approve',
+  });
+
+  const ids: string[] = [];
+  for (let start = 0; start < RECIPIENTS; start += 20) {
+    const batch = await Promise.all(
+      Array.from({ length: Math.min(20, RECIPIENTS - start) }, (_, j) =>
+        apiPost(request, key, '/api/contacts', {
+          phone: phoneOf(start + j),
+          name: `Customer ${String(start + j + 1).padStart(3, '0')}`,
+        }),
+      ),
+    );
+    ids.push(...batch.map((c) => c.id as string));
+  }
+  await apiPost(request, key, '/api/contacts/groups', { name: 'Spring list', contactIds: ids });
+
+  // 20 messages a second: the campaign takes a few seconds, long enough to pause it.
+  const settings = await request.put('/api/simulator/settings', {
+    headers: { 'X-API-Key': key },
+    data: { throughputMps: 20, deliveryLatencyMs: 50, readLatencyMs: 100 },
+  });
+  expect(settings.status(), await settings.text()).toBe(200);
+}
+
+test('a campaign is created for a group, launched, paused, resumed and followed live to the end', async ({
+  page,
+  request,
+  server,
+}) => {
+  const key = await createApiKey(server, 'test', 'e2e-campaigns');
+  await seed(request, key);
+  await apiPost(request, key, '/agents', { name: 'Ann Lee', email: 'ann@example.com' });
+
+  // The screen explains what campaigns are for before there is one.
+  await page.goto('/#/campaigns');
+  await expect(page.getByTestId('mode-test')).toHaveAttribute('aria-pressed', 'true');
+  await waitForLiveUpdates(page);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Campaigns');
+  await expect(page.getByTestId('campaigns-empty')).toContainText('approved template');
+  await page.getByTestId('campaigns-create-first').click();
+
+  // The wizard: template, variables with a contact field, the group; the count and the preview
+  // come from the core for a sample recipient.
+  const wizard = page.getByTestId('campaign-wizard');
+  await wizard.getByLabel('Name').fill('Spring sale');
+  await wizard.getByTestId('campaign-template').selectOption({ label: 'spring_sale · en' });
+  await wizard.getByTestId('campaign-var-1').fill('{{contact.nmae}}');
+  await wizard
+    .getByTestId('campaign-group')
+    .selectOption({ label: `Spring list (${RECIPIENTS} contacts)` });
+  await wizard.getByTestId('campaign-launch').click();
+  await expect(wizard.getByTestId('campaign-variables-1-error')).toContainText(
+    'Unknown placeholder {{contact.nmae}}',
+  );
+  await wizard.getByTestId('campaign-var-1').fill('{{contact.name}}');
+  await wizard.getByTestId('campaign-var-2').fill('SPRING20');
+  await expect(wizard.getByTestId('campaign-audience-count')).toHaveText(
+    `${RECIPIENTS} recipients (one per phone number).`,
+  );
+  await expect(wizard.getByTestId('campaign-missing-warning')).toHaveCount(0);
+  await expect(wizard.getByTestId('campaign-preview').getByTestId('preview-body')).toHaveText(
+    'Hi Customer 001, take 20% off with SPRING20.',
+  );
+
+  await wizard.getByTestId('campaign-launch').click();
+  const launch = page.getByTestId('campaign-launch-dialog');
+  await expect(launch).toContainText(`${RECIPIENTS} recipients`);
+  await launch.getByTestId('campaign-launch-confirm').click();
+
+  // Its page: sending, then paused on request while messages are still going out.
+  const detail = page.getByTestId('campaign-detail');
+  await expect(detail.getByTestId('campaign-title')).toHaveText('Spring sale');
+  await expect(detail.getByTestId('campaign-template-name')).toHaveText('spring_sale');
+  const status = detail.getByTestId('campaign-status');
+  await expect(status).toHaveText('Sending');
+  await detail.getByTestId('campaign-pause').click();
+  await page.getByTestId('campaign-pause-dialog').getByTestId('campaign-pause-confirm').click();
+  await expect(status).toHaveText('Paused');
+  await expect(detail.getByTestId('campaign-paused-notice')).toContainText('Paused.');
+  const bar = detail.getByRole('progressbar', { name: 'Progress of Spring sale' });
+  const pausedAt = Number(await bar.getAttribute('aria-valuenow'));
+  expect(pausedAt).toBeLessThan(100);
+
+  const campaignId = await detail.getAttribute('data-campaign-id');
+  const progressOf = async (): Promise<FunnelCounts & { status: string }> => {
+    const response = await request.get(`/campaigns/${campaignId}/progress`, {
+      headers: { 'X-API-Key': key },
+    });
+    expect(response.status()).toBe(200);
+    return (await response.json()) as FunnelCounts & { status: string };
+  };
+  expect((await progressOf()).status).toBe('paused');
+
+  // Resumed, it runs to the end; the bar and the funnel follow the event stream.
+  await detail.getByTestId('campaign-resume').click();
+  await page.getByTestId('campaign-resume-dialog').getByTestId('campaign-resume-confirm').click();
+  await expect(status).toHaveText('Sending');
+  await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 20_000 });
+  await expect(status).toHaveText('Completed');
+  await expect(detail.getByTestId('campaign-done')).toHaveText(
+    `${RECIPIENTS} of ${RECIPIENTS} done · 100%`,
+  );
+
+  // Receipts keep arriving after the last send; the funnel ends where the API does.
+  await expect.poll(async () => (await progressOf()).read, { timeout: 15_000 }).toBe(RECIPIENTS);
+  const final = await progressOf();
+  expect(funnelHolds(final)).toBe(true);
+  expect(final).toMatchObject({ sent: RECIPIENTS, delivered: RECIPIENTS, failed: 0, skipped: 0 });
+  for (const step of ['sent', 'delivered', 'read', 'failed', 'skipped', 'pending'] as const) {
+    await expect(detail.getByTestId(`funnel-${step}`)).toHaveAttribute(
+      'data-value',
+      String(final[step]),
+    );
+  }
+
+  // The send-rate chart is drawn on a canvas (the page's CSP is checked by the fixture).
+  await expect(detail.getByTestId('send-rate-chart').locator('canvas').first()).toBeVisible();
+  await expect(detail.getByTestId('send-rate-readout')).toContainText(`${RECIPIENTS} sent`);
+
+  // The recipients, by status.
+  await detail.getByTestId('recipients-refresh').click();
+  await detail.getByTestId('recipient-filter-read').click();
+  await expect(detail.getByTestId('recipient-row').first()).toHaveAttribute('data-status', 'read');
+  await detail.getByTestId('recipient-filter-failed').click();
+  await expect(detail.getByTestId('recipients-empty')).toHaveText('No failed recipients.');
+
+  // The list shows it completed with its numbers.
+  await page.getByTestId('nav-campaigns').click();
+  const row = page.getByTestId('campaign-row').filter({ hasText: 'Spring sale' });
+  await expect(row.getByTestId('campaign-status')).toHaveText('Completed');
+  await expect(row.getByTestId('campaign-sent')).toHaveText(String(RECIPIENTS));
+
+  // In the inbox, the contact's panel lists the campaign and how it went for them.
+  await apiPost(request, key, '/api/simulator/inbound', { phone: phoneOf(0), message: 'Thanks!' });
+  await page.getByTestId('nav-inbox').click();
+  await page.getByTestId('conversation-row').filter({ hasText: 'Customer 001' }).click();
+  const panelCampaign = page
+    .getByTestId('contact-panel')
+    .getByTestId('contact-campaign')
+    .filter({ hasText: 'Spring sale' });
+  await expect(panelCampaign.getByTestId('recipient-status')).toHaveText('Read');
+});
+
+const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** axe's critical and serious findings on the page as it is, and whether it has one h1. */
+async function audit(page: Page, where: string): Promise<string[]> {
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (...args: unknown[]) => Promise<unknown> } })
+      .axe;
+    const result = (await axe.run(document, {
+      runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'],
+    })) as { violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] };
+    return result.violations;
+  });
+  const h1s = await page.locator('h1').count();
+  return violations
+    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
+    .map((v) => `[${where}] ${v.id}: ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`)
+    .concat(h1s === 1 ? [] : [`[${where}] ${h1s} h1`]);
+}
+
+test('the campaign screens, their dialogs and the recipients table pass axe', async ({
+  browser,
+  request,
+  server,
+}) => {
+  const key = await createApiKey(server, 'test', 'e2e-campaigns-a11y');
+  await seed(request, key);
+  await request.put('/api/simulator/settings', {
+    headers: { 'X-API-Key': key },
+    data: { throughputMps: 1000 },
+  });
+  const groups = await request.get('/api/contacts/groups', { headers: { 'X-API-Key': key } });
+  const groupId = ((await groups.json()) as { data: { id: string }[] }).data[0]!.id;
+  const body = {
+    templateName: 'spring_sale',
+    variables: { '1': '{{contact.email}}', '2': 'SPRING20' },
+    target: { groupId },
+  };
+  const sent = await apiPost(request, key, '/campaigns', { name: 'No emails', ...body });
+  await apiPost(request, key, '/campaigns/launch', { id: sent.id });
+  const draft = await apiPost(request, key, '/campaigns', { name: 'Later', ...body });
+
+  // axe is injected as a script, which the app's CSP refuses: this context bypasses it.
+  const context = await browser.newContext({ bypassCSP: true });
+  expect((await context.request.get(server.loginUrl, { maxRedirects: 0 })).status()).toBe(303);
+  const page = await context.newPage();
+  const found: string[] = [];
+
+  await page.goto(`/#/campaigns/${sent.id as string}`);
+  const detail = page.getByTestId('campaign-detail');
+  await expect(detail.getByTestId('campaign-status')).toHaveText('Completed');
+  // Every recipient missed the field: failed with the error explained under the table.
+  await expect(detail.getByTestId('funnel-failed')).toHaveAttribute(
+    'data-value',
+    String(RECIPIENTS),
+  );
+  await expect(detail.getByTestId('recipient-error-legend')).toContainText('Missing contact field');
+  await expect(detail.getByTestId('send-rate-chart').locator('canvas').first()).toBeAttached();
+  found.push(...(await audit(page, 'detail')));
+
+  await page.goto('/#/campaigns');
+  await expect(page.getByTestId('campaign-row')).toHaveCount(2);
+  found.push(...(await audit(page, 'list')));
+
+  await page.goto(`/#/campaigns/${draft.id as string}`);
+  await page.getByTestId('campaign-cancel').click();
+  await expect(page.getByTestId('campaign-cancel-dialog')).toBeVisible();
+  found.push(...(await audit(page, 'cancel dialog')));
+  await page.keyboard.press('Escape');
+
+  await page.getByTestId('campaign-edit').click();
+  const wizard = page.getByTestId('campaign-wizard');
+  await expect(wizard.getByTestId('campaign-missing-warning')).toContainText(
+    `${RECIPIENTS} would fail: missing field`,
+  );
+  await wizard.getByTestId('campaign-when-later').check();
+  found.push(...(await audit(page, 'wizard')));
+  await wizard.getByTestId('campaign-launch').click();
+  await expect(page.getByTestId('campaign-launch-dialog')).toBeVisible();
+  found.push(...(await audit(page, 'launch dialog')));
+
+  expect(found, found.join('\n')).toEqual([]);
+  await context.close();
+});
