@@ -9,7 +9,11 @@ import {
 } from '../../../../shared/campaign-rules.ts';
 import { ApiError } from '../../../../shared/errors.ts';
 import type { PlaceholderContact } from '../../../../shared/placeholders.ts';
-import { parsePlaceholders, renderPlaceholders } from '../../../../shared/placeholders.ts';
+import {
+  parsePlaceholders,
+  PLACEHOLDER_HELP,
+  renderPlaceholders,
+} from '../../../../shared/placeholders.ts';
 import type {
   Campaign,
   CampaignAudience,
@@ -30,7 +34,7 @@ import { iso, isoOrNull } from '../../runtime.ts';
 import type { ContactsService } from '../contacts/service.ts';
 import { phoneOrThrow } from '../contacts/service.ts';
 import type { MessagesService, Sender } from '../messages/service.ts';
-import { insideServiceWindow } from '../messages/service.ts';
+import { insideServiceWindow, requireVariables } from '../messages/service.ts';
 import type { TemplateRow } from '../templates/repo.ts';
 import type { TemplatesService } from '../templates/service.ts';
 import { renderTemplate } from '../templates/rules.ts';
@@ -281,20 +285,12 @@ export function campaignsService(d: CampaignsDeps) {
       if (unknown.length > 0) {
         throw new ApiError(
           'validation_error',
-          `${unknown[0]} is not a placeholder: use {{contact.name}}, {{contact.phone}}, {{contact.email}} or {{contact.attributes.KEY}}`,
+          `${unknown[0]} is not a placeholder: use ${PLACEHOLDER_HELP}`,
           { param: `variables.${k}` },
         );
       }
     }
-    const keys = Object.keys(variables).sort((a, b) => Number(a) - Number(b));
-    const expected = Array.from({ length: tpl.variable_count }, (_, i) => String(i + 1));
-    if (keys.join(',') !== expected.join(',')) {
-      throw new ApiError(
-        'template_variables_mismatch',
-        `template "${tpl.name}" takes ${tpl.variable_count} variable${tpl.variable_count === 1 ? '' : 's'} (${expected.map((k) => `"${k}"`).join(', ') || 'none'}); got ${keys.length ? keys.map((k) => `"${k}"`).join(', ') : 'none'}`,
-        { param: 'variables', details: { expected, received: keys } },
-      );
-    }
+    requireVariables(tpl, variables);
   }
 
   /** The target with its phones normalised; an unknown group answers 404 naming it. */

@@ -15,6 +15,7 @@ import type { ContactsService } from '../contacts/service.ts';
 import { phoneOrThrow } from '../contacts/service.ts';
 import type { ConversationRow } from '../conversations/repo.ts';
 import { conversationsRepo } from '../conversations/repo.ts';
+import type { TemplateRow } from '../templates/repo.ts';
 import type { TemplatesService } from '../templates/service.ts';
 import { renderTemplate } from '../templates/rules.ts';
 import type { PriceCategory, PricesRepo } from '../wallet/prices.ts';
@@ -70,6 +71,22 @@ export const toMessage = (r: MessageRow): Message => ({
   readAt: isoOrNull(r.read_at),
   failedAt: isoOrNull(r.failed_at),
 });
+
+/** The variables must be exactly the template's `{{1}}…{{n}}`: else 400 `template_variables_mismatch`. */
+export function requireVariables(
+  tpl: Pick<TemplateRow, 'name' | 'variable_count'>,
+  variables: Record<string, string>,
+): void {
+  const keys = Object.keys(variables).sort((a, b) => Number(a) - Number(b));
+  const expected = Array.from({ length: tpl.variable_count }, (_, i) => String(i + 1));
+  if (keys.join(',') !== expected.join(',')) {
+    throw new ApiError(
+      'template_variables_mismatch',
+      `template "${tpl.name}" takes ${tpl.variable_count} variable${tpl.variable_count === 1 ? '' : 's'} (${expected.map((k) => `"${k}"`).join(', ') || 'none'}); got ${keys.length ? keys.map((k) => `"${k}"`).join(', ') : 'none'}`,
+      { param: 'variables', details: { expected, received: keys } },
+    );
+  }
+}
 
 const scopeOf = (r: { workspace_id: string; environment: string }): Scope => ({
   workspaceId: r.workspace_id,
@@ -196,15 +213,7 @@ export function messagesService(d: MessagingDeps) {
         },
       );
     }
-    const keys = Object.keys(variables).sort((a, b) => Number(a) - Number(b));
-    const expected = Array.from({ length: tpl.variable_count }, (_, i) => String(i + 1));
-    if (keys.join(',') !== expected.join(',')) {
-      throw new ApiError(
-        'template_variables_mismatch',
-        `template "${tpl.name}" takes ${tpl.variable_count} variable${tpl.variable_count === 1 ? '' : 's'} (${expected.map((k) => `"${k}"`).join(', ') || 'none'}); got ${keys.length ? keys.map((k) => `"${k}"`).join(', ') : 'none'}`,
-        { param: 'variables', details: { expected, received: keys } },
-      );
-    }
+    requireVariables(tpl, variables);
     return tpl;
   }
 
