@@ -3,8 +3,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Core, CoreOptions } from '../main/core/core.ts';
-import { createCore } from '../main/core/core.ts';
+import { createCore, openStore } from '../main/core/core.ts';
 import type { Environment } from '../shared/schemas/common.ts';
+import type { SimulatorSettings } from '../shared/schemas/simulator.ts';
 import { checkErrorAnswer } from './openapi-check.ts';
 
 export function tempDir(prefix = 'parley-test-'): string {
@@ -102,4 +103,67 @@ export function fakeRendererDir(): string {
   fs.writeFileSync(path.join(dir, 'assets', 'index-AbC123.js'), 'console.log("ui")');
   fs.writeFileSync(path.join(dir, 'assets', 'index-XyZ789.css'), 'body{margin:0}');
   return dir;
+}
+
+export interface SeededCampaign {
+  workspaceId: string;
+  campaignId: string;
+  groupId: string;
+  contactIds: string[];
+}
+
+/**
+ * Seeds a data dir through the store (opened here, closed before returning): the account's
+ * simulator settings, an approved template `notice` ("Hi {{1}}, …") in `env`, usable at once,
+ * `contacts` contacts (phones from `firstPhone` on) in a new group, and a draft campaign to it.
+ * Call again on the same dir for more campaigns (give each its own `name`).
+ */
+export function seedCampaign(
+  dataDir: string,
+  opts: {
+    contacts: number;
+    env?: Environment;
+    name?: string;
+    firstPhone?: number;
+    category?: 'MARKETING' | 'UTILITY';
+    simulator?: Partial<SimulatorSettings>;
+  },
+): SeededCampaign {
+  const store = openStore({ dataDir });
+  try {
+    const { services, db } = store;
+    const workspaceId = services.workspaces.resolve().id;
+    const scope = { workspaceId, environment: opts.env ?? 'test' } as const;
+    services.simulator.update(workspaceId, { approvalWaitMs: 0, ...opts.simulator });
+    if (!services.templates.repo.byName(scope, 'notice')) {
+      const tpl = services.templates.create(scope, {
+        name: 'notice',
+        category: opts.category ?? 'UTILITY',
+        language: 'en',
+        components: [{ type: 'BODY', text: 'Hi {{1}}, your order has shipped.' }],
+      });
+      services.templates.decide(scope, tpl.id, 'approve');
+    }
+    const first = opts.firstPhone ?? 0;
+    const contactIds = db.transaction(() =>
+      Array.from(
+        { length: opts.contacts },
+        (_, i) =>
+          services.contacts.write(scope, `+49151${String(first + i).padStart(8, '0')}`, {
+            name: `Person ${first + i}`,
+          }).row.id,
+      ),
+    )();
+    const name = opts.name ?? 'Spring sale';
+    const group = services.contacts.createGroup(scope, `${name} audience`, contactIds);
+    const campaign = services.campaigns.create(scope, {
+      name,
+      templateName: 'notice',
+      variables: { '1': '{{contact.name}}' },
+      target: { groupId: group.id },
+    });
+    return { workspaceId, campaignId: campaign.id, groupId: group.id, contactIds };
+  } finally {
+    store.close();
+  }
 }

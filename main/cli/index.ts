@@ -2,8 +2,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import type { CampaignStatus } from '../../shared/campaign-rules.ts';
+import { CAMPAIGN_STATUSES, doneShare, isFinalCampaign } from '../../shared/campaign-rules.ts';
 import { ApiError } from '../../shared/errors.ts';
 import { formatMicros, parseAmountToMicros } from '../../shared/money.ts';
+import type { Campaign, CampaignProgress } from '../../shared/schemas/campaigns.ts';
+import { launchCampaignBody } from '../../shared/schemas/campaigns.ts';
+import type { Environment } from '../../shared/schemas/common.ts';
 import { environmentSchema } from '../../shared/schemas/common.ts';
 import type { Store } from '../core/core.ts';
 import { createCore, openStore, VERSION } from '../core/core.ts';
@@ -18,7 +23,9 @@ import {
   SessionSecretError,
 } from '../core/http/session.ts';
 import type { WorkspaceSettings } from '../core/modules/workspaces/service.ts';
+import type { Scope } from '../core/runtime.ts';
 import { cryptoRandom } from '../core/runtime.ts';
+import type { Services } from '../core/services.ts';
 import { readImportStream } from '../core/modules/contacts/import.ts';
 import { defaultDataDir } from '../core/paths.ts';
 
@@ -35,6 +42,13 @@ Usage: parley <command> [options]
   wallet show [--workspace ID]
   wallet topup --amount 25.00 [--description TEXT] [--workspace ID]
   contacts import FILE.csv [--env test|live] [--workspace ID]
+  campaigns list [--status S] [--env test|live] [--workspace ID]
+  campaigns show ID                              the campaign and its funnel
+  campaigns launch ID [--at ISO] [--wait]        --at schedules it; --wait sends from this process
+                                                 (beside any running serve) with a progress bar
+                                                 until it ends: exit 0 when completed, 1 otherwise;
+                                                 Ctrl-C stops the waiting, not the campaign (130)
+  campaigns pause ID                             resume with campaigns launch ID
   settings show [--workspace ID]
   settings set KEY VALUE [--workspace ID]        allowPrivateWebhooks true|false,
                                                  lowBalanceThresholdMicros N | lowBalanceThreshold 5.00
@@ -63,6 +77,9 @@ const OPTIONS = {
   workspace: { type: 'string' },
   amount: { type: 'string' },
   description: { type: 'string' },
+  status: { type: 'string' },
+  at: { type: 'string' },
+  wait: { type: 'boolean', default: false },
 } as const;
 
 type Values = {
@@ -122,8 +139,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       const positional = COMMANDS[`${command} ${sub ?? ''}`.trim()]
         ? rest
         : [sub, ...rest].filter((x): x is string => !!x);
-      await run({ values, dataDir, positional, open, print, io, json });
-      return 0;
+      const code = await run({ values, dataDir, positional, open, print, io, json });
+      return typeof code === 'number' ? code : 0;
     } finally {
       (store as Store | null)?.close();
     }
@@ -162,7 +179,7 @@ interface Ctx {
   json: boolean;
 }
 
-const COMMANDS: Record<string, (ctx: Ctx) => void | Promise<void>> = {
+const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | number>> = {
   'workspaces create': ({ positional, open, print }) => {
     const name = need(positional.join(' '), 'workspace NAME');
     const ws = open().services.workspaces.create(name);
@@ -287,6 +304,99 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | Promise<void>> = {
       `${result.total} rows: ${result.created} created, ${result.updated} updated, ${result.failed} failed` +
         result.errors.map((e) => `\n  line ${e.line}: ${e.reason}`).join(''),
       result,
+    );
+  },
+  'campaigns list': ({ values, open, print }) => {
+    const environment = envOrUsage(values.env);
+    const status = values.status;
+    if (status !== undefined && !(CAMPAIGN_STATUSES as readonly string[]).includes(status))
+      throw new UsageError(`--status must be one of ${CAMPAIGN_STATUSES.join(', ')}`);
+    const { services } = open();
+    const scope = { workspaceId: services.workspaces.resolve(values.workspace).id, environment };
+    const all: Campaign[] = [];
+    let cursor: string | undefined;
+    do {
+      const p = services.campaigns.list(scope, {
+        limit: 200,
+        ...(status ? { status: status as CampaignStatus } : {}),
+        ...(cursor ? { cursor } : {}),
+      });
+      all.push(...p.data);
+      cursor = p.nextCursor ?? undefined;
+    } while (cursor);
+    print(
+      table(
+        all.map((c) => ({
+          id: c.id,
+          name: c.name,
+          status: c.status,
+          'sent/total': `${c.metrics.sent}/${c.metrics.total}`,
+          failed: String(c.metrics.failed),
+        })),
+      ),
+      all,
+    );
+  },
+  'campaigns show': ({ values, positional, open, print }) => {
+    const id = need(positional[0], 'campaign ID');
+    const { services } = open();
+    const scope = campaignScope(services, id, values);
+    const c = services.campaigns.get(scope, id);
+    print(describeCampaign(services, scope, c), c);
+  },
+  'campaigns launch': async ({ values, positional, open, print, io, json }) => {
+    const id = need(positional[0], 'campaign ID');
+    const at = launchCampaignBody.shape.scheduledFor.safeParse(values.at);
+    if (!at.success)
+      throw new UsageError('--at must be an ISO 8601 time with a zone, e.g. 2026-05-01T09:00:00Z');
+    const { services } = open();
+    const scope = campaignScope(services, id, values);
+    const before = services.campaigns.get(scope, id).status;
+    const c = services.campaigns.launch(scope, {
+      id,
+      ...(at.data !== undefined ? { scheduledFor: at.data } : {}),
+    });
+    if (!values.wait) {
+      const verb = before === 'paused' ? 'resumed' : 'launched';
+      const when =
+        c.status === 'scheduled'
+          ? `scheduled for ${c.scheduledFor}`
+          : `sending to ${c.metrics.total}`;
+      print(
+        `${verb} ${c.name} (${c.id}): ${when}\n` +
+          'A running `parley serve` (or the app) sends it; `--wait` sends from here and shows progress.',
+        c,
+      );
+      return;
+    }
+    const { campaign: end, interrupted } = await waitForCampaign(services, scope, id, io, json);
+    if (interrupted) {
+      if (json) io.out(JSON.stringify(end));
+      io.err(
+        `parley: stopped waiting; ${end.name} (${end.id}) is ${end.status} at ${percent(end.metrics)}% and goes on in any running parley serve`,
+      );
+      return 130;
+    }
+    if (end.status === 'completed') {
+      const m = end.metrics;
+      print(
+        `${end.name} (${end.id}) completed: ${m.sent} sent, ${m.failed} failed, ${m.skipped} skipped`,
+        end,
+      );
+      return 0;
+    }
+    if (json) io.out(JSON.stringify(end));
+    io.err(`parley: ${end.name} (${end.id}) ${whyStopped(end)}`);
+    return 1;
+  },
+  'campaigns pause': ({ values, positional, open, print }) => {
+    const id = need(positional[0], 'campaign ID');
+    const { services } = open();
+    const c = services.campaigns.pause(campaignScope(services, id, values), id);
+    print(
+      `paused ${c.name} (${c.id}) at ${percent(c.metrics)}%: ${c.metrics.sent}/${c.metrics.total} sent; ` +
+        `resume with parley campaigns launch ${c.id}`,
+      c,
     );
   },
   'settings show': ({ values, open, print }) => {
@@ -441,4 +551,195 @@ function settingsPatch(key: string, value: string): Partial<WorkspaceSettings> {
         `unknown setting "${key}" (allowPrivateWebhooks, lowBalanceThresholdMicros, lowBalanceThreshold)`,
       );
   }
+}
+
+function envOrUsage(value: string | undefined): Environment {
+  const env = environmentSchema.safeParse(value ?? 'test');
+  if (!env.success) throw new UsageError('--env must be test or live');
+  return env.data;
+}
+
+/**
+ * Campaign ID's scope: its own (like `keys revoke ID`), so a live campaign needs no `--env`;
+ * a `--workspace` or `--env` that names another scope finds nothing, as the API would answer.
+ */
+function campaignScope(services: Services, id: string, values: Values): Scope {
+  const env = values.env === undefined ? null : envOrUsage(values.env);
+  const ws = values.workspace ? services.workspaces.resolve(values.workspace) : null;
+  const row = services.campaigns.repo.get(id);
+  if (!row || (ws && row.workspace_id !== ws.id) || (env && row.environment !== env))
+    throw new ApiError('not_found', `no campaign ${id}`, { param: 'id' });
+  return { workspaceId: row.workspace_id, environment: row.environment };
+}
+
+const percent = (p: CampaignProgress) => Math.floor(doneShare(p) * 100);
+
+const rate = (perSecond: number) => `${perSecond >= 10 ? Math.round(perSecond) : perSecond}/s`;
+
+function duration(seconds: number): string {
+  if (seconds < 60) return `${seconds}s`;
+  if (seconds < 3600)
+    return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, '0')}s`;
+  return `${Math.floor(seconds / 3600)}h${String(Math.floor(seconds / 60) % 60).padStart(2, '0')}m`;
+}
+
+const HELD_BY = {
+  tier: 'the messaging tier',
+  pair_rate: 'the pair rate',
+  throughput: 'throughput',
+};
+
+const BAR_WIDTH = 20;
+
+/** `[#########-----] 62% 620/1000 sent · 3 failed · 80/s · ETA 5s` */
+function progressLine(c: Campaign): string {
+  const p = c.metrics;
+  const filled = Math.floor(doneShare(p) * BAR_WIDTH);
+  const parts = [
+    `[${'#'.repeat(filled)}${'-'.repeat(BAR_WIDTH - filled)}] ${percent(p)}% ${p.sent}/${p.total} sent`,
+    `${p.failed} failed`,
+  ];
+  if (p.retrying > 0) parts.push(`${p.retrying} retrying`);
+  if (p.skipped > 0) parts.push(`${p.skipped} skipped`);
+  if (c.status === 'scheduled') parts.push(`scheduled for ${c.scheduledFor}`);
+  if (c.status === 'sending') {
+    parts.push(rate(p.ratePerSecond));
+    if (p.etaSeconds !== null) parts.push(`ETA ${duration(p.etaSeconds)}`);
+    // Throughput is the ordinary pace; the others hold the campaign up for a while.
+    if (p.blockedBy && p.blockedBy !== 'throughput')
+      parts.push(`held by ${HELD_BY[p.blockedBy]} until ${p.blockedUntil}`);
+  }
+  return parts.join(' · ');
+}
+
+/** Why a campaign stopped short of `completed`, in one line. */
+function whyStopped(c: Campaign): string {
+  const p = c.metrics;
+  const where = `at ${percent(p)}% (${p.sent}/${p.total} sent, ${p.failed} failed, ${p.skipped} skipped)`;
+  const resume = `resume with parley campaigns launch ${c.id}`;
+  switch (c.status) {
+    case 'paused':
+      if (c.pauseReason === 'insufficient_balance')
+        return `paused ${where}: the wallet cannot pay for the next message (insufficient_balance); top it up (parley wallet topup) and ${resume}`;
+      if (c.pauseReason === 'error_rate')
+        return `paused ${where}: more than half of the last 100 attempts failed (error_rate); look at its failed recipients, then ${resume}`;
+      return `was paused ${where}; ${resume}`;
+    case 'failed':
+      return `failed ${where}: ${c.failureReason ?? 'the runner stopped'}`;
+    case 'cancelled':
+      return `was cancelled ${where}`;
+    default:
+      return `is ${c.status} ${where}`;
+  }
+}
+
+const POLL_MS = 200;
+
+/**
+ * `campaigns launch --wait`: runs the core's scheduler in this process (a running serve shares
+ * the work: each pass is claimed in its own IMMEDIATE transaction) and shows progress until the
+ * campaign ends or pauses. On a TTY one line redrawn on stderr (at most 5×/s); otherwise a line
+ * per 10% step. SIGINT/SIGTERM stop waiting, not the campaign.
+ */
+async function waitForCampaign(
+  services: Services,
+  scope: Scope,
+  id: string,
+  io: Io,
+  json: boolean,
+): Promise<{ campaign: Campaign; interrupted: boolean }> {
+  const redraw = !json && io.isTTY;
+  const steps = !json && !io.isTTY;
+  let interrupted = false;
+  let wake = () => {};
+  const onSignal = () => {
+    interrupted = true;
+    wake();
+  };
+  process.on('SIGINT', onSignal);
+  process.on('SIGTERM', onSignal);
+  let drawn = false;
+  let lastStep = -1;
+  services.scheduler.start();
+  try {
+    for (;;) {
+      const c = services.campaigns.get(scope, id);
+      const step = Math.floor(percent(c.metrics) / 10);
+      if (redraw) {
+        process.stderr.write(`\r${progressLine(c)}\x1b[K`);
+        drawn = true;
+      } else if (steps && step > lastStep) {
+        io.err(progressLine(c));
+        lastStep = step;
+      }
+      if (isFinalCampaign(c.status) || c.status === 'paused' || interrupted) {
+        return { campaign: c, interrupted: interrupted && !isFinalCampaign(c.status) };
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, POLL_MS);
+        wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+    }
+  } finally {
+    process.off('SIGINT', onSignal);
+    process.off('SIGTERM', onSignal);
+    if (drawn) process.stderr.write('\n');
+    await services.scheduler.stop();
+  }
+}
+
+/** `campaigns show`: key: value lines, then the funnel. */
+function describeCampaign(services: Services, scope: Scope, c: Campaign): string {
+  let target: string;
+  if (c.target.groupId) {
+    let name: string | null = null;
+    try {
+      name = services.contacts.getGroup(scope, c.target.groupId).name;
+    } catch {
+      // The group was deleted since: its id still says what was meant.
+    }
+    target = name ? `group ${name} (${c.target.groupId})` : `group ${c.target.groupId}`;
+  } else {
+    target = `filter ${JSON.stringify(c.target.filter)}`;
+  }
+  const p = c.metrics;
+  const lines: [string, string][] = [
+    ['id', c.id],
+    ['name', c.name],
+    ['status', c.status],
+    ...(c.pauseReason ? ([['pause reason', c.pauseReason]] as [string, string][]) : []),
+    ...(c.failureReason ? ([['failure reason', c.failureReason]] as [string, string][]) : []),
+    ['environment', c.environment],
+    ['template', c.templateName],
+    ['variables', JSON.stringify(c.variables)],
+    ['target', target],
+    ['scheduled for', c.scheduledFor ?? '-'],
+    ['created', c.createdAt],
+    ['launched', c.launchedAt ?? '-'],
+    ['completed', c.completedAt ?? '-'],
+  ];
+  const share = (n: number) => (p.total > 0 ? `  (${Math.floor((n / p.total) * 100)}%)` : '');
+  const funnel: [string, string][] = [
+    ['total', String(p.total)],
+    ['pending', String(p.pending)],
+    ['retrying', String(p.retrying)],
+    ['sent', `${p.sent}${share(p.sent)}`],
+    ['delivered', `${p.delivered}${share(p.delivered)}`],
+    ['read', `${p.read}${share(p.read)}`],
+    ['failed', `${p.failed}${share(p.failed)}`],
+    ['skipped', String(p.skipped)],
+  ];
+  if (c.status === 'sending') {
+    funnel.push(['rate', rate(p.ratePerSecond)]);
+    funnel.push(['eta', p.etaSeconds === null ? '-' : duration(p.etaSeconds)]);
+    if (p.blockedBy) funnel.push(['held by', `${HELD_BY[p.blockedBy]} until ${p.blockedUntil}`]);
+  }
+  const kv = (rows: [string, string][], indent: string) => {
+    const width = Math.max(...rows.map(([k]) => k.length)) + 1;
+    return rows.map(([k, v]) => `${indent}${`${k}:`.padEnd(width)}  ${v}`).join('\n');
+  };
+  return `${kv(lines, '')}\n\nfunnel:\n${kv(funnel, '  ')}`;
 }

@@ -159,9 +159,15 @@ export function campaignsRepo(db: Db) {
     `INSERT INTO campaign_seconds (campaign_id, second, sent, failed) VALUES (?, ?, ?, ?)
      ON CONFLICT (campaign_id, second) DO UPDATE SET sent = sent + excluded.sent, failed = failed + excluded.failed`,
   );
-  const sentSince = db
+  const sentBetween = db
     .prepare(
-      'SELECT coalesce(sum(sent), 0) FROM campaign_seconds WHERE campaign_id = ? AND second >= ?',
+      `SELECT coalesce(sum(sent), 0) FROM campaign_seconds
+       WHERE campaign_id = ? AND second >= ? AND second <= ?`,
+    )
+    .pluck();
+  const sendingInScope = db
+    .prepare(
+      `SELECT count(*) FROM campaigns WHERE workspace_id = ? AND environment = ? AND status = 'sending'`,
     )
     .pluck();
   const span = db.prepare(
@@ -291,7 +297,11 @@ export function campaignsRepo(db: Db) {
 
     addSecond: (id: string, second: number, sent: number, failed: number) =>
       addSecond.run(id, second, sent, failed),
-    sentSince: (id: string, second: number) => sentSince.get(id, second) as number,
+    /** Hand-overs in the whole seconds `from`…`to` (epoch seconds, inclusive). */
+    sentBetween: (id: string, from: number, to: number) => sentBetween.get(id, from, to) as number,
+    /** Campaigns sending in a scope: they share its account's throughput. */
+    sendingInScope: (workspaceId: string, environment: string) =>
+      sendingInScope.get(workspaceId, environment) as number,
     timeline(id: string, maxPoints: number) {
       const s = span.get(id) as { first: number | null; last: number | null };
       if (s.first === null || s.last === null) return { size: 1, rows: [] };

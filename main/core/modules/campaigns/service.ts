@@ -125,9 +125,14 @@ export function campaignsService(d: CampaignsDeps) {
     const sending = c.status === 'sending';
     let rate = 0;
     if (sending && c.launched_at !== null) {
-      const window = Math.max(1, Math.min(RATE_WINDOW_S, Math.floor((now - c.launched_at) / 1000)));
-      const since = Math.floor(now / 1000) - window + 1;
-      rate = Math.round((repo.sentSince(c.id, since) / window) * 10) / 10;
+      // Whole seconds only (the current one is still filling): the last up to 10 since launch.
+      const current = Math.floor(now / 1000);
+      const whole = Math.min(RATE_WINDOW_S, current - Math.floor(c.launched_at / 1000));
+      const sent =
+        whole >= 1
+          ? repo.sentBetween(c.id, current - whole, current - 1)
+          : repo.sentBetween(c.id, current, current);
+      rate = Math.round((sent / Math.max(1, whole)) * 10) / 10;
     }
     const left = c.n_pending + c.n_retrying;
     let eta: number | null = null;
@@ -402,7 +407,10 @@ export function campaignsService(d: CampaignsDeps) {
       throughputMps: account.throughputMps,
       messagingTier: account.messagingTier,
     };
-    const cap = Math.min(MAX_BATCH, governor.room(key, limits.throughputMps));
+    // Campaigns sending on one account share its window: each pass takes its part of the room.
+    const sharing = Math.max(1, repo.sendingInScope(c.workspace_id, c.environment));
+    const room = governor.room(key, limits.throughputMps);
+    const cap = Math.min(MAX_BATCH, Math.ceil(room / sharing));
     const rows = cap >= 1 ? repo.due(c.id, now, cap) : [];
 
     const components = JSON.parse(tpl.components) as TemplateComponent[];
@@ -498,12 +506,14 @@ export function campaignsService(d: CampaignsDeps) {
     let blockedUntil: number | null = null;
     if (repo.anyDue(c.id, now)) {
       const left = governor.room(key, limits.throughputMps);
-      if (left >= 1 && rows.length === MAX_BATCH) again = now;
+      if (left >= 1 && rows.length === cap) again = now;
       else {
         const want = Math.max(1, Math.ceil(limits.throughputMps * MIN_BATCH_SECONDS));
         again = governor.roomAt(key, limits.throughputMps, want);
-        blockedBy = 'throughput';
-        blockedUntil = again;
+        if (again > now) {
+          blockedBy = 'throughput';
+          blockedUntil = again;
+        }
       }
     } else {
       again = repo.nextDue(c.id) ?? now;
