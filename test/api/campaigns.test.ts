@@ -519,3 +519,21 @@ describe('auto-pause on error rate', () => {
     expect(resumed.body).toMatchObject({ status: 'sending', pauseReason: null });
   });
 });
+
+describe('campaigns on one account', () => {
+  it('share its throughput instead of one waiting for the other', async () => {
+    const { create, post, progress, jobs, scope } = await setup(40);
+    t.core.services.simulator.update(scope.workspaceId, { throughputMps: 10 });
+    const a = (await create({ variables: { '1': 'a', '2': 'b' } })).body.id;
+    const b = (
+      await create({ variables: { '1': 'a', '2': 'b' }, target: { filter: { labels: ['vip'] } } })
+    ).body.id;
+    await post('launch', { id: a });
+    await post('launch', { id: b });
+    await jobs.runDue();
+    const [pa, pb] = [await progress(a), await progress(b)];
+    expect(pa.sent + pb.sent).toBe(10);
+    expect(pa.sent).toBeGreaterThanOrEqual(4);
+    expect(pb.sent).toBeGreaterThanOrEqual(4);
+  });
+});
