@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { LoadMore } from './load-more.tsx';
 
 /** A column heading: its label, or the label and the cell class it shares with its column. */
 export type Column = string | { label: string; className: string };
@@ -38,5 +39,53 @@ export function EmptyState({ testId, children }: { testId: string; children: Rea
     <div className="empty-state" data-testid={testId}>
       {children}
     </div>
+  );
+}
+
+interface PagedTableProps {
+  /** Without rows, `empty` shows instead of the table. */
+  hasRows: boolean;
+  empty: ReactNode;
+  emptyTestId: string;
+  /** A class beside `table`. */
+  className?: string;
+  testId: string;
+  columns: Column[];
+  actions?: boolean;
+  /** The rows (`<tr>`s). */
+  children: ReactNode;
+  nextCursor: string | null;
+  loadingMore: boolean;
+  loadMore: () => Promise<void>;
+}
+
+/** A paged list's table (or what it shows while it has no rows), then its "Load more" footer. */
+export function PagedTable({
+  hasRows,
+  empty,
+  emptyTestId,
+  className,
+  testId,
+  columns,
+  actions,
+  children,
+  nextCursor,
+  loadingMore,
+  loadMore,
+}: PagedTableProps) {
+  return (
+    <>
+      {hasRows ? (
+        <div className="table-wrap">
+          <table className={className ? `table ${className}` : 'table'} data-testid={testId}>
+            <TableHead columns={columns} actions={actions} />
+            <tbody>{children}</tbody>
+          </table>
+        </div>
+      ) : (
+        <EmptyState testId={emptyTestId}>{empty}</EmptyState>
+      )}
+      <LoadMore nextCursor={nextCursor} loadingMore={loadingMore} loadMore={loadMore} />
+    </>
   );
 }

@@ -4,7 +4,12 @@ import type { Page } from '../api/client.ts';
 import { events } from '../api/events.ts';
 import { progressEvent, statusEvent } from './campaigns.ts';
 import { campaignsApi, type CampaignRecipient } from './campaigns-api.ts';
-import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
+import {
+  createStatusFilteredList,
+  emptyPagedList,
+  type PagedListMeta,
+  type StatusFilteredActions,
+} from './paged-list.ts';
 import { registerScopedStore } from './scope.ts';
 
 /** A recipient row; a campaign has one per contact, so the contact's id names the row. */
@@ -17,16 +22,13 @@ export type RecipientFilter = RecipientStatus | '';
  * events say the rows have moved on; the table then offers to read them again rather than
  * jumping under the reader's eyes (it does so by itself once the campaign ends).
  */
-interface RecipientsState extends PagedListMeta {
+interface RecipientsState extends PagedListMeta, StatusFilteredActions<RecipientFilter> {
   campaignId: string | null;
   recipients: RecipientRow[];
-  filter: RecipientFilter;
+  statusFilter: RecipientFilter;
   /** Progress was reported since the rows shown were read. */
   outdated: boolean;
   show: (campaignId: string) => void;
-  setFilter: (filter: RecipientFilter) => void;
-  load: () => Promise<void>;
-  loadMore: () => Promise<void>;
   reset: () => void;
 }
 
@@ -44,20 +46,11 @@ const empty = () => ({
 });
 
 export const useCampaignRecipients = create<RecipientsState>()((set, get) => {
-  const query = (cursor?: string) => ({
-    status: get().filter,
-    limit: RECIPIENTS_PAGE_SIZE,
-    ...(cursor ? { cursor } : {}),
-  });
-  const list = createPagedList({
+  const list = createStatusFilteredList({
     set,
     get,
-    first: async () => {
-      set({ outdated: false });
-      return withIds(await campaignsApi.recipients(get().campaignId ?? '', query()));
-    },
-    next: async (cursor) =>
-      withIds(await campaignsApi.recipients(get().campaignId ?? '', query(cursor))),
+    read: async (query) => withIds(await campaignsApi.recipients(get().campaignId ?? '', query)),
+    pageSize: RECIPIENTS_PAGE_SIZE,
     rows: (s) => s.recipients,
     withRows: (recipients) => ({ recipients }),
   });
@@ -65,28 +58,24 @@ export const useCampaignRecipients = create<RecipientsState>()((set, get) => {
   return {
     ...empty(),
     campaignId: null,
-    filter: '',
+    statusFilter: '',
+    ...list.actions,
 
     show: (campaignId) => {
       if (campaignId === get().campaignId) return;
       list.invalidate();
-      set({ ...empty(), campaignId, filter: '' });
-    },
-
-    setFilter: (filter) => {
-      if (filter === get().filter) return;
-      set({ filter });
-      void get().load();
+      set({ ...empty(), campaignId, statusFilter: '' });
     },
 
     load: async () => {
-      if (get().campaignId) await list.load();
+      if (!get().campaignId) return;
+      set({ outdated: false });
+      await list.load();
     },
-    loadMore: list.loadMore,
 
     reset: () => {
       list.invalidate();
-      set({ ...empty(), campaignId: null, filter: '' });
+      set({ ...empty(), campaignId: null, statusFilter: '' });
     },
   };
 });

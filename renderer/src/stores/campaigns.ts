@@ -2,7 +2,13 @@ import { create } from 'zustand';
 import type { CampaignStatus } from '../../../shared/campaign-rules.ts';
 import { events } from '../api/events.ts';
 import { campaignsApi, type Campaign, type CampaignProgress } from './campaigns-api.ts';
-import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
+import {
+  createStatusFilteredList,
+  emptyPagedList,
+  withFresherRow,
+  type PagedListMeta,
+  type StatusFilteredActions,
+} from './paged-list.ts';
 import { registerScopedStore } from './scope.ts';
 
 export type CampaignStatusFilter = CampaignStatus | '';
@@ -45,12 +51,9 @@ export const withProgress = (campaign: Campaign, progress: CampaignProgress): Ca
   metrics: progress,
 });
 
-interface CampaignsState extends PagedListMeta {
+interface CampaignsState extends PagedListMeta, StatusFilteredActions<CampaignStatusFilter> {
   campaigns: Campaign[];
   statusFilter: CampaignStatusFilter;
-  setStatusFilter: (filter: CampaignStatusFilter) => void;
-  load: () => Promise<void>;
-  loadMore: () => Promise<void>;
   /** Puts a fresher copy of a campaign into the list (a save, an answer, an event). */
   apply: (campaign: Campaign) => void;
   applyProgress: (campaignId: string, progress: CampaignProgress) => void;
@@ -65,11 +68,11 @@ const emptyList = (): Pick<CampaignsState, 'campaigns' | keyof PagedListMeta> =>
 });
 
 export const useCampaigns = create<CampaignsState>()((set, get) => {
-  const list = createPagedList({
+  const list = createStatusFilteredList({
     set,
     get,
-    first: () => campaignsApi.list({ status: get().statusFilter, limit: PAGE_SIZE }),
-    next: (cursor) => campaignsApi.list({ status: get().statusFilter, limit: PAGE_SIZE, cursor }),
+    read: (query) => campaignsApi.list(query),
+    pageSize: PAGE_SIZE,
     rows: (s) => s.campaigns,
     withRows: (campaigns) => ({ campaigns }),
   });
@@ -77,28 +80,12 @@ export const useCampaigns = create<CampaignsState>()((set, get) => {
   return {
     ...emptyList(),
     statusFilter: '',
-
-    setStatusFilter: (statusFilter) => {
-      if (statusFilter === get().statusFilter) return;
-      set({ statusFilter });
-      void get().load();
-    },
-
-    load: list.load,
-    loadMore: list.loadMore,
+    ...list.actions,
 
     apply: (campaign) => {
       set((s) => {
-        const index = s.campaigns.findIndex((c) => c.id === campaign.id);
-        if (index >= 0) {
-          const campaigns = s.campaigns.slice();
-          campaigns[index] = mergeCampaign(s.campaigns[index]!, campaign);
-          return { campaigns };
-        }
-        // A new one (the list is newest first) joins at the top, if the filter shows it.
-        if (s.status !== 'ready') return s;
-        if (s.statusFilter && campaign.status !== s.statusFilter) return s;
-        return { campaigns: [campaign, ...s.campaigns] };
+        const campaigns = withFresherRow(s.campaigns, campaign, s, mergeCampaign);
+        return campaigns === s.campaigns ? s : { campaigns };
       });
     },
 

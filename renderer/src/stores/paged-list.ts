@@ -92,3 +92,91 @@ export function createPagedList<
 
   return { load, loadMore, invalidate: guard.invalidate, guard };
 }
+
+/** The actions of a list the core filters by status (`?status=`, '' for all). */
+export interface StatusFilteredActions<F extends string> {
+  setStatusFilter: (filter: F) => void;
+  load: () => Promise<void>;
+  loadMore: () => Promise<void>;
+}
+
+/**
+ * A paged list filtered by the store's `statusFilter`: reads pages of `pageSize` through `read`,
+ * and reads the list again when the filter changes.
+ */
+export function createStatusFilteredList<
+  S extends PagedListMeta & { statusFilter: string } & StatusFilteredActions<S['statusFilter']>,
+  T extends { id: string },
+>({
+  set,
+  get,
+  read,
+  pageSize,
+  rows,
+  withRows,
+}: Pick<PagedListOptions<S, T, Page<T>>, 'set' | 'get' | 'rows' | 'withRows'> & {
+  read: (query: { status: S['statusFilter']; limit: number; cursor?: string }) => Promise<Page<T>>;
+  pageSize: number;
+}): PagedList & { actions: StatusFilteredActions<S['statusFilter']> } {
+  const query = (cursor?: string) => ({
+    status: get().statusFilter,
+    limit: pageSize,
+    ...(cursor ? { cursor } : {}),
+  });
+  const list = createPagedList({
+    set,
+    get,
+    first: () => read(query()),
+    next: (cursor) => read(query(cursor)),
+    rows,
+    withRows,
+  });
+  const actions = {
+    setStatusFilter: filterSetter(set, get, 'statusFilter'),
+    load: list.load,
+    loadMore: list.loadMore,
+  };
+  return { ...list, actions };
+}
+
+/**
+ * The setter of a list's filter: a new value is kept and the list read again with it, through the
+ * store's own `load`.
+ */
+function filterSetter<S extends { load: () => Promise<void> }, K extends keyof S>(
+  set: (partial: Partial<S>) => void,
+  get: () => S,
+  key: K,
+): (value: S[K]) => void {
+  return (value) => {
+    if (value === get()[key]) return;
+    const patch: Partial<S> = {};
+    patch[key] = value;
+    set(patch);
+    void get().load();
+  };
+}
+
+/**
+ * A list filtered by status with a fresher copy of one row (an answer, an event): where the row is
+ * shown, `merge` says what it becomes; one not shown joins at the top (the list is newest first)
+ * once the list is loaded, if its filter shows it. The same array when nothing changes.
+ */
+export function withFresherRow<T extends { id: string; status: string }>(
+  rows: T[],
+  row: T,
+  list: { status: LoadStatus; statusFilter: string },
+  merge: (current: T, next: T) => T,
+): T[] {
+  const index = rows.findIndex((r) => r.id === row.id);
+  if (index >= 0) {
+    const merged = merge(rows[index]!, row);
+    if (merged === rows[index]) return rows;
+    const next = rows.slice();
+    next[index] = merged;
+    return next;
+  }
+  if (list.status !== 'ready') return rows;
+  if (list.statusFilter && row.status !== list.statusFilter) return rows;
+  return [row, ...rows];
+}

@@ -7,18 +7,21 @@ import type {
 } from '../../../shared/schemas/index.ts';
 import { api, scopeGeneration, type ReviewDecision } from '../api/client.ts';
 import { events } from '../api/events.ts';
-import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
+import {
+  createStatusFilteredList,
+  emptyPagedList,
+  withFresherRow,
+  type PagedListMeta,
+  type StatusFilteredActions,
+} from './paged-list.ts';
 import { registerScopedStore } from './scope.ts';
 import { notify } from './toasts.ts';
 
 export type StatusFilter = TemplateStatus | '';
 
-interface TemplatesState extends PagedListMeta {
+interface TemplatesState extends PagedListMeta, StatusFilteredActions<StatusFilter> {
   templates: Template[];
   statusFilter: StatusFilter;
-  setStatusFilter: (filter: StatusFilter) => void;
-  load: () => Promise<void>;
-  loadMore: () => Promise<void>;
   create: (body: CreateTemplateBody) => Promise<Template>;
   edit: (id: string, body: EditTemplateBody) => Promise<Template>;
   remove: (id: string) => Promise<void>;
@@ -38,15 +41,15 @@ const emptyList = (): Pick<TemplatesState, 'templates' | keyof PagedListMeta> =>
 });
 
 /** An answer or event older than what is shown must not roll a status back. */
-const isNewer = (next: Template, current: Template): boolean =>
-  !(Date.parse(next.updatedAt) < Date.parse(current.updatedAt));
+const newer = (current: Template, next: Template): Template =>
+  Date.parse(next.updatedAt) < Date.parse(current.updatedAt) ? current : next;
 
 export const useTemplates = create<TemplatesState>()((set, get) => {
-  const list = createPagedList({
+  const list = createStatusFilteredList({
     set,
     get,
-    first: () => api.templates.list({ status: get().statusFilter, limit: PAGE_SIZE }),
-    next: (cursor) => api.templates.list({ status: get().statusFilter, limit: PAGE_SIZE, cursor }),
+    read: (query) => api.templates.list(query),
+    pageSize: PAGE_SIZE,
     rows: (s) => s.templates,
     withRows: (templates) => ({ templates }),
   });
@@ -54,15 +57,7 @@ export const useTemplates = create<TemplatesState>()((set, get) => {
   return {
     ...emptyList(),
     statusFilter: '',
-
-    setStatusFilter: (statusFilter) => {
-      if (statusFilter === get().statusFilter) return;
-      set({ statusFilter });
-      void get().load();
-    },
-
-    load: list.load,
-    loadMore: list.loadMore,
+    ...list.actions,
 
     create: async (body) => {
       const { template } = await api.templates.create(body);
@@ -99,17 +94,8 @@ export const useTemplates = create<TemplatesState>()((set, get) => {
 
     apply: (template) => {
       set((s) => {
-        const index = s.templates.findIndex((t) => t.id === template.id);
-        if (index >= 0) {
-          const current = s.templates[index]!;
-          if (!isNewer(template, current)) return s;
-          const templates = s.templates.slice();
-          templates[index] = template;
-          return { templates };
-        }
-        if (s.statusFilter && template.status !== s.statusFilter) return s;
-        if (s.status !== 'ready') return s;
-        return { templates: [template, ...s.templates] };
+        const templates = withFresherRow(s.templates, template, s, newer);
+        return templates === s.templates ? s : { templates };
       });
     },
 

@@ -1,10 +1,10 @@
 import { LABEL_SEPARATOR_HINT, splitLabels } from '../../../../shared/labels.ts';
 import { RECOMMENDED_MIN_AUDIENCE } from '../../../../shared/campaign-rules.ts';
+import { errorAria, FieldError } from '../../components/field-error.tsx';
 import { plural } from '../../components/format.ts';
 import { hrefFor } from '../../stores/route.ts';
-import type { CampaignTarget } from '../../stores/campaigns-api.ts';
 import { fieldId, type AudienceKind, type CampaignDraft } from './campaign-draft.ts';
-import { formatCount } from './campaign-format.ts';
+import { describeFilter, formatCount } from './campaign-format.ts';
 import type { AudienceCheck } from './use-audience.ts';
 import type { Groups } from './use-groups.ts';
 
@@ -12,22 +12,6 @@ const KINDS: { value: AudienceKind; label: string; help: string }[] = [
   { value: 'group', label: 'A group', help: 'Everyone in one contact group.' },
   { value: 'labels', label: 'Contacts with a label', help: 'Anyone with at least one of them.' },
 ];
-
-/** A target made through the API that the wizard cannot express, in words. */
-function describeKept(target: CampaignTarget): string {
-  const filter = target.filter ?? {};
-  const parts: string[] = [];
-  if (filter.labels) parts.push(`labels ${filter.labels.join(', ')}`);
-  if (filter.phones) parts.push(plural(filter.phones.length, 'phone number'));
-  if (filter.attributes) {
-    parts.push(
-      Object.entries(filter.attributes)
-        .map(([k, v]) => `${k} = ${String(v)}`)
-        .join(', '),
-    );
-  }
-  return parts.join('; ') || 'a filter';
-}
 
 interface AudienceFieldProps {
   draft: CampaignDraft;
@@ -63,7 +47,6 @@ export function AudienceField({
       : KINDS;
   const showKept = draft.audience === 'kept' && draft.keptTarget !== null;
   const typedLabels = splitLabels(draft.labels);
-  const describedBy = [`${id}-count`, error ? `${id}-error` : ''].filter(Boolean).join(' ');
 
   return (
     <>
@@ -93,8 +76,9 @@ export function AudienceField({
       {showKept && draft.keptTarget ? (
         <p className="banner banner-info" data-testid="campaign-kept-target">
           <span className="banner-text">
-            This draft was given its audience through the API ({describeKept(draft.keptTarget)}). It
-            is kept as it is unless you choose a group or labels instead.
+            This draft was given its audience through the API (
+            {describeFilter(draft.keptTarget.filter)}). It is kept as it is unless you choose a
+            group or labels instead.
           </span>
         </p>
       ) : null}
@@ -106,8 +90,7 @@ export function AudienceField({
             id={id}
             className={`select${error ? ' invalid' : ''}`}
             value={draft.groupId}
-            aria-invalid={error ? true : undefined}
-            aria-describedby={describedBy}
+            {...errorAria(id, error, `${id}-count`)}
             onChange={(event) => onChange({ groupId: event.target.value })}
             data-testid="campaign-group"
           >
@@ -140,8 +123,7 @@ export function AudienceField({
             value={draft.labels}
             placeholder="vip, newsletter"
             autoComplete="off"
-            aria-invalid={error ? true : undefined}
-            aria-describedby={`${id}-hint ${describedBy}`}
+            {...errorAria(id, error, `${id}-hint ${id}-count`)}
             onChange={(event) => onChange({ labels: event.target.value })}
             data-testid="campaign-labels"
           />
@@ -160,11 +142,7 @@ export function AudienceField({
         </div>
       ) : null}
 
-      {error ? (
-        <p className="field-error" id={`${id}-error`} data-testid="campaign-target-error">
-          {error}
-        </p>
-      ) : null}
+      <FieldError fieldId={id} message={error} />
 
       <AudienceCount check={check} id={`${id}-count`} fieldsUsed={fieldsUsed} />
     </>

@@ -8,7 +8,7 @@ import type { Campaign, CampaignTarget } from '../../stores/campaigns-api.ts';
 import { useCampaignDetail } from '../../stores/campaigns-detail.ts';
 import { useCampaignRecipients } from '../../stores/campaigns-recipients.ts';
 import { hrefFor } from '../../stores/route.ts';
-import { formatCount } from './campaign-format.ts';
+import { describeFilter, formatCount } from './campaign-format.ts';
 import { CampaignFunnel } from './campaign-funnel.tsx';
 import { CampaignNotices } from './campaign-notices.tsx';
 import { CampaignStatusChip } from './campaign-status.tsx';
@@ -28,18 +28,7 @@ function Audience({ target }: { target: CampaignTarget }) {
     const group = groups.groups.find((g) => g.id === target.groupId);
     return <>the group {group ? <strong>{group.name}</strong> : 'chosen'}</>;
   }
-  const filter = target.filter ?? {};
-  const parts: string[] = [];
-  if (filter.labels) parts.push(`labels ${filter.labels.join(', ')}`);
-  if (filter.phones) parts.push(plural(filter.phones.length, 'phone number'));
-  if (filter.attributes) {
-    parts.push(
-      Object.entries(filter.attributes)
-        .map(([k, v]) => `${k} = ${String(v)}`)
-        .join(', '),
-    );
-  }
-  return <>contacts with {parts.join('; ') || 'a filter'}</>;
+  return <>contacts with {describeFilter(target.filter)}</>;
 }
 
 function Summary({ campaign }: { campaign: Campaign }) {
@@ -205,7 +194,7 @@ export function CampaignDetail({ campaignId }: { campaignId: string }) {
         </section>
       ) : (
         <>
-          <div className="campaign-overview">
+          <div className="editor-grid campaign-overview">
             <CampaignFunnel campaign={campaign} />
             <section className="card campaign-chart" aria-labelledby="campaign-chart-title">
               <h2 id="campaign-chart-title" className="card-title">

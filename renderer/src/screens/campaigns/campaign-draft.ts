@@ -11,7 +11,7 @@ import type {
   CreateCampaignBody,
   UpdateCampaignBody,
 } from '../../stores/campaigns-api.ts';
-import { fromLocalInput, toLocalInput } from './campaign-format.ts';
+import { fromLocalInput, toLocalInput } from '../../components/format.ts';
 
 /**
  * Who the campaign reaches: one group, contacts with any of some labels, or a filter made

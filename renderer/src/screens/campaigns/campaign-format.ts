@@ -1,5 +1,11 @@
 import { RECIPIENT_ERRORS } from '../../../../shared/campaign-rules.ts';
-import { formatClock, formatDateTime } from '../../components/format.ts';
+import {
+  formatClock,
+  formatClockSeconds,
+  formatDateTime,
+  plural,
+} from '../../components/format.ts';
+import type { CampaignTarget } from '../../stores/campaigns-api.ts';
 
 const count = new Intl.NumberFormat('en-US');
 export const formatCount = (n: number): string => count.format(n);
@@ -32,12 +38,6 @@ export function formatRate(perSecond: number): string {
   return `${Math.max(1, Math.round(perSecond * 60))} a minute`;
 }
 
-const clockSeconds = new Intl.DateTimeFormat(undefined, {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-
 /**
  * A moment soon, in local time: the clock when it is today ("14:05", with seconds when it is
  * under a minute away), the date as well when it is not.
@@ -46,7 +46,7 @@ export function formatSoon(iso: string, now = Date.now()): string {
   const at = new Date(iso);
   if (Number.isNaN(at.getTime())) return iso;
   if (at.toDateString() !== new Date(now).toDateString()) return formatDateTime(iso);
-  return at.getTime() - now < 60_000 ? clockSeconds.format(at) : formatClock(at);
+  return at.getTime() - now < 60_000 ? formatClockSeconds(at) : formatClock(at);
 }
 
 /** The user's time zone, named as the system names it ("Europe/Berlin"). */
@@ -60,18 +60,18 @@ export function explainError(error: { code: string; message: string }): {
   return RECIPIENT_ERRORS[error.code] ?? { title: error.message, explanation: error.message };
 }
 
-/** `<input type="datetime-local">`'s value for an instant, in local time. */
-export function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const d = new Date(iso);
-  if (Number.isNaN(d.getTime())) return '';
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())}T${pad(d.getHours())}:${pad(d.getMinutes())}`;
-}
-
-/** The instant a `datetime-local` value means in local time, as ISO 8601 (UTC), or null. */
-export function fromLocalInput(value: string): string | null {
-  if (!value) return null;
-  const d = new Date(value);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+/** A target's filter in words ("labels vip, new; 3 phone numbers"), for the wizard and the page. */
+export function describeFilter(filter: CampaignTarget['filter']): string {
+  const { labels, phones, attributes } = filter ?? {};
+  const parts: string[] = [];
+  if (labels) parts.push(`labels ${labels.join(', ')}`);
+  if (phones) parts.push(plural(phones.length, 'phone number'));
+  if (attributes) {
+    parts.push(
+      Object.entries(attributes)
+        .map(([k, v]) => `${k} = ${String(v)}`)
+        .join(', '),
+    );
+  }
+  return parts.join('; ') || 'a filter';
 }

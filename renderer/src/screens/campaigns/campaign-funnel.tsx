@@ -5,25 +5,20 @@ import { formatCount, formatDuration, formatRate, formatShare } from './campaign
 import { blockedNotice } from './campaign-notices.tsx';
 import { ProgressBar } from './progress-bar.tsx';
 
-/** One step of the funnel: its count, and its share of the step before. */
-function Step({
-  label,
-  value,
-  of,
-  ofLabel,
-  tone,
-  testId,
-}: {
+interface StepProps {
   label: string;
   value: number;
   of: number;
   ofLabel: string;
+  /** Names its colour, and its test id (`funnel-<tone>`). */
   tone: string;
-  testId: string;
-}) {
+}
+
+/** One step of the funnel: its count, and its share of the step before. */
+function Step({ label, value, of, ofLabel, tone }: StepProps) {
   const width = `${of > 0 ? Math.min(100, (value / of) * 100) : 0}%`;
   return (
-    <li className={`funnel-step funnel-${tone}`} data-testid={testId} data-value={value}>
+    <li className={`funnel-step funnel-${tone}`} data-testid={`funnel-${tone}`} data-value={value}>
       <div className="funnel-head">
         <span className="funnel-label">{label}</span>
         <span className="funnel-value">{formatCount(value)}</span>
@@ -38,19 +33,15 @@ function Step({
   );
 }
 
-function Outcome({
-  label,
-  value,
-  help,
-  testId,
-  tone,
-}: {
+interface OutcomeProps {
   label: string;
   value: number;
   help: string;
   testId: string;
   tone?: 'bad';
-}) {
+}
+
+function Outcome({ label, value, help, testId, tone }: OutcomeProps) {
   return (
     <div
       className={`stat${tone === 'bad' && value > 0 ? ' stat-bad' : ''}`}
@@ -84,6 +75,37 @@ function Pace({ progress }: { progress: CampaignProgress }) {
   );
 }
 
+/** The funnel's steps: each as a share of the one before. */
+const steps = (p: CampaignProgress): StepProps[] => [
+  { label: 'Sent', value: p.sent, of: p.total, ofLabel: 'recipients', tone: 'sent' },
+  { label: 'Delivered', value: p.delivered, of: p.sent, ofLabel: 'sent', tone: 'delivered' },
+  { label: 'Read', value: p.read, of: p.delivered, ofLabel: 'delivered', tone: 'read' },
+];
+
+/** What became of the recipients the funnel does not follow. */
+const outcomes = (p: CampaignProgress): OutcomeProps[] => [
+  {
+    label: 'Failed',
+    value: p.failed,
+    help: 'Not sent, or failed by the channel',
+    testId: 'funnel-failed',
+    tone: 'bad',
+  },
+  {
+    label: 'Skipped',
+    value: p.skipped,
+    help: 'Cancelled before their turn',
+    testId: 'funnel-skipped',
+  },
+  { label: 'Pending', value: p.pending, help: 'Waiting for their turn', testId: 'funnel-pending' },
+  {
+    label: 'Retrying',
+    value: p.retrying,
+    help: 'Waiting to try again',
+    testId: 'funnel-retrying',
+  },
+];
+
 /** How far the campaign is (live) and how its messages fared: sent → delivered → read. */
 export function CampaignFunnel({ campaign }: { campaign: Campaign }) {
   const p = campaign.metrics;
@@ -108,58 +130,15 @@ export function CampaignFunnel({ campaign }: { campaign: Campaign }) {
       <Pace progress={p} />
 
       <ol className="funnel" aria-label="Funnel">
-        <Step
-          label="Sent"
-          value={p.sent}
-          of={p.total}
-          ofLabel="recipients"
-          tone="sent"
-          testId="funnel-sent"
-        />
-        <Step
-          label="Delivered"
-          value={p.delivered}
-          of={p.sent}
-          ofLabel="sent"
-          tone="delivered"
-          testId="funnel-delivered"
-        />
-        <Step
-          label="Read"
-          value={p.read}
-          of={p.delivered}
-          ofLabel="delivered"
-          tone="read"
-          testId="funnel-read"
-        />
+        {steps(p).map((step) => (
+          <Step key={step.tone} {...step} />
+        ))}
       </ol>
 
       <dl className="campaign-outcomes">
-        <Outcome
-          label="Failed"
-          value={p.failed}
-          help="Not sent, or failed by the channel"
-          testId="funnel-failed"
-          tone="bad"
-        />
-        <Outcome
-          label="Skipped"
-          value={p.skipped}
-          help="Cancelled before their turn"
-          testId="funnel-skipped"
-        />
-        <Outcome
-          label="Pending"
-          value={p.pending}
-          help="Waiting for their turn"
-          testId="funnel-pending"
-        />
-        <Outcome
-          label="Retrying"
-          value={p.retrying}
-          help="Waiting to try again"
-          testId="funnel-retrying"
-        />
+        {outcomes(p).map((outcome) => (
+          <Outcome key={outcome.testId} {...outcome} />
+        ))}
       </dl>
     </section>
   );

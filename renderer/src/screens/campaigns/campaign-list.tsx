@@ -1,13 +1,18 @@
 import { CAMPAIGN_STATUSES } from '../../../../shared/campaign-rules.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { formatDateTime } from '../../components/format.ts';
+import { FilterToolbar } from '../../components/filter-toolbar.tsx';
 import { PlusIcon } from '../../components/icons.tsx';
-import { LoadMore } from '../../components/load-more.tsx';
+import { ListIntro } from '../../components/list-intro.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { EmptyState } from '../../components/table.tsx';
+import { PagedTable, type Column } from '../../components/table.tsx';
 import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import type { Campaign } from '../../stores/campaigns-api.ts';
-import { CAMPAIGN_STATUS_LABELS, useCampaigns } from '../../stores/campaigns.ts';
+import {
+  CAMPAIGN_STATUS_LABELS,
+  useCampaigns,
+  type CampaignStatusFilter,
+} from '../../stores/campaigns.ts';
 import { hrefFor, useRoute } from '../../stores/route.ts';
 import { formatCount } from './campaign-format.ts';
 import { CampaignStatusChip } from './campaign-status.tsx';
@@ -19,8 +24,14 @@ export const campaignHref = (campaign: Pick<Campaign, 'id' | 'status'>): string 
 
 function Intro({ onCreate }: { onCreate: () => void }) {
   return (
-    <div className="campaigns-intro" data-testid="campaigns-empty">
-      <h2 className="card-title">Message many customers at once</h2>
+    <ListIntro
+      title="Message many customers at once"
+      createLabel="Create your first campaign"
+      onCreate={onCreate}
+      testId="campaigns-empty"
+      createTestId="campaigns-create-first"
+      className="campaigns-intro"
+    >
       <p>
         A campaign sends one approved <a href={hrefFor('templates')}>template</a> to a group of
         contacts, or to everyone with a label — a sale, a price change, a delivery notice. Each
@@ -31,16 +42,7 @@ function Intro({ onCreate }: { onCreate: () => void }) {
         a moment, and shows live who got it, who read it and who could not be reached. You can
         pause, resume or cancel it at any time.
       </p>
-      <button
-        type="button"
-        className="button button-primary"
-        onClick={onCreate}
-        data-testid="campaigns-create-first"
-      >
-        <PlusIcon />
-        Create your first campaign
-      </button>
-    </div>
+    </ListIntro>
   );
 }
 
@@ -71,6 +73,20 @@ function Metrics({ campaign }: { campaign: Campaign }) {
     </>
   );
 }
+
+const FILTERS: readonly CampaignStatusFilter[] = ['', ...CAMPAIGN_STATUSES];
+
+const COLUMNS: Column[] = [
+  'Name',
+  'Status',
+  { label: 'Progress', className: 'campaigns-progress-col' },
+  { label: 'Recipients', className: 'num' },
+  { label: 'Sent', className: 'num' },
+  { label: 'Delivered', className: 'num' },
+  { label: 'Read', className: 'num' },
+  { label: 'Failed', className: 'num' },
+  'Updated',
+];
 
 export function CampaignList() {
   const campaigns = useCampaigns((s) => s.campaigns);
@@ -115,90 +131,65 @@ export function CampaignList() {
           <Intro onCreate={create} />
         ) : (
           <>
-            <div className="toolbar">
-              <div className="filter-pills" role="group" aria-label="Filter by status">
-                {(['', ...CAMPAIGN_STATUSES] as const).map((value) => (
-                  <button
-                    key={value || 'all'}
-                    type="button"
-                    className={`filter-pill${filter === value ? ' selected' : ''}`}
-                    aria-pressed={filter === value}
-                    onClick={() => setFilter(value)}
-                    data-testid={`campaign-filter-${value || 'all'}`}
-                  >
-                    {value ? CAMPAIGN_STATUS_LABELS[value] : 'All'}
-                  </button>
-                ))}
-              </div>
-              <span className="toolbar-meta" aria-live="polite">
-                {loading
-                  ? 'Loading…'
-                  : `${campaigns.length}${nextCursor ? '+' : ''} campaign${campaigns.length === 1 ? '' : 's'}`}
-              </span>
-            </div>
-            {campaigns.length === 0 ? (
-              <EmptyState testId="campaigns-none">
-                {loading
+            <FilterToolbar
+              label="Filter by status"
+              options={FILTERS}
+              value={filter}
+              onChange={setFilter}
+              labels={CAMPAIGN_STATUS_LABELS}
+              testId={(value) => `campaign-filter-${value || 'all'}`}
+            >
+              {loading
+                ? 'Loading…'
+                : `${campaigns.length}${nextCursor ? '+' : ''} campaign${campaigns.length === 1 ? '' : 's'}`}
+            </FilterToolbar>
+            <PagedTable
+              hasRows={campaigns.length > 0}
+              emptyTestId="campaigns-none"
+              empty={
+                loading
                   ? 'Loading campaigns…'
                   : filter
                     ? `No ${CAMPAIGN_STATUS_LABELS[filter].toLowerCase()} campaigns.`
-                    : 'No campaigns.'}
-              </EmptyState>
-            ) : (
-              <div className="table-wrap">
-                <table className="table campaigns-table" data-testid="campaigns-table">
-                  <thead>
-                    <tr>
-                      <th>Name</th>
-                      <th>Status</th>
-                      <th className="campaigns-progress-col">Progress</th>
-                      <th className="num">Recipients</th>
-                      <th className="num">Sent</th>
-                      <th className="num">Delivered</th>
-                      <th className="num">Read</th>
-                      <th className="num">Failed</th>
-                      <th>Updated</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {campaigns.map((campaign) => (
-                      <tr
-                        key={campaign.id}
-                        data-testid="campaign-row"
-                        data-campaign-id={campaign.id}
-                      >
-                        <td className="campaigns-name-cell">
-                          <a
-                            href={campaignHref(campaign)}
-                            className="cell-strong"
-                            data-testid="campaign-link"
-                          >
-                            {campaign.name}
-                          </a>
-                          <div className="muted small mono truncate">{campaign.templateName}</div>
-                        </td>
-                        <td>
-                          <CampaignStatusChip status={campaign.status} />
-                        </td>
-                        <td className="campaigns-progress-col">
-                          {campaign.status === 'draft' || campaign.metrics.total === 0 ? (
-                            <span className="muted">—</span>
-                          ) : (
-                            <ProgressBar
-                              progress={campaign.metrics}
-                              label={`Progress of ${campaign.name}`}
-                            />
-                          )}
-                        </td>
-                        <Metrics campaign={campaign} />
-                        <td className="nowrap muted">{formatDateTime(campaign.updatedAt)}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-            <LoadMore nextCursor={nextCursor} loadingMore={loadingMore} loadMore={loadMore} />
+                    : 'No campaigns.'
+              }
+              className="campaigns-table"
+              testId="campaigns-table"
+              columns={COLUMNS}
+              nextCursor={nextCursor}
+              loadingMore={loadingMore}
+              loadMore={loadMore}
+            >
+              {campaigns.map((campaign) => (
+                <tr key={campaign.id} data-testid="campaign-row" data-campaign-id={campaign.id}>
+                  <td className="campaigns-name-cell">
+                    <a
+                      href={campaignHref(campaign)}
+                      className="cell-strong"
+                      data-testid="campaign-link"
+                    >
+                      {campaign.name}
+                    </a>
+                    <div className="muted small mono truncate">{campaign.templateName}</div>
+                  </td>
+                  <td>
+                    <CampaignStatusChip status={campaign.status} />
+                  </td>
+                  <td className="campaigns-progress-col">
+                    {campaign.status === 'draft' || campaign.metrics.total === 0 ? (
+                      <span className="muted">—</span>
+                    ) : (
+                      <ProgressBar
+                        progress={campaign.metrics}
+                        label={`Progress of ${campaign.name}`}
+                      />
+                    )}
+                  </td>
+                  <Metrics campaign={campaign} />
+                  <td className="nowrap muted">{formatDateTime(campaign.updatedAt)}</td>
+                </tr>
+              ))}
+            </PagedTable>
           </>
         )}
       </section>

@@ -1,7 +1,10 @@
-import { useEffect, useId, useState, type ReactNode } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { PLACEHOLDER_HELP } from '../../../../shared/placeholders.ts';
 import type { Template } from '../../../../shared/schemas/index.ts';
 import { ApiRequestError, errorMessage } from '../../api/client.ts';
+import { EditorPreview, EditorSection } from '../../components/editor-section.tsx';
+import { ErrorBanner } from '../../components/error-banner.tsx';
+import { errorAria, FieldError } from '../../components/field-error.tsx';
 import { componentText } from '../../components/template-text.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { WhatsAppPreview } from '../../components/whatsapp-preview.tsx';
@@ -29,8 +32,8 @@ import {
   type CampaignDraft,
   type FieldErrors,
 } from './campaign-draft.ts';
-import { formatDateTime } from '../../components/format.ts';
-import { fromLocalInput, timeZone, toLocalInput } from './campaign-format.ts';
+import { formatDateTime, fromLocalInput, toLocalInput } from '../../components/format.ts';
+import { timeZone } from './campaign-format.ts';
 import { LaunchDialog } from './launch-dialog.tsx';
 import { useAudience } from './use-audience.ts';
 import { useGroups } from './use-groups.ts';
@@ -48,39 +51,6 @@ function focusField(field: string): void {
     element?.scrollIntoView({ block: 'center', behavior: 'smooth' });
     element?.focus({ preventScroll: true });
   });
-}
-
-function FieldError({ field, message }: { field: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p
-      id={`${fieldId(field)}-error`}
-      className="field-error"
-      data-testid={`${fieldId(field)}-error`}
-    >
-      {message}
-    </p>
-  );
-}
-
-function Section({
-  title,
-  aside,
-  children,
-}: {
-  title: string;
-  aside?: ReactNode;
-  children: ReactNode;
-}) {
-  return (
-    <section className="editor-section">
-      <div className="editor-section-head">
-        <h2>{title}</h2>
-        {aside}
-      </div>
-      {children}
-    </section>
-  );
 }
 
 /** The words around {{n}} in the template, so each input says what it fills. */
@@ -310,11 +280,7 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
         }
       />
 
-      {formError ? (
-        <div className="banner banner-error" role="alert" data-testid="campaign-form-error">
-          <span className="banner-text">{formError}</span>
-        </div>
-      ) : null}
+      {formError ? <ErrorBanner message={formError} testId="campaign-form-error" /> : null}
 
       <div className="editor-grid">
         <form
@@ -327,7 +293,7 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
           }}
           data-testid="campaign-form"
         >
-          <Section title="Campaign">
+          <EditorSection title="Campaign">
             <div className="field">
               <label htmlFor={fieldId('name')}>Name</label>
               <input
@@ -337,26 +303,22 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
                 maxLength={NAME_MAX}
                 placeholder="Spring sale"
                 autoComplete="off"
-                aria-invalid={errors.name ? true : undefined}
-                aria-describedby={errors.name ? `${fieldId('name')}-error` : undefined}
+                {...errorAria(fieldId('name'), errors.name)}
                 onChange={(event) => change({ name: event.target.value })}
                 data-testid="campaign-name"
               />
-              <FieldError field="name" message={errors.name} />
+              <FieldError fieldId={fieldId('name')} message={errors.name} />
             </div>
-          </Section>
+          </EditorSection>
 
-          <Section title="Message">
+          <EditorSection title="Message">
             <div className="field">
               <label htmlFor={fieldId('templateName')}>Template</label>
               <select
                 id={fieldId('templateName')}
                 className={`select${errors.templateName ? ' invalid' : ''}`}
                 value={draft.templateName}
-                aria-invalid={errors.templateName ? true : undefined}
-                aria-describedby={
-                  errors.templateName ? `${fieldId('templateName')}-error` : undefined
-                }
+                {...errorAria(fieldId('templateName'), errors.templateName)}
                 onChange={(event) => change({ templateName: event.target.value })}
                 data-testid="campaign-template"
               >
@@ -374,7 +336,7 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
                   </option>
                 ))}
               </select>
-              <FieldError field="templateName" message={errors.templateName} />
+              <FieldError fieldId={fieldId('templateName')} message={errors.templateName} />
               {templatesStatus === 'ready' && approved.length === 0 ? (
                 <p className="hint">
                   No approved templates yet. <a href={hrefFor('templates')}>Create one</a>; once it
@@ -430,20 +392,19 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
                         placeholder={n === '1' ? '{{contact.name}}' : 'Text or {{contact.…}}'}
                         autoComplete="off"
                         spellCheck={false}
-                        aria-invalid={message ? true : undefined}
-                        aria-describedby={`${formId}-vars-hint${message ? ` ${fieldId(key)}-error` : ''}`}
+                        {...errorAria(fieldId(key), message, `${formId}-vars-hint`)}
                         onChange={(event) => changeVariable(n, event.target.value)}
                         data-testid={`campaign-var-${n}`}
                       />
-                      <FieldError field={key} message={message} />
+                      <FieldError fieldId={fieldId(key)} message={message} />
                     </div>
                   );
                 })}
               </fieldset>
             ) : null}
-          </Section>
+          </EditorSection>
 
-          <Section title="Audience">
+          <EditorSection title="Audience">
             <AudienceField
               draft={draft}
               onChange={change}
@@ -452,9 +413,9 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
               error={errors.target ?? audienceError}
               fieldsUsed={fieldsUsed}
             />
-          </Section>
+          </EditorSection>
 
-          <Section title="Schedule">
+          <EditorSection title="Schedule">
             <fieldset className="radio-list">
               <legend className="visually-hidden">When it starts</legend>
               <label className={`radio-card${draft.when === 'now' ? ' selected' : ''}`}>
@@ -479,8 +440,7 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
                     change({
                       when: 'later',
                       scheduledAt:
-                        draft.scheduledAt ||
-                        toLocalInput(new Date(Date.now() + 3_600_000).toISOString()),
+                        draft.scheduledAt || toLocalInput(new Date(Date.now() + 3_600_000)),
                     })
                   }
                   data-testid="campaign-when-later"
@@ -499,26 +459,25 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
                   type="datetime-local"
                   className={`input${errors.scheduledFor ? ' invalid' : ''}`}
                   value={draft.scheduledAt}
-                  min={toLocalInput(new Date().toISOString())}
-                  aria-invalid={errors.scheduledFor ? true : undefined}
-                  aria-describedby={`${fieldId('scheduledFor')}-zone${errors.scheduledFor ? ` ${fieldId('scheduledFor')}-error` : ''}`}
+                  min={toLocalInput(new Date())}
+                  {...errorAria(
+                    fieldId('scheduledFor'),
+                    errors.scheduledFor,
+                    `${fieldId('scheduledFor')}-zone`,
+                  )}
                   onChange={(event) => change({ scheduledAt: event.target.value })}
                   data-testid="campaign-scheduled-at"
                 />
                 <p className="hint" id={`${fieldId('scheduledFor')}-zone`}>
                   In your time zone, <strong data-testid="campaign-time-zone">{timeZone()}</strong>.
                 </p>
-                <FieldError field="scheduledFor" message={errors.scheduledFor} />
+                <FieldError fieldId={fieldId('scheduledFor')} message={errors.scheduledFor} />
               </div>
             ) : null}
-          </Section>
+          </EditorSection>
         </form>
 
-        <aside className="editor-preview" aria-label="Preview">
-          <div className="editor-preview-head">
-            <h2>Preview</h2>
-            <span className="hint">As a recipient sees it</span>
-          </div>
+        <EditorPreview caption="As a recipient sees it">
           <p className="hint" data-testid="campaign-sample">
             {!template
               ? 'Choose a template to see the message.'
@@ -537,7 +496,7 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
               testId="campaign-preview"
             />
           ) : null}
-        </aside>
+        </EditorPreview>
       </div>
 
       {confirming ? (

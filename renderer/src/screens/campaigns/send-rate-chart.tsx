@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 import type { CampaignTimeline } from '../../stores/campaigns-api.ts';
-import { formatClock } from '../../components/format.ts';
+import { formatClock, formatClockSeconds, formatDayTime } from '../../components/format.ts';
 import { formatCount, formatRate } from './campaign-format.ts';
 
 const HEIGHT = 220;
@@ -51,25 +51,11 @@ const TIME_STEPS = [
   1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
 ];
 
-const withSeconds = new Intl.DateTimeFormat(undefined, {
-  hour: '2-digit',
-  minute: '2-digit',
-  second: '2-digit',
-});
-const withDay = new Intl.DateTimeFormat(undefined, {
-  month: 'short',
-  day: 'numeric',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-
 /** Tick labels in local time, as fine as the span needs: seconds, minutes, or the day too. */
 function timeLabels(ticks: number[]): string[] {
   const span = ticks.length > 1 ? ticks[ticks.length - 1]! - ticks[0]! : 0;
-  const format = span < 180 ? withSeconds : span < 86_400 ? null : withDay;
-  return ticks.map((t) =>
-    format ? format.format(new Date(t * 1000)) : formatClock(new Date(t * 1000)),
-  );
+  const format = span < 180 ? formatClockSeconds : span < 86_400 ? formatClock : formatDayTime;
+  return ticks.map((t) => format(new Date(t * 1000)));
 }
 
 function cssColor(element: Element, name: string, fallback: string): string {

@@ -4,10 +4,10 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { formatDateTime } from '../../components/format.ts';
 import { PlusIcon } from '../../components/icons.tsx';
-import { LoadMore } from '../../components/load-more.tsx';
+import { ListIntro } from '../../components/list-intro.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SearchField } from '../../components/search-field.tsx';
-import { EmptyState, TableHead } from '../../components/table.tsx';
+import { PagedTable } from '../../components/table.tsx';
 import { useDebounced } from '../../components/use-debounced.ts';
 import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { useCannedReplies } from '../../stores/canned-replies.ts';
@@ -19,8 +19,13 @@ type Editing = { reply: CannedReply | null } | null;
 
 function Intro({ onCreate }: { onCreate: () => void }) {
   return (
-    <div className="canned-intro" data-testid="canned-empty">
-      <h2 className="card-title">Answer common questions in two keystrokes</h2>
+    <ListIntro
+      title="Answer common questions in two keystrokes"
+      createLabel="Create your first canned reply"
+      onCreate={onCreate}
+      testId="canned-empty"
+      createTestId="canned-create-first"
+    >
       <p>
         A canned reply is an answer you send often — opening hours, a refund policy, a thank-you —
         saved under a short name. In the <a href={hrefFor('inbox')}>inbox</a> composer, type{' '}
@@ -31,16 +36,7 @@ function Intro({ onCreate }: { onCreate: () => void }) {
         Write <code>{'{{contact.name}}'}</code> and the like where the customer’s details go: they
         are filled in from the conversation’s contact as you insert the reply.
       </p>
-      <button
-        type="button"
-        className="button button-primary"
-        onClick={onCreate}
-        data-testid="canned-create-first"
-      >
-        <PlusIcon />
-        Create your first canned reply
-      </button>
-    </div>
+    </ListIntro>
   );
 }
 
@@ -105,53 +101,53 @@ export function CannedRepliesScreen() {
               />
             </div>
             {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
-            {replies.length === 0 ? (
-              <EmptyState testId="canned-none">
-                {loading ? 'Loading canned replies…' : `No canned reply matches “${query.trim()}”.`}
-              </EmptyState>
-            ) : (
-              <div className="table-wrap">
-                <table className="table" data-testid="canned-table">
-                  <TableHead columns={['Shortcut', 'Text', 'Updated']} actions />
-                  <tbody>
-                    {replies.map((reply) => (
-                      <tr key={reply.id} data-testid="canned-row" data-shortcut={reply.shortcut}>
-                        <td className="cell-strong nowrap">
-                          <code>/{reply.shortcut}</code>
-                        </td>
-                        <td className="canned-text-cell" data-testid="canned-row-text">
-                          {reply.text}
-                        </td>
-                        <td className="nowrap">{formatDateTime(reply.updatedAt)}</td>
-                        <td className="col-actions">
-                          <div className="row-actions">
-                            <button
-                              type="button"
-                              className="button button-small"
-                              onClick={() => setEditing({ reply })}
-                              aria-label={`Edit /${reply.shortcut}`}
-                              data-testid="canned-edit"
-                            >
-                              Edit
-                            </button>
-                            <button
-                              type="button"
-                              className="button button-small button-danger-ghost"
-                              onClick={() => setDeleting(reply)}
-                              aria-label={`Delete /${reply.shortcut}`}
-                              data-testid="canned-delete"
-                            >
-                              Delete
-                            </button>
-                          </div>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-            )}
-            <LoadMore nextCursor={nextCursor} loadingMore={loadingMore} loadMore={loadMore} />
+            <PagedTable
+              hasRows={replies.length > 0}
+              emptyTestId="canned-none"
+              empty={
+                loading ? 'Loading canned replies…' : `No canned reply matches “${query.trim()}”.`
+              }
+              testId="canned-table"
+              columns={['Shortcut', 'Text', 'Updated']}
+              actions
+              nextCursor={nextCursor}
+              loadingMore={loadingMore}
+              loadMore={loadMore}
+            >
+              {replies.map((reply) => (
+                <tr key={reply.id} data-testid="canned-row" data-shortcut={reply.shortcut}>
+                  <td className="cell-strong nowrap">
+                    <code>/{reply.shortcut}</code>
+                  </td>
+                  <td className="canned-text-cell" data-testid="canned-row-text">
+                    {reply.text}
+                  </td>
+                  <td className="nowrap">{formatDateTime(reply.updatedAt)}</td>
+                  <td className="col-actions">
+                    <div className="row-actions">
+                      <button
+                        type="button"
+                        className="button button-small"
+                        onClick={() => setEditing({ reply })}
+                        aria-label={`Edit /${reply.shortcut}`}
+                        data-testid="canned-edit"
+                      >
+                        Edit
+                      </button>
+                      <button
+                        type="button"
+                        className="button button-small button-danger-ghost"
+                        onClick={() => setDeleting(reply)}
+                        aria-label={`Delete /${reply.shortcut}`}
+                        data-testid="canned-delete"
+                      >
+                        Delete
+                      </button>
+                    </div>
+                  </td>
+                </tr>
+              ))}
+            </PagedTable>
           </>
         )}
       </section>

@@ -5,6 +5,7 @@ import '../../components/chat-format.css';
 import { Avatar } from '../../components/avatar.tsx';
 import { Dropdown, MenuButton } from '../../components/dropdown.tsx';
 import { FormDialog } from '../../components/form-dialog.tsx';
+import { toLocalInput } from '../../components/format.ts';
 import {
   CheckIcon,
   ClockIcon,
@@ -22,7 +23,7 @@ import { notifyError } from '../../stores/toasts.ts';
 import { changeConversation as change, useThread } from '../../stores/thread.ts';
 import { matchesIn, sameMatch, useThreadSearch } from '../../stores/thread-search.ts';
 import { CONTACT_PANEL_ID } from './contact-panel.tsx';
-import { snoozePresets, toLocalInput, wakeTime } from './time.ts';
+import { snoozePresets, wakeTime } from './time.ts';
 
 const STATUS_LABELS: Record<Conversation['status'], string> = {
   open: 'Open',

@@ -1,3 +1,5 @@
+import { formatDayTime } from '../../components/format.ts';
+
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
@@ -10,12 +12,6 @@ const longDate = new Intl.DateTimeFormat(undefined, {
 });
 const weekdayTime = new Intl.DateTimeFormat(undefined, {
   weekday: 'short',
-  hour: '2-digit',
-  minute: '2-digit',
-});
-const dateTime = new Intl.DateTimeFormat(undefined, {
-  month: 'short',
-  day: 'numeric',
   hour: '2-digit',
   minute: '2-digit',
 });
@@ -39,7 +35,7 @@ export function relativeTime(iso: string, now: number): string {
 export function wakeTime(iso: string, now: number): string {
   const at = Date.parse(iso);
   if (Number.isNaN(at)) return '';
-  return at - now < 6 * DAY ? weekdayTime.format(new Date(at)) : dateTime.format(new Date(at));
+  return at - now < 6 * DAY ? weekdayTime.format(new Date(at)) : formatDayTime(new Date(at));
 }
 
 /** "23 h", "45 min": how long the service window stays open. */
@@ -65,10 +61,4 @@ export function snoozePresets(now: number): { label: string; at: Date; testId: s
     { label: 'Until tomorrow, 9:00', at: tomorrow, testId: 'snooze-tomorrow' },
     { label: 'Until next week', at: nextWeek, testId: 'snooze-next-week' },
   ];
-}
-
-/** A `datetime-local` input's value for a time (local wall clock, minutes). */
-export function toLocalInput(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
 }

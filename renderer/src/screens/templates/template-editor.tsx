@@ -1,6 +1,9 @@
 import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { Template } from '../../../../shared/schemas/index.ts';
 import { ApiRequestError, errorMessage } from '../../api/client.ts';
+import { EditorPreview, EditorSection } from '../../components/editor-section.tsx';
+import { ErrorBanner } from '../../components/error-banner.tsx';
+import { errorAria, FieldError } from '../../components/field-error.tsx';
 import { FormButtons } from '../../components/form-buttons.tsx';
 import { PlusIcon } from '../../components/icons.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -70,39 +73,6 @@ function Counter({ length, max }: { length: number; max: number }) {
     <span className={`counter${length > max ? ' over' : ''}`} aria-hidden="true">
       {length}/{max}
     </span>
-  );
-}
-
-function FieldError({ field, message }: { field: string; message: string | undefined }) {
-  if (!message) return null;
-  return (
-    <p
-      id={`${fieldId(field)}-error`}
-      className="field-error"
-      data-testid={`${fieldId(field)}-error`}
-    >
-      {message}
-    </p>
-  );
-}
-
-function Section({
-  title,
-  aside,
-  children,
-}: {
-  title: string;
-  aside?: ReactNode;
-  children: ReactNode;
-}) {
-  return (
-    <section className="editor-section">
-      <div className="editor-section-head">
-        <h2>{title}</h2>
-        {aside}
-      </div>
-      {children}
-    </section>
   );
 }
 
@@ -235,13 +205,12 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
           disabled={props.disabled}
           autoComplete="off"
           spellCheck={key !== 'name'}
-          aria-invalid={message ? true : undefined}
-          aria-describedby={message ? `${fieldId(key)}-error` : undefined}
+          {...errorAria(fieldId(key), message)}
           onChange={(event) => change(key, event.target.value)}
           onBlur={() => touch(key)}
           data-testid={`template-${key}`}
         />
-        <FieldError field={key} message={message} />
+        <FieldError fieldId={fieldId(key)} message={message} />
         {props.hint && !message ? <p className="hint">{props.hint}</p> : null}
       </div>
     );
@@ -289,11 +258,7 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
         }
       />
 
-      {formError ? (
-        <div className="banner banner-error" role="alert" data-testid="template-form-error">
-          <span className="banner-text">{formError}</span>
-        </div>
-      ) : null}
+      {formError ? <ErrorBanner message={formError} testId="template-form-error" /> : null}
 
       <div className="editor-grid">
         <form
@@ -303,7 +268,7 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
           noValidate
           data-testid="template-form"
         >
-          <Section title="Basics">
+          <EditorSection title="Basics">
             {textField('name', 'Name', {
               placeholder: 'order_shipped',
               max: LIMITS.name,
@@ -328,7 +293,7 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
                     </option>
                   ))}
                 </select>
-                <FieldError field="category" message={errorFor('category')} />
+                <FieldError fieldId={fieldId('category')} message={errorFor('category')} />
                 <p className="hint">{CATEGORY_HELP[draft.category]}</p>
               </div>
               <div className="field">
@@ -350,12 +315,12 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
                     <option key={l} value={l} />
                   ))}
                 </datalist>
-                <FieldError field="language" message={errorFor('language')} />
+                <FieldError fieldId={fieldId('language')} message={errorFor('language')} />
               </div>
             </div>
-          </Section>
+          </EditorSection>
 
-          <Section title="Content">
+          <EditorSection title="Content">
             {textField(
               'header',
               <>
@@ -379,13 +344,12 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
                 rows={6}
                 value={draft.body}
                 placeholder="Hello {{1}}, your order {{2}} has shipped."
-                aria-invalid={bodyError ? true : undefined}
-                aria-describedby={bodyError ? `${fieldId('body')}-error` : undefined}
+                {...errorAria(fieldId('body'), bodyError)}
                 onChange={(event) => change('body', event.target.value)}
                 onBlur={() => touch('body')}
                 data-testid="template-body"
               />
-              <FieldError field="body" message={bodyError} />
+              <FieldError fieldId={fieldId('body')} message={bodyError} />
               <div className="field-tools">
                 <button
                   type="button"
@@ -408,10 +372,10 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
               </>,
               { placeholder: 'Reply STOP to opt out', max: LIMITS.footer, hint: 'No variables.' },
             )}
-          </Section>
+          </EditorSection>
 
           {numbers.length > 0 ? (
-            <Section
+            <EditorSection
               title="Sample values"
               aside={<span className="hint">For the preview only; not saved.</span>}
             >
@@ -438,10 +402,10 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
                   </div>
                 ))}
               </div>
-            </Section>
+            </EditorSection>
           ) : null}
 
-          <Section
+          <EditorSection
             title="Buttons"
             aside={
               <span className="hint">
@@ -457,14 +421,10 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
               onChange={changeButtons}
               onBlur={touch}
             />
-          </Section>
+          </EditorSection>
         </form>
 
-        <aside className="editor-preview" aria-label="Preview">
-          <div className="editor-preview-head">
-            <h2>Preview</h2>
-            <span className="hint">As the customer sees it</span>
-          </div>
+        <EditorPreview caption="As the customer sees it">
           <WhatsAppPreview
             header={draft.header}
             body={draft.body}
@@ -473,7 +433,7 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
             samples={draft.samples}
             businessName={businessName}
           />
-        </aside>
+        </EditorPreview>
       </div>
     </div>
   );

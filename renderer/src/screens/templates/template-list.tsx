@@ -1,4 +1,5 @@
 import type { Template, TemplateStatus } from '../../../../shared/schemas/index.ts';
+import { FilterToolbar } from '../../components/filter-toolbar.tsx';
 import { formatDateTime } from '../../components/format.ts';
 import { LoadMore } from '../../components/load-more.tsx';
 import { RowMenu, type MenuSection } from '../../components/menu.tsx';
@@ -75,27 +76,18 @@ export function TemplateList({ onEdit, onDelete, onReview, onCreate }: TemplateL
 
   return (
     <section className="card card-flush">
-      <div className="toolbar">
-        <div className="filter-pills" role="group" aria-label="Filter by status">
-          {FILTERS.map((value) => (
-            <button
-              key={value || 'all'}
-              type="button"
-              className={`filter-pill${filter === value ? ' selected' : ''}`}
-              aria-pressed={filter === value}
-              onClick={() => setFilter(value)}
-              data-testid={`template-filter-${value || 'ALL'}`}
-            >
-              {value ? STATUS_LABELS[value] : 'All'}
-            </button>
-          ))}
-        </div>
-        <span className="toolbar-meta" aria-live="polite">
-          {status === 'loading'
-            ? 'Loading…'
-            : `${templates.length}${nextCursor ? '+' : ''} template${templates.length === 1 ? '' : 's'}`}
-        </span>
-      </div>
+      <FilterToolbar
+        label="Filter by status"
+        options={FILTERS}
+        value={filter}
+        onChange={setFilter}
+        labels={STATUS_LABELS}
+        testId={(value) => `template-filter-${value || 'ALL'}`}
+      >
+        {status === 'loading'
+          ? 'Loading…'
+          : `${templates.length}${nextCursor ? '+' : ''} template${templates.length === 1 ? '' : 's'}`}
+      </FilterToolbar>
 
       {templates.length === 0 ? (
         <EmptyState testId="templates-empty">
