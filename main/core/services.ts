@@ -23,6 +23,7 @@ import type { Resolver } from './net/outbound.ts';
 import { createOutbound } from './net/outbound.ts';
 import { createGovernor } from './pacing/governor.ts';
 import { campaignsService } from './modules/campaigns/service.ts';
+import { interactiveListsService } from './modules/interactive-lists/service.ts';
 import type { Clock, Random } from './runtime.ts';
 import { createIds } from './runtime.ts';
 
@@ -59,8 +60,10 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const wallet = walletService(db, clock, ids);
   const prices = pricesRepo(db);
   const templates = templatesService(db, clock, ids, scheduler, outbox, simulator);
+  const interactiveLists = interactiveListsService(db, clock, ids);
   const messages = messagesService({
     governor,
+    lists: interactiveLists,
     db,
     clock,
     ids,
@@ -100,6 +103,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     db,
     governor,
     campaigns,
+    interactiveLists,
     clock,
     ids,
     owner,

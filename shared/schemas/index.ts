@@ -11,3 +11,4 @@ export * from './simulator.ts';
 export * from './conversations.ts';
 export * from './canned-replies.ts';
 export * from './campaigns.ts';
+export * from './interactive-lists.ts';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { environmentSchema, isoDate, pageQuery } from './common.ts';
+import { interactiveListSchema, listReplySchema } from './interactive-lists.ts';
 
 export const MESSAGE_STATUSES = [
   'accepted',
@@ -82,6 +83,10 @@ export const messageSchema = z.object({
   deliveredAt: isoDate.nullable(),
   readAt: isoDate.nullable(),
   failedAt: isoDate.nullable(),
+  list: interactiveListSchema
+    .nullable()
+    .describe('an outbound list message: the list as it was sent'),
+  listReply: listReplySchema.nullable().describe('an inbound pick from an interactive list'),
 });
 export type Message = z.infer<typeof messageSchema>;
 

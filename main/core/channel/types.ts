@@ -1,3 +1,5 @@
+import type { InteractiveList } from '../../../shared/schemas/interactive-lists.ts';
+
 /**
  * What the core needs from a chat channel. The simulated channel implements it now; a real
  * provider (the channel's cloud API) can implement it later without touching the services.
@@ -12,6 +14,8 @@ export interface ChannelMessage {
   templateName: string | null;
   variables: Record<string, string> | null;
   channelMessageId: string;
+  /** A list message's list, as it was sent. */
+  list?: InteractiveList | null;
 }
 
 /** A status the channel will report later (real providers report them through webhooks). */

@@ -9,6 +9,7 @@ import { ApiError } from '../../../shared/errors.ts';
 import { CsvUpload } from '../modules/contacts/import.ts';
 import { campaignsRoutes } from '../modules/campaigns/routes.ts';
 import { cannedRepliesRoutes } from '../modules/canned-replies/routes.ts';
+import { interactiveListsRoutes } from '../modules/interactive-lists/routes.ts';
 import { contactsRoutes } from '../modules/contacts/routes.ts';
 import { conversationsRoutes } from '../modules/conversations/routes.ts';
 import { eventsRoutes } from '../modules/events/routes.ts';
@@ -185,6 +186,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       conversationsRoutes,
       cannedRepliesRoutes,
       campaignsRoutes,
+      interactiveListsRoutes,
       simulatorRoutes,
       webhooksRoutes,
       eventsRoutes(opts.heartbeatMs),

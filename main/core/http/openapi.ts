@@ -173,6 +173,8 @@ export const messageExample = {
   deliveredAt: null,
   readAt: null,
   failedAt: null,
+  list: null,
+  listReply: null,
 };
 
 /** One NDJSON line of `POST /api/contacts/import` with `Accept: application/x-ndjson`. */

@@ -383,7 +383,8 @@ export function conversationsService(deps: {
           sender,
         ).message;
       }
-      throw new ApiError('not_found', `no interactive list ${body.listId}`, { param: 'listId' });
+      return deps.messages.sendList(scope, { phone: contact.phone, listId: body.listId! }, sender)
+        .message;
     },
 
     agents: (workspaceId: string) => (agentsOf.all(workspaceId) as AgentRow[]).map(toAgent),

@@ -30,6 +30,8 @@ export interface MessageRow {
   dispatching_at?: number | null;
   /** The campaign that sent it, if any. */
   campaign_id?: string | null;
+  /** Outbound list: the list as sent (JSON); inbound pick: {listId, rowId, title}. */
+  interactive?: string | null;
 }
 
 /** A message as its API JSON, built by SQLite for list pages; equal to `toMessage` (tested). */
@@ -39,16 +41,18 @@ export const MESSAGE_JSON = `json_object('id', m.id, 'conversationId', m.convers
   'costMicros', m.cost_micros, 'channelMessageId', m.channel_message_id,
   'error', CASE WHEN m.error_code IS NULL THEN NULL ELSE json_object('code', m.error_code, 'message', m.error_message) END,
   'createdAt', ${sqlIso('m.created_at')}, 'sentAt', ${sqlIso('m.sent_at')}, 'deliveredAt', ${sqlIso('m.delivered_at')},
-  'readAt', ${sqlIso('m.read_at')}, 'failedAt', ${sqlIso('m.failed_at')})`;
+  'readAt', ${sqlIso('m.read_at')}, 'failedAt', ${sqlIso('m.failed_at')},
+  'list', CASE WHEN m.direction = 'outbound' THEN json(m.interactive) END,
+  'listReply', CASE WHEN m.direction = 'inbound' THEN json(m.interactive) END)`;
 
 export function messagesRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO messages (id, workspace_id, environment, conversation_id, contact_id, phone, direction, type,
        template_name, text, variables, status, sent_by, agent_id, category, cost_micros, channel_message_id, error_code, error_message,
-       created_at, sent_at, delivered_at, read_at, failed_at, campaign_id)
+       created_at, sent_at, delivered_at, read_at, failed_at, campaign_id, interactive)
      VALUES (@id, @workspace_id, @environment, @conversation_id, @contact_id, @phone, @direction, @type,
        @template_name, @text, @variables, @status, @sent_by, @agent_id, @category, @cost_micros, @channel_message_id, @error_code,
-       @error_message, @created_at, @sent_at, @delivered_at, @read_at, @failed_at, @campaign_id)`,
+       @error_message, @created_at, @sent_at, @delivered_at, @read_at, @failed_at, @campaign_id, @interactive)`,
   );
   const byId = db.prepare('SELECT * FROM messages WHERE id = ?');
   const setDispatching = db.prepare('UPDATE messages SET dispatching_at = ? WHERE id = ?');
@@ -69,7 +73,7 @@ export function messagesRepo(db: Db) {
   const byConversation = page('conversation_id');
   const byContact = page('contact_id');
   return {
-    insert: (r: MessageRow) => insert.run({ campaign_id: null, ...r }),
+    insert: (r: MessageRow) => insert.run({ campaign_id: null, interactive: null, ...r }),
     byId: (id: string) => byId.get(id) as MessageRow | undefined,
     byChannelId: (id: string) => byChannelId.get(id) as MessageRow | undefined,
     setStatus: (r: MessageRow) => setStatus.run(r),

@@ -7,6 +7,7 @@ import {
   sendTextBody,
   sendTextResponse,
 } from '../../../../shared/schemas/messages.ts';
+import { sendListBody, sendListResponse } from '../../../../shared/schemas/interactive-lists.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
 import { TEMPLATE_SEND_ERRORS } from '../../http/openapi.ts';
 import type { FastifyRequest } from 'fastify';
@@ -106,6 +107,47 @@ export const messagesRoutes: RegisterRoutes = (app, { messages, conversations })
       },
     },
     (req) => messages.sendText(req.principal, req.body, senderOf(req, conversations)).response,
+  );
+
+  app.post(
+    '/api/send-list',
+    {
+      config: {
+        docs: {
+          errors: [
+            'not_found',
+            'outside_service_window',
+            'recipient_invalid',
+            'insufficient_balance',
+          ],
+          headers: ['X-Parley-Agent'],
+          requestExample: { phone: '+14155552671', listId: 'lst_01JH2Z3Q4R5S6T7V8W9X0Y1Z2A' },
+          responseExample: {
+            success: true,
+            message: 'List message accepted for +14155552671',
+            data: {
+              messageId: 'msg_3Fh7LwQ2pN',
+              channelMessageId: 'wamid.HBgLMTQxNTU1NTI2NzE',
+              phone: '+14155552671',
+              listId: 'lst_01JH2Z3Q4R5S6T7V8W9X0Y1Z2A',
+              contactId: 'ct_8Jd2kQ1xZr',
+              conversationId: 'conv_9Kq2mZ7sT1',
+              wabaId: 'waba_5Gm1rT8yKc',
+            },
+          },
+        },
+      },
+      schema: {
+        operationId: 'sendList',
+        tags,
+        summary: 'Send an interactive list inside the 24-hour service window',
+        description:
+          'Like free text, only within 24 h of the contact’s last message (else 422 `outside_service_window`, channel code 131047). An unknown `listId` answers 404 naming it. The message keeps the list as it is now; the person’s pick arrives as an inbound message with `listReply` `{listId, rowId, title}`.',
+        body: sendListBody,
+        response: { 200: sendListResponse },
+      },
+    },
+    (req) => messages.sendList(req.principal, req.body, senderOf(req, conversations)).response,
   );
 
   app.get(

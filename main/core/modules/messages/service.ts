@@ -5,6 +5,9 @@ import type { TemplateComponent } from '../../../../shared/schemas/templates.ts'
 import type { Channel, ChannelMessage, DeliveryOutcome } from '../../channel/types.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import type { Governor, PaceKey } from '../../pacing/governor.ts';
+import { listText } from '../../../../shared/list-rules.ts';
+import type { InteractiveList, ListReply } from '../../../../shared/schemas/interactive-lists.ts';
+import type { InteractiveListsService } from '../interactive-lists/service.ts';
 import { decodeCursor, rawPageParts, toRawPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import { RetryLater } from '../../jobs/scheduler.ts';
@@ -70,6 +73,12 @@ export const toMessage = (r: MessageRow): Message => ({
   deliveredAt: isoOrNull(r.delivered_at),
   readAt: isoOrNull(r.read_at),
   failedAt: isoOrNull(r.failed_at),
+  list:
+    r.direction === 'outbound' && r.interactive
+      ? (JSON.parse(r.interactive) as InteractiveList)
+      : null,
+  listReply:
+    r.direction === 'inbound' && r.interactive ? (JSON.parse(r.interactive) as ListReply) : null,
 });
 
 /** The variables must be exactly the template's `{{1}}…{{n}}`: else 400 `template_variables_mismatch`. */
@@ -106,6 +115,7 @@ export interface MessagingDeps {
   prices: PricesRepo;
   workspaces: WorkspacesService;
   governor: Governor;
+  lists: InteractiveListsService;
 }
 
 /** What a runner's hand-over came to (see `handOverForRunner`). */
@@ -116,6 +126,8 @@ export type RunnerHandOver =
 
 type StoredFields = Pick<MessageRow, 'type' | 'template_name' | 'text' | 'variables'> & {
   category: PriceCategory;
+  /** A list message's copy of the list (JSON). */
+  interactive?: string | null;
 };
 
 interface StoreOptions {
@@ -174,6 +186,22 @@ export function messagesService(d: MessagingDeps) {
     conversations.insert(row);
     outbox.emit(scope, 'conversation.created', { conversation: conversationEventJson(row.id) });
     return conversations.byContact(contact.id, accountId)!;
+  }
+
+  /** The contact if it wrote in the last 24 h; else 422 `outside_service_window` (131047). */
+  function contactInWindow(scope: Scope, phone: string): ContactRow {
+    const contact = d.contacts.repo.byPhone(scope, phone);
+    const last = contact?.last_inbound_at ?? null;
+    if (!contact || last === null || clock.now() - last >= SERVICE_WINDOW_MS) {
+      throw new ApiError(
+        'outside_service_window',
+        last === null
+          ? `${phone} has not written to you yet: start the conversation with a template (POST /api/send)`
+          : `${phone} last wrote at ${iso(last)}; the 24-hour window is closed: send a template instead`,
+        { details: { channelCode: 131047, lastInboundAt: isoOrNull(last) } },
+      );
+    }
+    return contact;
   }
 
   /**
@@ -278,6 +306,7 @@ export function messagesService(d: MessagingDeps) {
       read_at: null,
       failed_at: null,
       campaign_id: opts.campaignId ?? null,
+      interactive: fields.interactive ?? null,
     };
     repo.insert(row);
     // The governor's pair clock and tier count see every message, held or not.
@@ -611,17 +640,7 @@ export function messagesService(d: MessagingDeps) {
       const phone = phoneOrThrow(body.phone);
       return db
         .transaction(() => {
-          const contact = d.contacts.repo.byPhone(scope, phone);
-          const last = contact?.last_inbound_at ?? null;
-          if (!contact || last === null || clock.now() - last >= SERVICE_WINDOW_MS) {
-            throw new ApiError(
-              'outside_service_window',
-              last === null
-                ? `${phone} has not written to you yet: start the conversation with a template (POST /api/send)`
-                : `${phone} last wrote at ${iso(last)}; the 24-hour window is closed: send a template instead`,
-              { details: { channelCode: 131047, lastInboundAt: isoOrNull(last) } },
-            );
-          }
+          const contact = contactInWindow(scope, phone);
           const { row, account, conversation } = store(
             scope,
             contact,
@@ -653,10 +672,60 @@ export function messagesService(d: MessagingDeps) {
         .immediate();
     },
 
+    /**
+     * An interactive list, inside the service window (free text's rule): the message keeps a
+     * copy of the list as it is now, so later edits do not change what was sent.
+     */
+    sendList(scope: Scope, body: { phone: string; listId: string }, sender: Sender = API_SENDER) {
+      const phone = phoneOrThrow(body.phone);
+      return db
+        .transaction(() => {
+          const list = d.lists.find(scope, body.listId, 'listId');
+          const contact = contactInWindow(scope, phone);
+          const { row, account, conversation } = store(
+            scope,
+            contact,
+            {
+              type: 'list',
+              template_name: null,
+              text: listText(list),
+              variables: null,
+              category: 'SERVICE',
+              interactive: JSON.stringify(list),
+            },
+            sender,
+          );
+          return {
+            message: toMessage(row),
+            response: {
+              success: true as const,
+              message: `List message accepted for ${phone}`,
+              data: {
+                messageId: row.id,
+                channelMessageId: row.channel_message_id!,
+                phone,
+                listId: list.id,
+                contactId: contact.id,
+                conversationId: conversation.id,
+                wabaId: account.id,
+              },
+            },
+          };
+        })
+        .immediate();
+    },
+
     /** An end-user message arrives (the simulator now; a channel webhook later). */
     receive(
       scope: Scope,
-      input: { phone: string; text: string; type: 'text' | 'list'; receivedAt: number },
+      input: {
+        phone: string;
+        text: string;
+        type: 'text' | 'list';
+        receivedAt: number;
+        /** A pick from an interactive list. */
+        listReply?: ListReply;
+      },
     ) {
       return db
         .transaction(() => {
@@ -689,6 +758,7 @@ export function messagesService(d: MessagingDeps) {
             delivered_at: null,
             read_at: null,
             failed_at: null,
+            interactive: input.listReply ? JSON.stringify(input.listReply) : null,
           };
           repo.insert(row);
           d.contacts.repo.setLastInbound(contact.id, input.receivedAt, now);
@@ -821,5 +891,7 @@ function toChannelMessage(r: MessageRow): ChannelMessage {
     templateName: r.template_name,
     variables: r.variables ? (JSON.parse(r.variables) as Record<string, string>) : null,
     channelMessageId: r.channel_message_id!,
+    list:
+      r.type === 'list' && r.interactive ? (JSON.parse(r.interactive) as InteractiveList) : null,
   };
 }

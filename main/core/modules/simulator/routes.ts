@@ -1,5 +1,6 @@
 import { ApiError } from '../../../../shared/errors.ts';
 import { idParams } from '../../../../shared/schemas/common.ts';
+import type { ListReply } from '../../../../shared/schemas/interactive-lists.ts';
 import { messageSchema } from '../../../../shared/schemas/messages.ts';
 import {
   inboundBody,
@@ -14,11 +15,14 @@ import { phoneOrThrow } from '../contacts/service.ts';
 const tags = ['Simulator (test keys)'];
 const config = { testOnly: true };
 
-export const simulatorRoutes: RegisterRoutes = (app, { messages, templates, simulator, clock }) => {
+export const simulatorRoutes: RegisterRoutes = (
+  app,
+  { messages, templates, simulator, clock, interactiveLists },
+) => {
   app.post(
     '/api/simulator/inbound',
     {
-      config,
+      config: { ...config, docs: { errors: ['not_found'] } },
       schema: {
         operationId: 'simulateInbound',
         tags,
@@ -38,11 +42,26 @@ export const simulatorRoutes: RegisterRoutes = (app, { messages, templates, simu
           param: 'receivedAt',
         });
       }
+      // A pick names a row of a saved list; it arrives with the row's title, as on a phone.
+      let listReply: ListReply | undefined;
+      if (b.listReply) {
+        const list = interactiveLists.find(req.principal, b.listReply.listId, 'listReply.listId');
+        const row = list.sections.flatMap((s) => s.rows).find((r) => r.id === b.listReply!.rowId);
+        if (!row) {
+          throw new ApiError(
+            'validation_error',
+            `list ${list.id} has no row "${b.listReply.rowId}"`,
+            { param: 'listReply.rowId' },
+          );
+        }
+        listReply = { listId: list.id, rowId: row.id, title: row.title };
+      }
       return messages.receive(req.principal, {
         phone: phoneOrThrow(b.phone),
-        text: b.message ?? `[list reply ${b.listReply!.listId}/${b.listReply!.rowId}]`,
-        type: b.listReply ? 'list' : 'text',
+        text: b.message ?? listReply!.title,
+        type: listReply ? 'list' : 'text',
         receivedAt,
+        ...(listReply ? { listReply } : {}),
       });
     },
   );
