@@ -90,18 +90,32 @@ async function load(url, key, scenario, duration) {
       : {
           url,
           requests: [
-            {
-              method: 'POST',
-              path: '/api/contacts',
-              headers,
-              setupRequest: (req) => ({
-                ...req,
-                body: JSON.stringify({
-                  phone: `+4917612${String(phoneCounter++ % 1_000_000).padStart(6, '0')}`,
-                  name: 'Bench',
-                }),
-              }),
-            },
+            scenario === 'send'
+              ? {
+                  method: 'POST',
+                  path: '/api/send',
+                  headers,
+                  setupRequest: (req) => ({
+                    ...req,
+                    body: JSON.stringify({
+                      phone: `+4917612${String(phoneCounter++ % 1_000_000).padStart(6, '0')}`,
+                      templateName: 'bench_notice',
+                      variables: { 1: 'A-1' },
+                    }),
+                  }),
+                }
+              : {
+                  method: 'POST',
+                  path: '/api/contacts',
+                  headers,
+                  setupRequest: (req) => ({
+                    ...req,
+                    body: JSON.stringify({
+                      phone: `+4917612${String(phoneCounter++ % 1_000_000).padStart(6, '0')}`,
+                      name: 'Bench',
+                    }),
+                  }),
+                },
           ],
         };
   const r = await autocannon({ ...opts, connections: CONNECTIONS, duration });

@@ -66,7 +66,6 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
       db.pragma('synchronous = NORMAL');
       // A page cache that holds a busy store's hot pages (the default is 2 MiB).
       db.pragma('cache_size = -65536');
-      db.pragma('wal_autocheckpoint = 10000');
       db.pragma('foreign_keys = ON');
       db.pragma(`application_id = ${APPLICATION_ID}`);
     }
