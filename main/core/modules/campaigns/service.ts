@@ -459,7 +459,7 @@ export function campaignsService(d: CampaignsDeps) {
           status: 'sent',
           attempts: attempt,
           due_at: now,
-          message_id: result.message.id,
+          message_id: result.messageId,
           error_code: null,
           error_message: null,
           updated_at: now,

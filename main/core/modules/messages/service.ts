@@ -120,7 +120,7 @@ export interface MessagingDeps {
 
 /** What a runner's hand-over came to (see `handOverForRunner`). */
 export type RunnerHandOver =
-  | { ok: true; message: MessageRow }
+  | { ok: true; messageId: string }
   | { ok: false; kind: 'insufficient_balance'; balanceMicros: number; priceMicros: number }
   | { ok: false; kind: 'refused'; retryable: boolean; code: string; message: string };
 
@@ -563,7 +563,7 @@ export function messagesService(d: MessagingDeps) {
       };
       const channel = d.channel;
       if (channel.kind === 'remote') {
-        return { ok: true, message: store(scope, contact, fields, sender, storeOpts).row };
+        return { ok: true, messageId: store(scope, contact, fields, sender, storeOpts).row.id };
       }
       const id = ids('msg');
       const channelMessageId = channel.newMessageId();
@@ -595,7 +595,7 @@ export function messagesService(d: MessagingDeps) {
         dispatch: false,
       });
       applyOutcome(row, outcome, opts.attempt, opts.at);
-      return { ok: true, message: repo.byId(id)! };
+      return { ok: true, messageId: id };
     },
 
     sendTemplate(scope: Scope, body: SendTemplateBody, sender: Sender = API_SENDER) {
