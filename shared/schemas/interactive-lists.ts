@@ -5,7 +5,8 @@ import { isoDate, page } from './common.ts';
 export { LIST_LIMITS };
 
 // Shapes only: the limits (lengths, counts, unique row ids) are shared/list-rules.ts, checked by
-// the core so each error names its field and too many sections or rows is `list_limits_exceeded`.
+// the core so each error names its field and too many sections or rows is `list_limits_exceeded`
+// (however many: the 1 MiB body limit bounds the arrays).
 const bounded = z.string().max(4096);
 
 export const listRowSchema = z.object({
@@ -16,7 +17,7 @@ export const listRowSchema = z.object({
 
 export const listSectionSchema = z.object({
   title: bounded.describe(`≤ ${LIST_LIMITS.sectionTitle}`),
-  rows: z.array(listRowSchema).max(100).describe(`≤ ${LIST_LIMITS.rowsPerSection} rows`),
+  rows: z.array(listRowSchema).describe(`≤ ${LIST_LIMITS.rowsPerSection} rows`),
 });
 
 export const listContentSchema = z.object({
@@ -25,7 +26,7 @@ export const listContentSchema = z.object({
   body: bounded.describe(`≤ ${LIST_LIMITS.body}`),
   footer: bounded.nullable().optional().describe(`≤ ${LIST_LIMITS.footer}`),
   buttonText: bounded.describe(`the button that opens the list, ≤ ${LIST_LIMITS.buttonText}`),
-  sections: z.array(listSectionSchema).max(100).describe(`≤ ${LIST_LIMITS.sections} sections`),
+  sections: z.array(listSectionSchema).describe(`≤ ${LIST_LIMITS.sections} sections`),
 });
 export type ListContentBody = z.infer<typeof listContentSchema>;
 

@@ -537,3 +537,100 @@ describe('campaigns on one account', () => {
     expect(pb.sent).toBeGreaterThanOrEqual(4);
   });
 });
+
+describe('review fixes', () => {
+  it('a paused scheduled campaign re-launched for later starts at the later time', async () => {
+    const { create, post, clock, jobs, key } = await setup(2);
+    const id = (await create()).body.id;
+    const t1 = clock.now() + 3600_000;
+    const t2 = clock.now() + 7200_000;
+    await post('launch', { id, scheduledFor: new Date(t1).toISOString() });
+    expect((await post('pause', { id })).body.status).toBe('paused');
+    const again = await post('launch', { id, scheduledFor: new Date(t2).toISOString() });
+    expect(again.body).toMatchObject({
+      status: 'scheduled',
+      scheduledFor: new Date(t2).toISOString(),
+    });
+    clock.set(t1 + 1);
+    await jobs.runDue();
+    expect((await t.request('GET', `/campaigns/${id}`, { key })).body.status).toBe('scheduled');
+    clock.set(t2);
+    await jobs.runDue();
+    const started = (await t.request('GET', `/campaigns/${id}`, { key })).body;
+    expect(started.status).not.toBe('scheduled');
+    expect(started.launchedAt).toBe(new Date(t2).toISOString());
+  });
+
+  it('a started campaign resumes now: scheduledFor is refused', async () => {
+    const { create, post, jobs, scope } = await setup(3);
+    t.core.services.simulator.update(scope.workspaceId, { throughputMps: 1 });
+    const id = (await create()).body.id;
+    await post('launch', { id });
+    await jobs.runDue();
+    await post('pause', { id });
+    const r = await post('launch', { id, scheduledFor: new Date(Date.now() + 1e9).toISOString() });
+    expect(r.status).toBe(400);
+    expect(r.body.error).toMatchObject({ code: 'validation_error', param: 'scheduledFor' });
+  });
+
+  it('refuses a blank variable', async () => {
+    const { create } = await setup(1);
+    const r = await create({ variables: { '1': '  ', '2': 'x' } });
+    expect(r.body.error).toMatchObject({ code: 'validation_error', param: 'variables.1' });
+  });
+
+  it('progress events are a second apart, whatever the pace of changes', async () => {
+    const { create, post, jobs, clock, scope } = await setup(12);
+    t.core.services.simulator.update(scope.workspaceId, {
+      throughputMps: 2,
+      deliveryLatencyMs: 50,
+      readLatencyMs: 50,
+    });
+    const id = (await create({ variables: { '1': 'a', '2': 'b' } })).body.id;
+    await post('launch', { id });
+    for (let i = 0; i < 120; i++) {
+      await jobs.runDue();
+      clock.advance(100);
+    }
+    const rows = t.core.services.db
+      .prepare(
+        `SELECT type, data, created_at FROM events WHERE type LIKE 'campaign.%' ORDER BY seq`,
+      )
+      .all() as { type: string; data: string; created_at: number }[];
+    const progress = rows.filter((r) => r.type === 'campaign.progress');
+    expect(JSON.parse(progress.at(-1)!.data).progress).toMatchObject({
+      status: 'completed',
+      read: 12,
+    });
+    // Apart from the one written with a state change, never two within a second.
+    const statusTimes = new Set(
+      rows.filter((r) => r.type === 'campaign.status_updated').map((r) => r.created_at),
+    );
+    for (let i = 1; i < progress.length; i++) {
+      const gap = progress[i]!.created_at - progress[i - 1]!.created_at;
+      if (!statusTimes.has(progress[i]!.created_at)) expect(gap).toBeGreaterThanOrEqual(1000);
+    }
+    // And never the same funnel twice in a row.
+    const funnels = progress.map((r) => {
+      const { ratePerSecond: _r, etaSeconds: _e, ...rest } = JSON.parse(r.data).progress;
+      return JSON.stringify(rest);
+    });
+    for (let i = 1; i < funnels.length; i++) expect(funnels[i]).not.toBe(funnels[i - 1]);
+  });
+
+  it('a raised tier wakes a campaign the tier held', async () => {
+    const { create, post, progress, jobs, scope, key } = await setup(5);
+    t.core.services.simulator.update(scope.workspaceId, { messagingTier: 3 });
+    const id = (await create({ variables: { '1': 'a', '2': 'b' } })).body.id;
+    await post('launch', { id });
+    await jobs.runDue();
+    expect(await progress(id)).toMatchObject({ sent: 3, blockedBy: 'tier' });
+    const put = await t.request('PUT', '/api/simulator/settings', {
+      key,
+      body: { messagingTier: 1000 },
+    });
+    expect(put.status).toBe(200);
+    await jobs.runDue();
+    expect(await progress(id)).toMatchObject({ status: 'completed', sent: 5, blockedBy: null });
+  });
+});

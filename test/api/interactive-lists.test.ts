@@ -261,3 +261,23 @@ describe('sending lists and the picks', () => {
     expect(sendUnknown.status).toBe(404);
   });
 });
+
+describe('many sections or rows', () => {
+  it('is list_limits_exceeded however many there are', async () => {
+    const { create } = await setup();
+    const many = await create(
+      topics({
+        sections: Array.from({ length: 101 }, (_, i) => ({
+          title: `S${i}`,
+          rows: rows(1, `s${i}`),
+        })),
+      }),
+    );
+    expect(many.body.error).toMatchObject({ code: 'list_limits_exceeded', param: 'sections' });
+    const rowsHeavy = await create(topics({ sections: [{ title: 'S', rows: rows(101) }] }));
+    expect(rowsHeavy.body.error).toMatchObject({
+      code: 'list_limits_exceeded',
+      param: 'sections.0.rows',
+    });
+  });
+});

@@ -47,6 +47,17 @@ describe('throughput: a sliding one-second window', () => {
     expect(governor.room(key, 10)).toBe(10);
   });
 
+  it('reads the window at the time a pass stamps its hand-overs with, not later', () => {
+    const { governor, clock } = setup();
+    const start = clock.now();
+    governor.spend(key, 10, start + 1);
+    const passAt = start + 1000;
+    clock.set(passAt + 2); // the pass took a moment before asking
+    // At the pass's time the first ten are still inside its window: no room.
+    expect(governor.room(key, 10, passAt)).toBe(0);
+    expect(governor.roomAt(key, 10, 1, passAt)).toBe(start + 1001);
+  });
+
   it('counts unheld sends (the room may go below zero) and keeps accounts apart', () => {
     const { governor } = setup();
     governor.spend(key, 14);

@@ -85,9 +85,9 @@ export function createGovernor(db: Db, clock: Clock) {
 
   const governor = {
     /** How many more hand-overs the last second has room for (below zero after unheld sends). */
-    room(key: PaceKey, mps: number): number {
+    room(key: PaceKey, mps: number, at = clock.now()): number {
       let used = 0;
-      for (const [, n] of recent(key, clock.now())) used += n;
+      for (const [, n] of recent(key, at)) used += n;
       return mps - used;
     },
 
@@ -100,8 +100,8 @@ export function createGovernor(db: Db, clock: Clock) {
     },
 
     /** The earliest time the window has room for `want` more (now if it has). */
-    roomAt(key: PaceKey, mps: number, want: number): number {
-      const now = clock.now();
+    roomAt(key: PaceKey, mps: number, want: number, at = clock.now()): number {
+      const now = at;
       const rows = recent(key, now);
       let used = rows.reduce((sum, [, n]) => sum + n, 0);
       if (mps - used >= want) return now;
@@ -113,16 +113,13 @@ export function createGovernor(db: Db, clock: Clock) {
     },
 
     /** A tier count for one pass: how many slots are taken now. */
-    tierUsed: (key: PaceKey): number =>
-      tierUsed.get(key.accountId, key.environment, clock.now() - TIER_WINDOW_MS) as number,
+    tierUsed: (key: PaceKey, at = clock.now()): number =>
+      tierUsed.get(key.accountId, key.environment, at - TIER_WINDOW_MS) as number,
 
     /** When the oldest running slot ends (a new one frees up), or null when none runs. */
-    tierFreesAt(key: PaceKey): number | null {
-      const oldest = tierOldest.get(
-        key.accountId,
-        key.environment,
-        clock.now() - TIER_WINDOW_MS,
-      ) as number | null;
+    tierFreesAt(key: PaceKey, at = clock.now()): number | null {
+      const oldest = tierOldest.get(key.accountId, key.environment, at - TIER_WINDOW_MS) as
+        number | null;
       return oldest === null ? null : oldest + TIER_WINDOW_MS;
     },
 
@@ -136,8 +133,9 @@ export function createGovernor(db: Db, clock: Clock) {
       phone: string,
       insideWindow: boolean,
       used: number,
+      at = clock.now(),
     ): RecipientVerdict {
-      const now = clock.now();
+      const now = at;
       const r = recipient.get(key.accountId, key.environment, phone) as
         { last_sent_at: number; tier_opened_at: number | null } | undefined;
       if (r && r.last_sent_at + PAIR_INTERVAL_MS > now) {
@@ -146,7 +144,11 @@ export function createGovernor(db: Db, clock: Clock) {
       const slotRunning = r?.tier_opened_at != null && r.tier_opened_at > now - TIER_WINDOW_MS;
       const takesTierSlot = !insideWindow && !slotRunning;
       if (takesTierSlot && limits.messagingTier !== null && used >= limits.messagingTier) {
-        return { ok: false, by: 'tier', until: governor.tierFreesAt(key) ?? now + TIER_WINDOW_MS };
+        return {
+          ok: false,
+          by: 'tier',
+          until: governor.tierFreesAt(key, now) ?? now + TIER_WINDOW_MS,
+        };
       }
       return { ok: true, takesTierSlot };
     },

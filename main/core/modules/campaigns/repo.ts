@@ -141,6 +141,14 @@ export function campaignsRepo(db: Db) {
        updated_at = @updated_at WHERE id = @id`,
   );
   const hold = db.prepare('UPDATE campaign_recipients SET due_at = ? WHERE id = ?');
+  const sendingIds = db
+    .prepare(`SELECT id FROM campaigns WHERE workspace_id = ? AND status = 'sending'`)
+    .pluck();
+  // Pending rows due later were held by the governor (retries are `retrying`): free them.
+  const unhold = db.prepare(
+    `UPDATE campaign_recipients SET due_at = @now
+     WHERE campaign_id = @id AND status = 'pending' AND due_at > @now`,
+  );
   const skipRest = db.prepare(
     `UPDATE campaign_recipients SET status = 'skipped', error_code = @code, error_message = @message,
        updated_at = @now WHERE campaign_id = @id AND ${ACTIVE}`,
@@ -280,6 +288,8 @@ export function campaignsRepo(db: Db) {
     settle: (r: Omit<RecipientRow, 'campaign_id' | 'contact_id' | 'phone' | 'variables'>) =>
       settle.run(r),
     hold: (id: number, until: number) => hold.run(until, id),
+    sendingIds: (workspaceId: string) => sendingIds.all(workspaceId) as string[],
+    unhold: (id: string, now: number) => unhold.run({ id, now }).changes,
     skipRest: (id: string, code: string, message: string, now: number) =>
       skipRest.run({ id, code, message, now }).changes,
     recipients: (p: {

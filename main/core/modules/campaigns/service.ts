@@ -211,13 +211,18 @@ export function campaignsService(d: CampaignsDeps) {
     });
   }
 
-  function emitProgress(c: CampaignRow) {
+  /** What this process last reported per campaign: an unchanged funnel is not sent again. */
+  const reported = new Map<string, string>();
+
+  /** Writes a progress event (`force`: a state change's, always) and notes when. */
+  function emitProgress(c: CampaignRow, force = false) {
     const now = clock.now();
-    outbox.emit(scopeOf(c), 'campaign.progress', {
-      campaignId: c.id,
-      name: c.name,
-      progress: progressOf(c, now),
-    });
+    const progress = progressOf(c, now);
+    const { ratePerSecond: _rate, etaSeconds: _eta, ...counts } = progress;
+    const signature = JSON.stringify(counts);
+    if (!force && reported.get(c.id) === signature) return;
+    reported.set(c.id, signature);
+    outbox.emit(scopeOf(c), 'campaign.progress', { campaignId: c.id, name: c.name, progress });
     repo.setProgressAt(c.id, now);
   }
 
@@ -266,7 +271,7 @@ export function campaignsService(d: CampaignsDeps) {
     repo.setState(next);
     const fresh = repo.get(c.id)!;
     emitStatus(fresh, c.status);
-    if (isFinalCampaign(status) || status === 'paused') emitProgress(fresh);
+    if (isFinalCampaign(status) || status === 'paused') emitProgress(fresh, true);
     return fresh;
   }
 
@@ -286,6 +291,11 @@ export function campaignsService(d: CampaignsDeps) {
 
   function checkVariables(tpl: TemplateRow, variables: Record<string, string>) {
     for (const [k, v] of Object.entries(variables)) {
+      if (v.trim() === '') {
+        throw new ApiError('validation_error', `variable {{${k}}} is empty`, {
+          param: `variables.${k}`,
+        });
+      }
       const { unknown } = parsePlaceholders(v);
       if (unknown.length > 0) {
         throw new ApiError(
@@ -409,12 +419,13 @@ export function campaignsService(d: CampaignsDeps) {
     };
     // Campaigns sending on one account share its window: each pass takes its part of the room.
     const sharing = Math.max(1, repo.sendingInScope(c.workspace_id, c.environment));
-    const room = governor.room(key, limits.throughputMps);
+    // Every governor read uses the pass's one time: the time its hand-overs are stamped with.
+    const room = governor.room(key, limits.throughputMps, now);
     const cap = Math.min(MAX_BATCH, Math.ceil(room / sharing));
     const rows = cap >= 1 ? repo.due(c.id, now, cap) : [];
 
     const components = JSON.parse(tpl.components) as TemplateComponent[];
-    let used = limits.messagingTier === null ? 0 : governor.tierUsed(key);
+    let used = limits.messagingTier === null ? 0 : governor.tierUsed(key, now);
     let spent = 0;
     let sent = 0;
     let refused = 0;
@@ -424,7 +435,7 @@ export function campaignsService(d: CampaignsDeps) {
 
     for (const r of rows) {
       const inside = insideServiceWindow(r.last_inbound_at, now);
-      const verdict = governor.check(key, limits, r.phone, inside, used);
+      const verdict = governor.check(key, limits, r.phone, inside, used, now);
       if (!verdict.ok) {
         repo.hold(r.id, verdict.until);
         if (!hold || verdict.by === 'tier' || verdict.until < hold.until) hold = verdict;
@@ -505,11 +516,11 @@ export function campaignsService(d: CampaignsDeps) {
     let blockedBy: BlockedBy | null = null;
     let blockedUntil: number | null = null;
     if (repo.anyDue(c.id, now)) {
-      const left = governor.room(key, limits.throughputMps);
+      const left = governor.room(key, limits.throughputMps, now);
       if (left >= 1 && rows.length === cap) again = now;
       else {
         const want = Math.max(1, Math.ceil(limits.throughputMps * MIN_BATCH_SECONDS));
-        again = governor.roomAt(key, limits.throughputMps, want);
+        again = governor.roomAt(key, limits.throughputMps, want, now);
         if (again > now) {
           blockedBy = 'throughput';
           blockedUntil = again;
@@ -561,15 +572,36 @@ export function campaignsService(d: CampaignsDeps) {
     },
   );
 
-  scheduler.register(START, (payload) => {
-    const c = repo.get((payload as { campaignId: string }).campaignId);
-    if (!c || c.status !== 'scheduled') return;
-    startSending(c);
-  });
+  scheduler.register(
+    START,
+    (payload, ctx) => {
+      const c = repo.get((payload as { campaignId: string }).campaignId);
+      if (!c || c.status !== 'scheduled') return;
+      // Re-launched for a later time after a pause: wait for that one.
+      if (c.scheduled_for !== null && c.scheduled_for > clock.now()) {
+        ctx.again(c.scheduled_for);
+        return;
+      }
+      startSending(c);
+    },
+    {
+      onDead: (payload, error) => {
+        const c = repo.get((payload as { campaignId: string }).campaignId);
+        if (!c || c.status !== 'scheduled') return;
+        const reason = `the scheduled start kept failing: ${error}`;
+        repo.skipRest(c.id, 'dispatch_failed', reason, clock.now());
+        transition(repo.get(c.id)!, 'failed', { failure_reason: reason });
+      },
+    },
+  );
 
-  scheduler.register(PROGRESS, (payload) => {
+  scheduler.register(PROGRESS, (payload, ctx) => {
     const c = repo.get((payload as { campaignId: string }).campaignId);
-    if (c) emitProgress(c);
+    if (!c) return;
+    // Another writer (a pass, a receipt, a state change) reported since this was queued.
+    const due = c.progress_at + PROGRESS_EVERY_MS;
+    if (due > clock.now()) ctx.again(due);
+    else emitProgress(c);
   });
 
   // Delivery and read receipts move the funnel (triggers); progress events follow, ≤ 1/s.
@@ -636,6 +668,20 @@ export function campaignsService(d: CampaignsDeps) {
         .immediate();
     },
 
+    /**
+     * The account's tier or throughput changed: recipients the governor held wait for the old
+     * limits no longer, so the workspace's sending campaigns look again now.
+     */
+    limitsChanged(workspaceId: string) {
+      db.transaction(() => {
+        const now = clock.now();
+        for (const id of repo.sendingIds(workspaceId)) {
+          repo.unhold(id, now);
+          scheduler.enqueue(RUN, { campaignId: id }, { dedupeKey: `${RUN}:${id}`, sooner: true });
+        }
+      }).immediate();
+    },
+
     get: (scope: Scope, id: string): Campaign => toCampaign(find(scope, id)),
 
     progress: (scope: Scope, id: string): CampaignProgress => progressOf(find(scope, id)),
@@ -680,6 +726,13 @@ export function campaignsService(d: CampaignsDeps) {
           const now = clock.now();
           const at =
             body.scheduledFor !== undefined ? checkSchedule(body.scheduledFor) : c.scheduled_for;
+          if (c.status === 'paused' && c.launched_at !== null && body.scheduledFor !== undefined) {
+            throw new ApiError(
+              'validation_error',
+              'this campaign has started sending: launching it again resumes it now (scheduledFor applies before the start)',
+              { param: 'scheduledFor' },
+            );
+          }
           if (c.status === 'paused') {
             // Resume. One that paused before its schedule came waits for it again.
             if (c.launched_at === null && at !== null && at > now) {
@@ -815,9 +868,6 @@ export function campaignsService(d: CampaignsDeps) {
       }
       return { total, missingVariables: missing, sample };
     },
-
-    /** One pass now, outside the scheduler (tests and the CLI's `--wait` use the scheduler). */
-    pass,
   };
   return service;
 }

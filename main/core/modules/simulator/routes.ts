@@ -17,7 +17,7 @@ const config = { testOnly: true };
 
 export const simulatorRoutes: RegisterRoutes = (
   app,
-  { messages, templates, simulator, clock, interactiveLists },
+  { messages, templates, simulator, clock, interactiveLists, campaigns },
 ) => {
   app.post(
     '/api/simulator/inbound',
@@ -108,6 +108,13 @@ export const simulatorRoutes: RegisterRoutes = (
         response: { 200: simulatorSettingsSchema },
       },
     },
-    async (req) => simulator.update(req.principal.workspaceId, req.body),
+    async (req) => {
+      const settings = simulator.update(req.principal.workspaceId, req.body);
+      // New limits: campaigns the governor held look again now.
+      if (req.body.messagingTier !== undefined || req.body.throughputMps !== undefined) {
+        campaigns.limitsChanged(req.principal.workspaceId);
+      }
+      return settings;
+    },
   );
 };
