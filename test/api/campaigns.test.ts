@@ -634,3 +634,30 @@ describe('review fixes', () => {
     expect(await progress(id)).toMatchObject({ status: 'completed', sent: 5, blockedBy: null });
   });
 });
+
+describe('tier holds', () => {
+  it('hold each refused recipient until its own slot ends', async () => {
+    const { create, post, progress, jobs, scope, clock, key } = await setup(3);
+    t.core.services.simulator.update(scope.workspaceId, { messagingTier: 2 });
+    const send = (p: string) =>
+      t.request('POST', '/api/send', {
+        key,
+        body: { phone: p, templateName: 'spring_sale', variables: { '1': 'a', '2': 'b' } },
+      });
+    const t0 = clock.now();
+    await send('+14155550900');
+    clock.advance(3600_000);
+    await send('+14155550901'); // the tier is full: two slots, ending at t0+24h and t0+25h
+    await jobs.runDue();
+    const id = (await create({ variables: { '1': 'a', '2': 'b' } })).body.id;
+    await post('launch', { id });
+    await jobs.runDue();
+    expect(await progress(id)).toMatchObject({ sent: 0, pending: 3, blockedBy: 'tier' });
+    clock.set(t0 + 24 * 3600_000 + 1);
+    await jobs.runDue();
+    expect((await progress(id)).sent).toBe(1);
+    clock.set(t0 + 25 * 3600_000 + 1);
+    await jobs.runDue();
+    expect((await progress(id)).sent).toBe(2);
+  });
+});

@@ -73,6 +73,13 @@ export function createGovernor(db: Db, clock: Clock) {
        WHERE account_id = ? AND environment = ? AND tier_opened_at > ?`,
     )
     .pluck();
+  const slotsByAge = db
+    .prepare(
+      `SELECT tier_opened_at FROM governor_recipients
+       WHERE account_id = ? AND environment = ? AND tier_opened_at > ?
+       ORDER BY tier_opened_at LIMIT ?`,
+    )
+    .pluck();
   const prune = db.prepare(
     `DELETE FROM governor_recipients WHERE (account_id, environment, phone) IN (
        SELECT account_id, environment, phone FROM governor_recipients
@@ -122,6 +129,16 @@ export function createGovernor(db: Db, clock: Clock) {
         number | null;
       return oldest === null ? null : oldest + TIER_WINDOW_MS;
     },
+
+    /**
+     * When the next `n` tier slots end, oldest first: a runner holds the k-th recipient the tier
+     * refused until the k-th slot ends, so each waits for its own slot instead of all of them
+     * being looked at again at every slot's end.
+     */
+    tierSlotEnds: (key: PaceKey, n: number, at = clock.now()): number[] =>
+      (slotsByAge.all(key.accountId, key.environment, at - TIER_WINDOW_MS, n) as number[]).map(
+        (t) => t + TIER_WINDOW_MS,
+      ),
 
     /**
      * Whether a runner may message this recipient now. `insideWindow`: the recipient wrote in

@@ -432,13 +432,25 @@ export function campaignsService(d: CampaignsDeps) {
     let outcomes = c.recent_outcomes;
     let hold: { by: Exclude<BlockedBy, 'throughput'>; until: number } | null = null;
     let paused: PauseReason | null = null;
+    let tierEnds: number[] | undefined;
+    let tierRefused = 0;
 
     for (const r of rows) {
       const inside = insideServiceWindow(r.last_inbound_at, now);
       const verdict = governor.check(key, limits, r.phone, inside, used, now);
       if (!verdict.ok) {
-        repo.hold(r.id, verdict.until);
-        if (!hold || verdict.by === 'tier' || verdict.until < hold.until) hold = verdict;
+        let until = verdict.until;
+        if (verdict.by === 'tier') {
+          // The k-th refused waits for the k-th slot to end (the slots still running are
+          // this pass's at most: one lookup for the pass).
+          tierEnds ??= governor.tierSlotEnds(key, rows.length, now);
+          until = tierEnds[Math.min(tierRefused, tierEnds.length - 1)] ?? until;
+          tierRefused++;
+        }
+        repo.hold(r.id, until);
+        if (!hold || (verdict.by === 'tier' && hold.by !== 'tier') || until < hold.until) {
+          hold = { by: verdict.by, until };
+        }
         continue;
       }
       const values = JSON.parse(r.variables) as Record<string, string>;
