@@ -1,40 +1,12 @@
-import type { ChildProcess } from 'node:child_process';
-import { execFile, execFileSync, spawn } from 'node:child_process';
-import fs from 'node:fs';
-import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { BIN, cliHarness } from './harness.ts';
+import { execFileSync, spawn } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
 import { openStore } from '../../main/core/core.ts';
 import { funnelHolds } from '../../shared/campaign-rules.ts';
 import { campaignSchema } from '../../shared/schemas/campaigns.ts';
-import { seedCampaign, tempDir } from '../helpers.ts';
+import { seedCampaign } from '../helpers.ts';
 
-const run = promisify(execFile);
-const BIN = path.resolve('main/cli/bin.mjs');
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-
-afterEach(() => {
-  for (const c of children.splice(0)) c.kill('SIGKILL');
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function dataDir() {
-  const d = tempDir('parley-cmp-cli-');
-  dirs.push(d);
-  return d;
-}
-
-async function parley(args: string[], dir: string) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args, '--data-dir', dir]);
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
-
+const { children, dataDir, parley } = cliHarness('parley-cmp-cli-');
 const json = async (args: string[], dir: string) => {
   const r = await parley([...args, '--json'], dir);
   expect(r.stderr).toBe('');

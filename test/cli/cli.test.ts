@@ -1,43 +1,12 @@
+import { BIN, cliHarness } from './harness.ts';
 import type { ChildProcess } from 'node:child_process';
-import { execFile, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { promisify } from 'node:util';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createCore } from '../../main/core/core.ts';
-import { tempDir } from '../helpers.ts';
 
-const run = promisify(execFile);
-const BIN = path.resolve('main/cli/bin.mjs');
-const dirs: string[] = [];
-const children: ChildProcess[] = [];
-
-afterEach(() => {
-  for (const c of children.splice(0)) c.kill('SIGKILL');
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function dataDir() {
-  const d = tempDir('parley-cli-');
-  dirs.push(d);
-  return d;
-}
-
-async function parley(args: string[], dir: string) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [BIN, ...args, '--data-dir', dir]);
-    return { code: 0, stdout, stderr };
-  } catch (e) {
-    const err = e as { code: number; stdout: string; stderr: string };
-    return { code: err.code, stdout: err.stdout, stderr: err.stderr };
-  }
-}
-
-const json = async (args: string[], dir: string) => {
-  const r = await parley([...args, '--json'], dir);
-  expect(r.stderr).toBe('');
-  return JSON.parse(r.stdout);
-};
+const { children, dataDir, parley, json } = cliHarness('parley-cli-');
 
 describe('parley CLI', () => {
   it('manages workspaces, keys and the wallet, with --json giving one object', async () => {
