@@ -9,6 +9,7 @@ import { CampaignsScreen } from './screens/campaigns/campaigns-screen.tsx';
 import { CannedRepliesScreen } from './screens/canned-replies/canned-replies-screen.tsx';
 import { ContactsScreen } from './screens/contacts/contacts-screen.tsx';
 import { InboxScreen } from './screens/inbox/inbox-screen.tsx';
+import { InteractiveListsScreen } from './screens/interactive-lists/interactive-lists-screen.tsx';
 import { PlaygroundScreen } from './screens/playground/playground-screen.tsx';
 import { ApiKeysScreen } from './screens/settings/api-keys-screen.tsx';
 import { TemplatesScreen } from './screens/templates/templates-screen.tsx';
@@ -31,6 +32,8 @@ function Screen({ route }: { route: Route }) {
       return <CampaignsScreen />;
     case 'canned-replies':
       return <CannedRepliesScreen />;
+    case 'interactive-lists':
+      return <InteractiveListsScreen />;
     case 'wallet':
       return <WalletScreen />;
     case 'playground':

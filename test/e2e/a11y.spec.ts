@@ -119,7 +119,44 @@ async function auditAll(page: Page, label: string): Promise<string[]> {
   await page.getByTestId('new-template').click();
   await expect(page.getByTestId('template-editor')).toBeVisible();
   found.push(...(await audit(page, `${label} template editor`)));
+
+  // The list editor, its errors showing, then its preview's sheet open.
+  await waitForScreen(page, '#/interactive-lists/new');
+  await page.getByTestId('list-body').fill('Pick a topic and an agent who knows it will answer.');
+  await page.getByTestId('list-sections-0-rows-0-title').fill('A row title over the limit');
+  await expect(page.getByTestId('list-sections-0-rows-0-title-error')).toBeVisible();
+  found.push(...(await audit(page, `${label} list editor`)));
+  await page.getByTestId('preview-list-button').click();
+  await expect(page.getByTestId('list-sheet')).toBeVisible();
+  found.push(...(await audit(page, `${label} list preview sheet`)));
   return found;
+}
+
+/** A saved list; in test mode also sent to the first customer, who picks a row. */
+async function seedList(request: APIRequestContext, key: string, phone: string | null) {
+  const list = (await apiPost(request, key, '/interactive-lists', {
+    name: 'Delivery options',
+    header: 'When suits you?',
+    body: 'Choose a delivery slot for your order.',
+    footer: 'Free delivery over 50',
+    buttonText: 'Pick a slot',
+    sections: [
+      {
+        title: 'Tomorrow',
+        rows: [
+          { id: 'am', title: 'Morning', description: '8:00 to 12:00' },
+          { id: 'pm', title: 'Afternoon' },
+        ],
+      },
+      { title: 'Later', rows: [{ id: 'week', title: 'Later this week' }] },
+    ],
+  })) as { id: string };
+  if (!phone) return;
+  await apiPost(request, key, '/api/send-list', { phone, listId: list.id });
+  await apiPost(request, key, '/api/simulator/inbound', {
+    phone,
+    listReply: { listId: list.id, rowId: 'pm' },
+  });
 }
 
 /** Templates, contacts with long labels, conversations (one outside its window), an agent. */
@@ -146,7 +183,7 @@ async function seed(request: APIRequestContext, key: string, environment: 'test'
     shortcut: 'thanks',
     text: 'Thanks {{contact.name}}, we are on it.',
   });
-  if (environment === 'live') return;
+  if (environment === 'live') return seedList(request, key, null);
   await apiPost(request, key, `/api/simulator/templates/${created.template.id}/review`, {
     decision: 'approve',
   });
@@ -157,6 +194,8 @@ async function seed(request: APIRequestContext, key: string, environment: 'test'
       ...(i === 5 ? { receivedAt: new Date(Date.now() - 25 * 3600e3).toISOString() } : {}),
     });
   }
+  // The newest conversation: a list sent and a row picked.
+  await seedList(request, key, '+14155552600');
 }
 
 test.describe.configure({ timeout: 180_000 });
@@ -198,7 +237,18 @@ test('axe finds no critical or serious violation with data: an open thread, fill
   await waitForScreen(page, '#/inbox');
   await page.getByTestId('conversation-row').first().click();
   await expect(page.getByTestId('reply-composer')).toHaveAttribute('data-kind', 'text');
+  // The thread has a sent list (its rows open) and the customer's pick.
+  await page.getByTestId('list-message-button').click();
+  await expect(page.getByTestId('list-message-rows')).toBeVisible();
+  await expect(page.getByTestId('list-pick-source')).toBeVisible();
   found.push(...(await audit(page, 'data test inbox thread')));
+  await page.getByTestId('reply-list-toggle').click();
+  await page
+    .getByTestId('reply-list-select')
+    .selectOption({ label: 'Delivery options (2 sections · 3 rows)' });
+  await expect(page.getByTestId('reply-list-preview')).toBeVisible();
+  found.push(...(await audit(page, 'data test inbox list reply')));
+  await page.getByTestId('reply-list-toggle').click();
   await page.getByTestId('conversation-row').filter({ hasText: 'Customer 6' }).click();
   await expect(page.getByTestId('reply-composer')).toHaveAttribute('data-kind', 'template');
   await page.getByTestId('reply-template-select').selectOption({ label: 'order_followup · en' });

@@ -54,11 +54,16 @@ export async function apiPost(
   return (await response.json()) as Record<string, unknown>;
 }
 
-/** An end user writing in, through the simulator, as a test-mode script would. */
+/**
+ * An end user writing in, through the simulator, as a test-mode script would: a text, or a pick
+ * from an interactive list they were sent.
+ */
 export async function simulateInbound(
   request: APIRequestContext,
   key: string,
-  body: { phone: string; message: string; receivedAt?: string },
+  body: { phone: string; receivedAt?: string } & (
+    { message: string } | { listReply: { listId: string; rowId: string } }
+  ),
 ): Promise<void> {
   const response = await request.post('/api/simulator/inbound', {
     headers: { 'X-API-Key': key },

@@ -11,6 +11,11 @@ import type {
   CreateCampaignBody,
   UpdateCampaignBody,
 } from '../../../shared/schemas/campaigns.ts';
+import type {
+  InteractiveList,
+  ListContentBody,
+  UpdateListBody,
+} from '../../../shared/schemas/interactive-lists.ts';
 /**
  * The one HTTP client of the renderer. The UI reaches the core only through here, exactly as a
  * third-party client would (design.md §1): every request carries the session (the desktop
@@ -378,7 +383,9 @@ export type ConversationDetail = Conversation & { messages: Message[] };
 export type PatchConversation = PatchConversationBody;
 
 export type ReplyBody = (
-  { text: string } | { templateName: string; variables?: Record<string, string> }
+  | { text: string }
+  | { templateName: string; variables?: Record<string, string> }
+  | { listId: string }
 ) & {
   as?: 'agent' | 'bot';
   private?: boolean;
@@ -511,6 +518,17 @@ export interface AudienceQuery {
   variables?: Record<string, string>;
 }
 
+export interface SendListResult {
+  success: true;
+  message: string;
+  data: SendTextResult['data'] & { listId: string };
+}
+
+/** What the simulated contact sends: a text, or a pick from a list they were sent. */
+export type SimulatedInbound = { phone: string; receivedAt?: string } & (
+  { message: string } | { listReply: { listId: string; rowId: string } }
+);
+
 export interface Health {
   status: string;
   version: string;
@@ -603,6 +621,9 @@ export const api = {
     }): Promise<SendTemplateResult> => json('POST', '/api/send', { body }),
     sendText: (body: { phone: string; message: string }): Promise<SendTextResult> =>
       json('POST', '/api/send-text', { body }),
+    /** A saved interactive list, inside the 24 h window (else 422 `outside_service_window`). */
+    sendList: (body: { phone: string; listId: string }): Promise<SendListResult> =>
+      json('POST', '/api/send-list', { body }),
   },
 
   conversations: {
@@ -683,6 +704,20 @@ export const api = {
       json('POST', '/campaigns/audience', { body, ...(signal ? { signal } : {}) }),
   },
 
+  interactiveLists: {
+    list: (p?: PageParams): Promise<Page<InteractiveList>> =>
+      json('GET', '/interactive-lists', { query: pageQuery(p) }),
+    get: (id: string): Promise<InteractiveList> =>
+      json('GET', `/interactive-lists/${encodeURIComponent(id)}`),
+    create: (body: ListContentBody): Promise<InteractiveList> =>
+      json('POST', '/interactive-lists', { body }),
+    /** Names the list by `id`; the fields given replace the list's, the others stay. */
+    update: (body: UpdateListBody): Promise<InteractiveList> =>
+      json('PUT', '/interactive-lists', { body }),
+    remove: (id: string): Promise<{ success: true; id: string }> =>
+      json('DELETE', '/interactive-lists', { query: { id } }),
+  },
+
   agents: {
     list: (): Promise<Page<Agent>> => json('GET', '/agents'),
     create: (body: { name: string; email: string }): Promise<Agent> =>
@@ -690,7 +725,7 @@ export const api = {
   },
 
   simulator: {
-    inbound: (body: { phone: string; message: string; receivedAt?: string }): Promise<unknown> =>
+    inbound: (body: SimulatedInbound): Promise<unknown> =>
       json('POST', '/api/simulator/inbound', { body }),
     review: (id: string, body: { decision: ReviewDecision; reason?: string }): Promise<unknown> =>
       json('POST', `/api/simulator/templates/${encodeURIComponent(id)}/review`, { body }),

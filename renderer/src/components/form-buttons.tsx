@@ -8,6 +8,8 @@ interface FormButtonsProps {
   onConfirm?: () => void;
   danger?: boolean;
   disabled: boolean;
+  /** The id of what says why the main button is disabled. */
+  describedBy?: string | undefined;
   testId: string;
   /** The main button's label. */
   children: ReactNode;
@@ -21,6 +23,7 @@ export function FormButtons({
   onConfirm,
   danger = false,
   disabled,
+  describedBy,
   testId,
   children,
 }: FormButtonsProps) {
@@ -35,6 +38,7 @@ export function FormButtons({
         className={`button ${danger ? 'button-danger' : 'button-primary'}`}
         onClick={onConfirm}
         disabled={disabled}
+        aria-describedby={describedBy}
         data-testid={testId}
       >
         {children}

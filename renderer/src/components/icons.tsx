@@ -182,3 +182,29 @@ export const MegaphoneIcon = () => (
     <path d="M18.5 5.5a9 9 0 0 1 0 13" />
   </Icon>
 );
+
+/** A bulleted list: interactive lists, and the button that opens one. */
+export const ListIcon = ({ size = 18 }: { size?: number }) => (
+  <Icon width={size} height={size}>
+    <path d="M9 6h11" />
+    <path d="M9 12h11" />
+    <path d="M9 18h11" />
+    <circle cx="4.5" cy="6" r="1" />
+    <circle cx="4.5" cy="12" r="1" />
+    <circle cx="4.5" cy="18" r="1" />
+  </Icon>
+);
+
+export const ArrowUpIcon = () => (
+  <Icon width="15" height="15">
+    <path d="M12 19V5" />
+    <path d="m5 12 7-7 7 7" />
+  </Icon>
+);
+
+export const ArrowDownIcon = () => (
+  <Icon width="15" height="15">
+    <path d="M12 5v14" />
+    <path d="m19 12-7 7-7-7" />
+  </Icon>
+);

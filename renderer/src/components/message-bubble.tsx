@@ -1,9 +1,13 @@
-import type { Message } from '../../../shared/schemas/index.ts';
+import { useEffect, useId, useState } from 'react';
+import { findMatches, parseChat, visibleText } from '../../../shared/chat-format.ts';
+import type { InteractiveList, Message } from '../../../shared/schemas/index.ts';
 import { formatMicros } from '../../../shared/money.ts';
+import { useInteractiveLists } from '../stores/interactive-lists.ts';
 import { notify } from '../stores/toasts.ts';
 import { ChatText, type ChatHighlight } from './chat-text.tsx';
 import { formatDate } from './format.ts';
-import { CopyIcon } from './icons.tsx';
+import { CopyIcon, ListIcon } from './icons.tsx';
+import { ListButton, ListSections } from './interactive-list.tsx';
 import { Ticks } from './ticks.tsx';
 import { formatClock } from './format.ts';
 
@@ -78,16 +82,149 @@ function Note({ message, sender, highlight }: NoteProps) {
   );
 }
 
+/**
+ * A sent list's text: its header in bold, its body, its footer in grey. The message's text is
+ * these joined (shared/list-rules.ts `listText`), which search counts matches in: each part
+ * marks its share of them.
+ */
+function ListText({
+  list,
+  highlight,
+}: {
+  list: InteractiveList;
+  highlight: ChatHighlight | null | undefined;
+}) {
+  const parts = [
+    { text: list.header, className: 'wa-header' },
+    { text: list.body, className: undefined },
+    { text: list.footer, className: 'wa-footer' },
+  ].filter((part): part is { text: string; className: string | undefined } =>
+    Boolean(part.text?.trim()),
+  );
+  let before = 0;
+  return (
+    <>
+      {parts.map((part, i) => {
+        const count = highlight?.query
+          ? findMatches(visibleText(parseChat(part.text)), highlight.query).length
+          : 0;
+        const current = highlight?.current ?? null;
+        const mine = current !== null && current >= before && current < before + count;
+        const offset = before;
+        before += count;
+        return (
+          <div key={i} className={part.className}>
+            <ChatText
+              text={part.text}
+              highlight={
+                highlight
+                  ? { query: highlight.query, current: mine ? current - offset : null }
+                  : null
+              }
+            />
+          </div>
+        );
+      })}
+    </>
+  );
+}
+
+/** Under a sent list's text: its button, which shows the rows as they were sent. */
+function SentListRows({ list }: { list: InteractiveList }) {
+  const [expanded, setExpanded] = useState(false);
+  const rowsId = useId();
+  return (
+    <>
+      <ListButton
+        text={list.buttonText}
+        expanded={expanded}
+        controls={rowsId}
+        onClick={() => setExpanded((open) => !open)}
+        testId="list-message-button"
+      />
+      {expanded ? (
+        <ListSections sections={list.sections} id={rowsId} testId="list-message-rows" />
+      ) : null}
+    </>
+  );
+}
+
+/**
+ * A customer's pick from a list: the row they chose, and the list's name when it is known (from
+ * the copy the thread sent, else from the saved lists).
+ */
+function ListPick({
+  message,
+  listId,
+  listName,
+  highlight,
+}: {
+  message: Message;
+  listId: string;
+  listName: string | undefined;
+  highlight: ChatHighlight | null | undefined;
+}) {
+  const saved = useInteractiveLists((s) => s.library.find((l) => l.id === listId)?.name);
+  const ensureLibrary = useInteractiveLists((s) => s.ensureLibrary);
+  useEffect(() => {
+    if (!listName) ensureLibrary();
+  }, [listName, ensureLibrary]);
+  const name = listName ?? saved;
+  return (
+    <>
+      <div className="wa-list-pick" data-testid="list-pick">
+        <ListIcon size={14} />
+        <span className="wa-list-pick-label">Picked:</span>{' '}
+        <span className="wa-body" data-testid="message-text">
+          <ChatText text={message.text} highlight={highlight} />
+        </span>
+      </div>
+      {name ? (
+        <div className="wa-list-pick-source" data-testid="list-pick-source">
+          from the list “{name}”
+        </div>
+      ) : null}
+    </>
+  );
+}
+
 interface BubbleProps {
   message: Message;
   /** Who sent an outbound message or wrote a note (agent name, "Bot"), shown above the text. */
   sender?: string | undefined;
   /** Search matches to mark in the text. */
   highlight?: ChatHighlight | null | undefined;
+  /** For a pick from a list: the list's name as the thread sent it, when known. */
+  listName?: string | undefined;
+}
+
+function MessageContent({ message, highlight, listName }: BubbleProps) {
+  if (message.list) {
+    return (
+      <div className="wa-body" data-testid="message-text">
+        <ListText list={message.list} highlight={highlight} />
+      </div>
+    );
+  }
+  if (message.listReply) {
+    return (
+      <ListPick
+        message={message}
+        listId={message.listReply.listId}
+        listName={listName}
+        highlight={highlight}
+      />
+    );
+  }
+  return (
+    <div className="wa-body" data-testid="message-text">
+      <ChatText text={message.text} highlight={highlight} />
+    </div>
+  );
 }
 
 /** One message as WhatsApp draws it: inbound left, outbound right with its delivery ticks. */
-export function MessageBubble({ message, sender, highlight }: BubbleProps) {
+export function MessageBubble({ message, sender, highlight, listName }: BubbleProps) {
   if (isNote(message)) return <Note message={message} sender={sender} highlight={highlight} />;
   const outbound = message.direction === 'outbound';
   return (
@@ -109,9 +246,12 @@ export function MessageBubble({ message, sender, highlight }: BubbleProps) {
             {message.templateName}
           </div>
         ) : null}
-        <div className="wa-body" data-testid="message-text">
-          <ChatText text={message.text} highlight={highlight} />
-        </div>
+        {message.list ? (
+          <div className="wa-template-tag" title="Interactive list" data-testid="message-list-name">
+            {message.list.name}
+          </div>
+        ) : null}
+        <MessageContent message={message} highlight={highlight} listName={listName} />
         <div className="wa-meta">
           <CopyButton text={message.text} />
           {message.environment === 'live' && outbound ? (
@@ -124,6 +264,7 @@ export function MessageBubble({ message, sender, highlight }: BubbleProps) {
           </time>
           {outbound ? <Ticks status={message.status} /> : null}
         </div>
+        {message.list ? <SentListRows list={message.list} /> : null}
       </div>
       {message.status === 'failed' ? (
         <div className="wa-failure" role="note" data-testid="message-error">

@@ -1,4 +1,4 @@
-import { Fragment, useLayoutEffect, useRef, type ClipboardEvent } from 'react';
+import { Fragment, useLayoutEffect, useMemo, useRef, type ClipboardEvent } from 'react';
 import type { Message } from '../../../shared/schemas/index.ts';
 import type { MessageListView } from '../stores/message-list.ts';
 import type { SearchMatch } from '../stores/thread-search.ts';
@@ -109,6 +109,13 @@ export function MessageList({
     mark.scrollIntoView({ block: 'center' });
   }, [currentMessageId, currentOccurrence, messages]);
 
+  // The lists this thread sent, by id: a customer's pick names the list it came from.
+  const sentLists = useMemo(() => {
+    const names = new Map<string, string>();
+    for (const message of messages) if (message.list) names.set(message.list.id, message.list.name);
+    return names;
+  }, [messages]);
+
   const onCopy = (event: ClipboardEvent<HTMLDivElement>) => {
     const text = copiedText(event.currentTarget, messages);
     if (text === null) return;
@@ -187,6 +194,7 @@ export function MessageList({
             <MessageBubble
               message={message}
               sender={sameSender ? undefined : (sender ?? undefined)}
+              listName={message.listReply ? sentLists.get(message.listReply.listId) : undefined}
               highlight={
                 search?.query
                   ? {

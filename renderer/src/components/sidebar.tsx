@@ -6,6 +6,7 @@ import {
   CodeIcon,
   ContactsIcon,
   KeyIcon,
+  ListIcon,
   MegaphoneIcon,
   ReplyIcon,
   TemplateIcon,
@@ -73,6 +74,9 @@ export function Sidebar() {
         </NavLink>
         <NavLink route="canned-replies" icon={<ReplyIcon />}>
           Canned replies
+        </NavLink>
+        <NavLink route="interactive-lists" icon={<ListIcon />}>
+          Interactive lists
         </NavLink>
         <NavLink route="wallet" icon={<WalletIcon />}>
           Wallet

@@ -89,3 +89,47 @@ export function PagedTable({
     </>
   );
 }
+
+interface EditDeleteCellProps {
+  /** What the row is, for the buttons' accessible names ("Edit /thanks"). */
+  what: string;
+  onEdit: () => void;
+  /** Asks first (a confirmation dialog): deleting is not undone. */
+  onDelete: () => void;
+  editTestId: string;
+  deleteTestId: string;
+}
+
+/** The last cell of a row of saved things (a table with `actions`): Edit, and Delete. */
+export function EditDeleteCell({
+  what,
+  onEdit,
+  onDelete,
+  editTestId,
+  deleteTestId,
+}: EditDeleteCellProps) {
+  return (
+    <td className="col-actions">
+      <div className="row-actions">
+        <button
+          type="button"
+          className="button button-small"
+          onClick={onEdit}
+          aria-label={`Edit ${what}`}
+          data-testid={editTestId}
+        >
+          Edit
+        </button>
+        <button
+          type="button"
+          className="button button-small button-danger-ghost"
+          onClick={onDelete}
+          aria-label={`Delete ${what}`}
+          data-testid={deleteTestId}
+        >
+          Delete
+        </button>
+      </div>
+    </td>
+  );
+}

@@ -1,9 +1,10 @@
-import type { ReactNode } from 'react';
+import { useId, useRef, useState, type ReactNode } from 'react';
 import type { MessageStatus, TemplateButton } from '../../../shared/schemas/index.ts';
 import { ChatText } from './chat-text.tsx';
 import { segments } from './template-text.ts';
 import { CopyIcon, ExternalIcon, PhoneIcon, ReplyIcon } from './icons.tsx';
 import { formatClock } from './format.ts';
+import { ListButton, ListSheet, type ListView } from './interactive-list.tsx';
 import { Ticks } from './ticks.tsx';
 
 function WithSamples({ text, samples }: { text: string; samples: Record<string, string> }) {
@@ -38,24 +39,37 @@ export interface PreviewProps {
   body: string;
   footer?: string;
   buttons?: Pick<TemplateButton, 'type' | 'text'>[];
+  /** An interactive list: its button under the text opens the sheet of its rows. */
+  list?: ListView;
   samples?: Record<string, string>;
   status?: MessageStatus;
   businessName?: string;
   testId?: string;
 }
 
-/** A template as the recipient's phone shows it: a chat bubble on WhatsApp's wallpaper. */
+/**
+ * A message as the recipient's phone shows it (a template, an interactive list): a chat bubble on
+ * WhatsApp's wallpaper.
+ */
 export function WhatsAppPreview({
   header,
   body,
   footer,
   buttons = [],
+  list,
   samples = {},
   status = 'read',
   businessName = 'Your business',
   testId = 'template-preview',
 }: PreviewProps) {
+  const [sheetOpen, setSheetOpen] = useState(false);
+  const sheetId = useId();
+  const listButton = useRef<HTMLButtonElement>(null);
   const empty = !body.trim() && !header?.trim() && !footer?.trim() && buttons.length === 0;
+  const closeSheet = () => {
+    setSheetOpen(false);
+    listButton.current?.focus();
+  };
   return (
     <div className="wa-phone" data-testid={testId}>
       <div className="wa-appbar">
@@ -91,6 +105,16 @@ export function WhatsAppPreview({
                 <span>{formatClock(new Date())}</span>
                 <Ticks status={status} />
               </div>
+              {list ? (
+                <ListButton
+                  ref={listButton}
+                  text={list.buttonText}
+                  expanded={sheetOpen}
+                  controls={sheetId}
+                  onClick={() => setSheetOpen(true)}
+                  testId="preview-list-button"
+                />
+              ) : null}
             </div>
             {buttons.map((button, i) => {
               const ButtonIcon = BUTTON_ICONS[button.type];
@@ -104,6 +128,7 @@ export function WhatsAppPreview({
           </div>
         )}
       </div>
+      {list && sheetOpen ? <ListSheet list={list} id={sheetId} onClose={closeSheet} /> : null}
     </div>
   );
 }

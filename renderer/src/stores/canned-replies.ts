@@ -1,21 +1,19 @@
 import { create } from 'zustand';
 import type { CannedReply, CannedReplyBody } from '../../../shared/schemas/index.ts';
-import { api, errorMessage, scopeGeneration } from '../api/client.ts';
+import { api } from '../api/client.ts';
+import { createLibrary, emptyLibrary, type LibraryMeta } from './library.ts';
 import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
-import { registerScopedStore, type LoadStatus } from './scope.ts';
+import { registerScopedStore } from './scope.ts';
 
 /**
  * Canned replies: the management screen's list (paged, searched by the core) and the composer's
  * library (every canned reply of the scope, loaded once and filtered as the agent types, so the
  * `/` picker answers each keystroke without a request). Saves and deletes update both.
  */
-interface CannedRepliesState extends PagedListMeta {
+interface CannedRepliesState extends PagedListMeta, LibraryMeta<CannedReply> {
   replies: CannedReply[];
   /** The screen's search, as sent to the core (`?q=`). */
   query: string;
-  library: CannedReply[];
-  libraryStatus: LoadStatus;
-  libraryError: string | null;
   load: () => Promise<void>;
   loadMore: () => Promise<void>;
   search: (query: string) => Promise<void>;
@@ -30,8 +28,6 @@ interface CannedRepliesState extends PagedListMeta {
 }
 
 const PAGE_SIZE = 50;
-/** The core's largest page: the library is read in as few requests as it allows. */
-const LIBRARY_PAGE = 200;
 
 const byShortcut = (a: CannedReply, b: CannedReply) => a.shortcut.localeCompare(b.shortcut);
 
@@ -51,9 +47,7 @@ const initial = () => ({
   ...emptyPagedList(),
   replies: [] as CannedReply[],
   query: '',
-  library: [] as CannedReply[],
-  libraryStatus: 'idle' as LoadStatus,
-  libraryError: null as string | null,
+  ...emptyLibrary<CannedReply>(),
 });
 
 export const useCannedReplies = create<CannedRepliesState>()((set, get) => {
@@ -66,42 +60,14 @@ export const useCannedReplies = create<CannedRepliesState>()((set, get) => {
     withRows: (replies) => ({ replies }),
   });
 
-  // One library read at a time; a local save or delete makes a read under way stale.
-  let libraryChanges = 0;
-  let inFlight: Promise<void> | null = null;
-
-  const loadLibrary = (): Promise<void> =>
-    (inFlight ??= readLibrary().finally(() => (inFlight = null)));
-
-  const readLibrary = async (): Promise<void> => {
-    const generation = scopeGeneration();
-    // A refresh keeps showing what is loaded; only a first load says it is loading.
-    if (get().libraryStatus !== 'ready') set({ libraryStatus: 'loading', libraryError: null });
-    try {
-      for (;;) {
-        const changes = libraryChanges;
-        const all: CannedReply[] = [];
-        let cursor: string | null = null;
-        do {
-          const page = await api.cannedReplies.list({ limit: LIBRARY_PAGE, cursor });
-          all.push(...page.data);
-          cursor = page.nextCursor;
-        } while (cursor);
-        if (generation !== scopeGeneration()) return;
-        // A save or delete landed while reading: this list may predate it, so read again.
-        if (changes === libraryChanges) {
-          set({ library: all, libraryStatus: 'ready' });
-          return;
-        }
-      }
-    } catch (e) {
-      if (generation === scopeGeneration())
-        set({ libraryStatus: 'error', libraryError: errorMessage(e) });
-    }
-  };
+  const library = createLibrary<CannedReply>({
+    set,
+    get,
+    readPage: (page) => api.cannedReplies.list(page),
+  });
 
   const saved = (reply: CannedReply): CannedReply => {
-    libraryChanges++;
+    library.changed();
     set((s) => ({
       replies: placed(s.replies, reply, matchesQuery(reply, s.query)),
       library: placed(s.library, reply, true),
@@ -121,21 +87,15 @@ export const useCannedReplies = create<CannedRepliesState>()((set, get) => {
       await list.load();
     },
 
-    ensureLibrary: () => {
-      const { libraryStatus } = get();
-      if (libraryStatus === 'idle' || libraryStatus === 'error') void loadLibrary();
-    },
-
-    refreshLibrary: () => {
-      void loadLibrary();
-    },
+    ensureLibrary: library.ensure,
+    refreshLibrary: library.refresh,
 
     create: async (body) => saved(await api.cannedReplies.create(body)),
     update: async (id, body) => saved(await api.cannedReplies.update(id, body)),
 
     remove: async (id) => {
       await api.cannedReplies.remove(id);
-      libraryChanges++;
+      library.changed();
       set((s) => ({
         replies: s.replies.filter((r) => r.id !== id),
         library: s.library.filter((r) => r.id !== id),

@@ -6,6 +6,7 @@ export const ROUTES = [
   'templates',
   'campaigns',
   'canned-replies',
+  'interactive-lists',
   'wallet',
   'playground',
   'settings/keys',
@@ -18,7 +19,7 @@ export const DEFAULT_ROUTE: Route = 'inbox';
  * Screens with pages of their own below them: `#/campaigns/<id>` is the screen `campaigns` with
  * the sub-path `<id>`, which the screen reads (a detail, an editor). Other screens have none.
  */
-const NESTED_ROUTES: ReadonlySet<Route> = new Set<Route>(['campaigns']);
+const NESTED_ROUTES: ReadonlySet<Route> = new Set<Route>(['campaigns', 'interactive-lists']);
 
 const isRoute = (value: string): value is Route => (ROUTES as readonly string[]).includes(value);
 

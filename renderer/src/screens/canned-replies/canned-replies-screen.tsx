@@ -7,7 +7,7 @@ import { PlusIcon } from '../../components/icons.tsx';
 import { ListIntro } from '../../components/list-intro.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { SearchField } from '../../components/search-field.tsx';
-import { PagedTable } from '../../components/table.tsx';
+import { EditDeleteCell, PagedTable } from '../../components/table.tsx';
 import { useDebounced } from '../../components/use-debounced.ts';
 import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { useCannedReplies } from '../../stores/canned-replies.ts';
@@ -123,28 +123,13 @@ export function CannedRepliesScreen() {
                     {reply.text}
                   </td>
                   <td className="nowrap">{formatDateTime(reply.updatedAt)}</td>
-                  <td className="col-actions">
-                    <div className="row-actions">
-                      <button
-                        type="button"
-                        className="button button-small"
-                        onClick={() => setEditing({ reply })}
-                        aria-label={`Edit /${reply.shortcut}`}
-                        data-testid="canned-edit"
-                      >
-                        Edit
-                      </button>
-                      <button
-                        type="button"
-                        className="button button-small button-danger-ghost"
-                        onClick={() => setDeleting(reply)}
-                        aria-label={`Delete /${reply.shortcut}`}
-                        data-testid="canned-delete"
-                      >
-                        Delete
-                      </button>
-                    </div>
-                  </td>
+                  <EditDeleteCell
+                    what={`/${reply.shortcut}`}
+                    onEdit={() => setEditing({ reply })}
+                    onDelete={() => setDeleting(reply)}
+                    editTestId="canned-edit"
+                    deleteTestId="canned-delete"
+                  />
                 </tr>
               ))}
             </PagedTable>

@@ -55,6 +55,7 @@ function Preview({
       {outbound ? <Ticks status={message.status} /> : null}
       <span className="truncate">
         <span className="conv-prefix">{previewPrefix(message, agents, meId)}</span>
+        {message.listReply ? 'Picked: ' : message.list ? 'List · ' : null}
         {message.type === 'template' && message.templateName && !message.text
           ? message.templateName
           : message.text}

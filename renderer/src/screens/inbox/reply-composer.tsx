@@ -3,7 +3,7 @@ import { parsePlaceholders } from '../../../../shared/placeholders.ts';
 import type { Conversation } from '../../../../shared/schemas/index.ts';
 import { ApiRequestError } from '../../api/client.ts';
 import { FormError } from '../../components/form-error.tsx';
-import { SendIcon } from '../../components/icons.tsx';
+import { ListIcon, SendIcon } from '../../components/icons.tsx';
 import { Tab } from '../../components/tab.tsx';
 import {
   SendTemplateButton,
@@ -21,6 +21,7 @@ import { isUsable, useApprovedTemplates } from '../../stores/approved-templates.
 import { hrefFor } from '../../stores/route.ts';
 import { useSession } from '../../stores/session.ts';
 import { isWindowOpen, useThread, windowClosesAt } from '../../stores/thread.ts';
+import { LIST_CLOSED_HINT, ListReply } from './list-reply.tsx';
 import { remaining } from './time.ts';
 
 type Mode = 'reply' | 'note';
@@ -258,12 +259,54 @@ function WindowChip({ conversation, now }: { conversation: Conversation; now: nu
   );
 }
 
-/** Replies and notes; outside the 24 h window, replies are approved templates. */
+/**
+ * The composer's list button: opens the saved lists in place of the reply box. Outside the
+ * window it is disabled and says why.
+ */
+function ListToggle({
+  open,
+  windowOpen,
+  onToggle,
+}: {
+  open: boolean;
+  windowOpen: boolean;
+  onToggle: () => void;
+}) {
+  const hintId = useId();
+  return (
+    <>
+      <button
+        type="button"
+        className={`button button-small reply-list-toggle${open ? ' selected' : ''}`}
+        aria-pressed={open}
+        disabled={!windowOpen}
+        title={windowOpen ? 'Send a saved interactive list' : LIST_CLOSED_HINT}
+        aria-describedby={windowOpen ? undefined : hintId}
+        onClick={onToggle}
+        data-testid="reply-list-toggle"
+      >
+        <ListIcon size={15} />
+        List
+      </button>
+      {windowOpen ? null : (
+        <span id={hintId} className="visually-hidden">
+          {LIST_CLOSED_HINT}
+        </span>
+      )}
+    </>
+  );
+}
+
+/**
+ * Replies and notes; outside the 24 h window, replies are approved templates. Inside it, the
+ * reply may be a saved interactive list instead of text.
+ */
 export function ReplyComposer({ conversation }: { conversation: Conversation }) {
   const now = useNow(30_000);
   const [mode, setMode] = useState<Mode>('reply');
+  const [listOpen, setListOpen] = useState(false);
   const windowOpen = isWindowOpen(conversation, now);
-  const kind = mode === 'note' ? 'note' : windowOpen ? 'text' : 'template';
+  const kind = mode === 'note' ? 'note' : !windowOpen ? 'template' : listOpen ? 'list' : 'text';
 
   return (
     <div className={`reply-composer reply-${kind}`} data-testid="reply-composer" data-kind={kind}>
@@ -286,10 +329,21 @@ export function ReplyComposer({ conversation }: { conversation: Conversation }) 
             Private note
           </Tab>
         </div>
-        <WindowChip conversation={conversation} now={now} />
+        <div className="reply-head-end">
+          {mode === 'reply' ? (
+            <ListToggle
+              open={kind === 'list'}
+              windowOpen={windowOpen}
+              onToggle={() => setListOpen((open) => !open)}
+            />
+          ) : null}
+          <WindowChip conversation={conversation} now={now} />
+        </div>
       </div>
       {kind === 'template' ? (
         <TemplateReply conversation={conversation} now={now} />
+      ) : kind === 'list' ? (
+        <ListReply inputId={REPLY_INPUT_ID} onDone={() => setListOpen(false)} />
       ) : (
         <TextReply key={kind} conversation={conversation} note={kind === 'note'} />
       )}

@@ -1,3 +1,4 @@
+import { Counter } from '../../components/counted-field.tsx';
 import { CloseIcon, PlusIcon } from '../../components/icons.tsx';
 import {
   BUTTON_LABELS,
@@ -61,14 +62,7 @@ export function ButtonsEditor({
       <div className="field">
         <label htmlFor={fieldId(field)}>
           {label}
-          {key === 'text' ? (
-            <span
-              className={`counter${button.text.length > LIMITS.buttonText ? ' over' : ''}`}
-              aria-hidden="true"
-            >
-              {button.text.length}/{LIMITS.buttonText}
-            </span>
-          ) : null}
+          {key === 'text' ? <Counter length={button.text.length} max={LIMITS.buttonText} /> : null}
         </label>
         <input
           id={fieldId(field)}

@@ -1,6 +1,7 @@
 import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { Template } from '../../../../shared/schemas/index.ts';
 import { ApiRequestError, errorMessage } from '../../api/client.ts';
+import { Counter, CountedField } from '../../components/counted-field.tsx';
 import { EditorPreview, EditorSection } from '../../components/editor-section.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { errorAria, FieldError } from '../../components/field-error.tsx';
@@ -66,14 +67,6 @@ function focusField(key: string): void {
       element.focus({ preventScroll: true });
     }
   });
-}
-
-function Counter({ length, max }: { length: number; max: number }) {
-  return (
-    <span className={`counter${length > max ? ' over' : ''}`} aria-hidden="true">
-      {length}/{max}
-    </span>
-  );
 }
 
 interface TemplateEditorProps {
@@ -189,32 +182,22 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
     key: 'name' | 'header' | 'footer',
     label: ReactNode,
     props: { placeholder: string; max: number; disabled?: boolean; hint?: string },
-  ) => {
-    const message = errorFor(key);
-    return (
-      <div className="field">
-        <label htmlFor={fieldId(key)}>
-          {label}
-          <Counter length={draft[key].length} max={props.max} />
-        </label>
-        <input
-          id={fieldId(key)}
-          className={`input${message ? ' invalid' : ''}${key === 'name' ? ' mono' : ''}`}
-          value={draft[key]}
-          placeholder={props.placeholder}
-          disabled={props.disabled}
-          autoComplete="off"
-          spellCheck={key !== 'name'}
-          {...errorAria(fieldId(key), message)}
-          onChange={(event) => change(key, event.target.value)}
-          onBlur={() => touch(key)}
-          data-testid={`template-${key}`}
-        />
-        <FieldError fieldId={fieldId(key)} message={message} />
-        {props.hint && !message ? <p className="hint">{props.hint}</p> : null}
-      </div>
-    );
-  };
+  ) => (
+    <CountedField
+      id={fieldId(key)}
+      label={label}
+      value={draft[key]}
+      max={props.max}
+      error={errorFor(key)}
+      onChange={(value) => change(key, value)}
+      onBlur={() => touch(key)}
+      placeholder={props.placeholder}
+      hint={props.hint}
+      mono={key === 'name'}
+      disabled={props.disabled}
+      testId={`template-${key}`}
+    />
+  );
 
   const bodyError = errorFor('body');
 

@@ -1,0 +1,205 @@
+/**
+ * The list editor's model: the form's draft, the list it sends, and the rules checked as the
+ * user types — the core's own (shared/list-rules.ts `listProblems`), each naming its field by the
+ * same dot path the API's `error.param` uses, so an answer from the core lands on the same field.
+ */
+import {
+  LIST_LIMITS,
+  listProblems,
+  type ListContent,
+  type ListProblem,
+} from '../../../../shared/list-rules.ts';
+import type { InteractiveList } from '../../../../shared/schemas/interactive-lists.ts';
+
+export { LIST_LIMITS };
+export type { ListProblem };
+
+export interface RowDraft {
+  /** Stable React key; never sent. */
+  key: string;
+  id: string;
+  title: string;
+  description: string;
+}
+
+export interface SectionDraft {
+  key: string;
+  title: string;
+  rows: RowDraft[];
+}
+
+export interface ListDraft {
+  name: string;
+  header: string;
+  body: string;
+  footer: string;
+  buttonText: string;
+  sections: SectionDraft[];
+}
+
+export type TextKey = 'name' | 'header' | 'body' | 'footer' | 'buttonText';
+
+let seq = 0;
+const nextKey = (): string => `k${++seq}`;
+
+/** A row id no other row of the draft has: `row-1`, `row-2`, … */
+export function freshRowId(draft: ListDraft): string {
+  const taken = new Set(draft.sections.flatMap((s) => s.rows.map((r) => r.id)));
+  let n = 1;
+  while (taken.has(`row-${n}`)) n++;
+  return `row-${n}`;
+}
+
+export const newRow = (draft: ListDraft): RowDraft => ({
+  key: nextKey(),
+  id: freshRowId(draft),
+  title: '',
+  description: '',
+});
+
+export const newSection = (draft: ListDraft): SectionDraft => ({
+  key: nextKey(),
+  title: '',
+  rows: [newRow(draft)],
+});
+
+export function emptyDraft(): ListDraft {
+  const draft: ListDraft = {
+    name: '',
+    header: '',
+    body: '',
+    footer: '',
+    buttonText: '',
+    sections: [],
+  };
+  draft.sections = [newSection(draft)];
+  return draft;
+}
+
+export const draftFromList = (list: InteractiveList): ListDraft => ({
+  name: list.name,
+  header: list.header ?? '',
+  body: list.body,
+  footer: list.footer ?? '',
+  buttonText: list.buttonText,
+  sections: list.sections.map((section) => ({
+    key: nextKey(),
+    title: section.title,
+    rows: section.rows.map((row) => ({
+      key: nextKey(),
+      id: row.id,
+      title: row.title,
+      description: row.description ?? '',
+    })),
+  })),
+});
+
+const optional = (text: string): string | null => (text.trim() ? text : null);
+
+/** The list as the API takes it (and as `listProblems` checks it); blank optional texts are none. */
+export const contentOf = (draft: ListDraft): ListContent & { header: string | null } => ({
+  name: draft.name,
+  header: optional(draft.header),
+  body: draft.body,
+  footer: optional(draft.footer),
+  buttonText: draft.buttonText,
+  sections: draft.sections.map((section) => ({
+    title: section.title,
+    rows: section.rows.map((row) => ({
+      id: row.id,
+      title: row.title,
+      description: optional(row.description),
+    })),
+  })),
+});
+
+export const problemsOf = (draft: ListDraft): ListProblem[] => listProblems(contentOf(draft));
+
+/** The DOM id (and test id) of the field a param names: `sections.0.rows.1.title` → `list-sections-0-rows-1-title`. */
+export const fieldId = (param: string): string => `list-${param.replace(/\./g, '-')}`;
+
+/** The value a param names in the draft, to tell a blank field from a wrong one. */
+function valueAt(draft: ListDraft, param: string): unknown {
+  let value: unknown = draft;
+  for (const part of param.split('.')) {
+    if (value === null || typeof value !== 'object') return undefined;
+    value = (value as Record<string, unknown>)[part];
+  }
+  return value;
+}
+
+/**
+ * A field left blank (or a section left without rows): said once the user has been there, not
+ * while the form is fresh. Wrong values (too long, a repeated row id, too many rows) show at once.
+ */
+export function isBlank(draft: ListDraft, param: string): boolean {
+  const value = valueAt(draft, param);
+  if (typeof value === 'string') return value.trim() === '';
+  if (Array.isArray(value)) return value.length === 0;
+  return false;
+}
+
+/** Whether the form shows a field for this param (an answer about any other goes in a banner). */
+export function isFieldParam(draft: ListDraft, param: string): boolean {
+  const m = /^sections\.(\d+)(?:\.(title|rows)(?:\.(\d+)\.(id|title|description))?)?$/.exec(param);
+  if (!m) return ['name', 'header', 'body', 'footer', 'buttonText', 'sections'].includes(param);
+  const section = draft.sections[Number(m[1])];
+  if (!section || !m[2]) return false;
+  return m[3] === undefined || section.rows[Number(m[3])] !== undefined;
+}
+
+const LABELS: Record<string, string> = {
+  name: 'Name',
+  header: 'Header',
+  body: 'Body',
+  footer: 'Footer',
+  buttonText: 'Button text',
+  sections: 'Sections',
+  title: 'Title',
+  rows: 'Rows',
+  id: 'Row ID',
+  description: 'Description',
+};
+
+/** Where a param's field is, in words: "Section 2, row 1", or '' for the list's own fields. */
+export function whereOf(param: string): string {
+  const m = /^sections\.(\d+)(?:\.rows\.(\d+))?/.exec(param);
+  if (!m) return '';
+  const section = `Section ${Number(m[1]) + 1}`;
+  return m[2] === undefined ? section : `${section}, row ${Number(m[2]) + 1}`;
+}
+
+const capitalised = (text: string): string => text.charAt(0).toUpperCase() + text.slice(1);
+
+/**
+ * A rule's message in the form's words: the field's label instead of its path ("Title is at most
+ * 24 characters (it has 25)"), other rows named by place ("also at section 1, row 2").
+ */
+export function fieldMessage(param: string, message: string): string {
+  let text = message;
+  if (text.startsWith(`${param} `)) {
+    const last = param.split('.').pop() ?? param;
+    text = `${LABELS[last] ?? last}${text.slice(param.length)}`;
+  }
+  text = text.replace(
+    /sections\.(\d+)\.rows\.(\d+)(?:\.\w+)?/g,
+    (_, s: string, r: string) => `section ${Number(s) + 1}, row ${Number(r) + 1}`,
+  );
+  return capitalised(text);
+}
+
+/** A rule's message with its place, for the line that says what blocks saving. */
+export function blockerMessage(problem: ListProblem): string {
+  const where = whereOf(problem.param);
+  const text = fieldMessage(problem.param, problem.message);
+  return where && !text.toLowerCase().startsWith(where.toLowerCase()) ? `${where}: ${text}` : text;
+}
+
+/** Moves one item of a list up or down by one place (the same list at an end). */
+export function moved<T>(items: T[], index: number, by: -1 | 1): T[] {
+  const to = index + by;
+  if (to < 0 || to >= items.length) return items;
+  const next = items.slice();
+  [next[index], next[to]] = [next[to]!, next[index]!];
+  return next;
+}

@@ -1,0 +1,264 @@
+import { CountedField } from '../../components/counted-field.tsx';
+import { FieldError } from '../../components/field-error.tsx';
+import { ArrowDownIcon, ArrowUpIcon, CloseIcon, PlusIcon } from '../../components/icons.tsx';
+import {
+  fieldId,
+  LIST_LIMITS,
+  moved,
+  newRow,
+  newSection,
+  type ListDraft,
+  type RowDraft,
+  type SectionDraft,
+} from './list-draft.ts';
+
+/** Move up, move down and remove, for one section or one row (`what`: "section 2"). */
+function ItemTools({
+  what,
+  index,
+  count,
+  onMove,
+  onRemove,
+  testId,
+}: {
+  what: string;
+  index: number;
+  count: number;
+  onMove: (by: -1 | 1) => void;
+  onRemove: () => void;
+  testId: string;
+}) {
+  const tools = [
+    {
+      name: 'up',
+      label: `Move ${what} up`,
+      icon: <ArrowUpIcon />,
+      disabled: index === 0,
+      act: () => onMove(-1),
+    },
+    {
+      name: 'down',
+      label: `Move ${what} down`,
+      icon: <ArrowDownIcon />,
+      disabled: index === count - 1,
+      act: () => onMove(1),
+    },
+    {
+      name: 'remove',
+      label: `Remove ${what}`,
+      icon: <CloseIcon />,
+      disabled: false,
+      act: onRemove,
+    },
+  ];
+  return (
+    <div className="list-draft-tools">
+      {tools.map((tool) => (
+        <button
+          key={tool.name}
+          type="button"
+          className="icon-button"
+          aria-label={tool.label}
+          title={tool.label}
+          disabled={tool.disabled}
+          onClick={tool.act}
+          data-testid={`${testId}-${tool.name}`}
+        >
+          {tool.icon}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** An "Add …" button that says why it is disabled once the limit is reached. */
+function AddButton({
+  label,
+  full,
+  onClick,
+  testId,
+}: {
+  label: string;
+  /** Why no more can be added, when the limit is reached. */
+  full: string | null;
+  onClick: () => void;
+  testId: string;
+}) {
+  return (
+    <div className="list-add">
+      <button
+        type="button"
+        className="button button-small"
+        disabled={full !== null}
+        onClick={onClick}
+        data-testid={testId}
+      >
+        <PlusIcon />
+        {label}
+      </button>
+      {full ? <span className="hint">{full}</span> : null}
+    </div>
+  );
+}
+
+interface SectionsEditorProps {
+  draft: ListDraft;
+  errorFor: (param: string) => string | undefined;
+  touch: (param: string) => void;
+  /** A field of a section or row changed: `param` names it. */
+  onEdit: (sections: SectionDraft[], param: string) => void;
+  /** Sections or rows were added, removed or moved: indices changed. */
+  onReshape: (sections: SectionDraft[]) => void;
+}
+
+/** The list's sections, each with its rows: add, remove, reorder, and their texts. */
+export function SectionsEditor({ draft, errorFor, touch, onEdit, onReshape }: SectionsEditorProps) {
+  const { sections } = draft;
+
+  const editSection = (s: number, patch: Partial<SectionDraft>, param: string) =>
+    onEdit(
+      sections.map((section, i) => (i === s ? { ...section, ...patch } : section)),
+      param,
+    );
+  const editRow = (s: number, r: number, key: 'id' | 'title' | 'description', value: string) =>
+    editSection(
+      s,
+      {
+        rows: sections[s]!.rows.map((row, i) => (i === r ? { ...row, [key]: value } : row)),
+      },
+      `sections.${s}.rows.${r}.${key}`,
+    );
+  const reshapeRows = (s: number, rows: RowDraft[]) =>
+    onReshape(sections.map((section, i) => (i === s ? { ...section, rows } : section)));
+
+  const rowField = (
+    s: number,
+    r: number,
+    row: RowDraft,
+    key: 'id' | 'title' | 'description',
+    label: string,
+    props: { max: number; placeholder: string; hint?: string; mono?: boolean },
+  ) => {
+    const param = `sections.${s}.rows.${r}.${key}`;
+    return (
+      <CountedField
+        id={fieldId(param)}
+        label={
+          key === 'description' ? (
+            <>
+              {label} <span className="optional">(optional)</span>
+            </>
+          ) : (
+            label
+          )
+        }
+        value={row[key]}
+        error={errorFor(param)}
+        onChange={(value) => editRow(s, r, key, value)}
+        onBlur={() => touch(param)}
+        testId={fieldId(param)}
+        {...props}
+      />
+    );
+  };
+
+  return (
+    <div className="list-sections-editor">
+      <ol className="list-section-drafts" id={fieldId('sections')}>
+        {sections.map((section, s) => {
+          const rowsParam = `sections.${s}.rows`;
+          return (
+            <li key={section.key} className="list-section-draft" data-testid="list-section-draft">
+              <div className="list-draft-head">
+                <span className="list-draft-label">Section {s + 1}</span>
+                <ItemTools
+                  what={`section ${s + 1}`}
+                  index={s}
+                  count={sections.length}
+                  onMove={(by) => onReshape(moved(sections, s, by))}
+                  onRemove={() => {
+                    touch('sections');
+                    onReshape(sections.filter((_, i) => i !== s));
+                  }}
+                  testId={`list-section-${s}`}
+                />
+              </div>
+              <CountedField
+                id={fieldId(`sections.${s}.title`)}
+                label="Section title"
+                value={section.title}
+                max={LIST_LIMITS.sectionTitle}
+                error={errorFor(`sections.${s}.title`)}
+                onChange={(title) => editSection(s, { title }, `sections.${s}.title`)}
+                onBlur={() => touch(`sections.${s}.title`)}
+                placeholder="e.g. Orders"
+                testId={fieldId(`sections.${s}.title`)}
+              />
+              <ol className="list-row-drafts" id={fieldId(rowsParam)}>
+                {section.rows.map((row, r) => (
+                  <li key={row.key} className="list-row-draft" data-testid="list-row-draft">
+                    <div className="list-draft-head">
+                      <span className="list-draft-label">Row {r + 1}</span>
+                      <ItemTools
+                        what={`row ${r + 1} of section ${s + 1}`}
+                        index={r}
+                        count={section.rows.length}
+                        onMove={(by) => reshapeRows(s, moved(section.rows, r, by))}
+                        onRemove={() => {
+                          touch(rowsParam);
+                          reshapeRows(
+                            s,
+                            section.rows.filter((_, i) => i !== r),
+                          );
+                        }}
+                        testId={`list-row-${s}-${r}`}
+                      />
+                    </div>
+                    <div className="list-row-fields">
+                      {rowField(s, r, row, 'title', 'Row title', {
+                        max: LIST_LIMITS.rowTitle,
+                        placeholder: 'e.g. Track my order',
+                      })}
+                      {rowField(s, r, row, 'id', 'Row ID', {
+                        max: LIST_LIMITS.rowId,
+                        placeholder: 'track-order',
+                        hint: 'Comes back with the pick; unique in the list.',
+                        mono: true,
+                      })}
+                    </div>
+                    {rowField(s, r, row, 'description', 'Description', {
+                      max: LIST_LIMITS.rowDescription,
+                      placeholder: 'e.g. Where is my parcel?',
+                    })}
+                  </li>
+                ))}
+              </ol>
+              <FieldError fieldId={fieldId(rowsParam)} message={errorFor(rowsParam)} />
+              <AddButton
+                label="Add row"
+                full={
+                  section.rows.length >= LIST_LIMITS.rowsPerSection
+                    ? `A section has at most ${LIST_LIMITS.rowsPerSection} rows.`
+                    : null
+                }
+                onClick={() => reshapeRows(s, [...section.rows, newRow(draft)])}
+                testId={`list-section-${s}-add-row`}
+              />
+            </li>
+          );
+        })}
+      </ol>
+      <FieldError fieldId={fieldId('sections')} message={errorFor('sections')} />
+      <AddButton
+        label="Add section"
+        full={
+          sections.length >= LIST_LIMITS.sections
+            ? `A list has at most ${LIST_LIMITS.sections} sections.`
+            : null
+        }
+        onClick={() => onReshape([...sections, newSection(draft)])}
+        testId="list-add-section"
+      />
+    </div>
+  );
+}
