@@ -1,43 +1,19 @@
 import { createRequire } from 'node:module';
 import type { APIRequestContext, Page } from '@playwright/test';
 import { funnelHolds, type FunnelCounts } from '../../shared/campaign-rules.ts';
+import { customerPhone, seedCampaignAudience } from './campaign-seed.ts';
 import { apiPost, createApiKey, expect, test, waitForLiveUpdates } from './fixtures.ts';
 
 const RECIPIENTS = 120;
-const phoneOf = (i: number) => `+1415555${String(3000 + i)}`;
+const phoneOf = customerPhone;
 
 /** An approved template, a group of RECIPIENTS contacts, and a channel slow enough to pause. */
 async function seed(request: APIRequestContext, key: string): Promise<void> {
-  const created = (await apiPost(request, key, '/api/templates', {
-    name: 'spring_sale',
-    category: 'MARKETING',
-    language: 'en',
-    components: [{ type: 'BODY', text: 'Hi {{1}}, take 20% off with {{2}}.' }],
-  })) as { template: { id: string } };
-  await apiPost(request, key, `/api/simulator/templates/${created.template.id}/review`, {
-    decision: 'approve',
-  });
-
-  const ids: string[] = [];
-  for (let start = 0; start < RECIPIENTS; start += 20) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(20, RECIPIENTS - start) }, (_, j) =>
-        apiPost(request, key, '/api/contacts', {
-          phone: phoneOf(start + j),
-          name: `Customer ${String(start + j + 1).padStart(3, '0')}`,
-        }),
-      ),
-    );
-    ids.push(...batch.map((c) => c.id as string));
-  }
-  await apiPost(request, key, '/api/contacts/groups', { name: 'Spring list', contactIds: ids });
-
   // 20 messages a second: the campaign takes a few seconds, long enough to pause it.
-  const settings = await request.put('/api/simulator/settings', {
-    headers: { 'X-API-Key': key },
-    data: { throughputMps: 20, deliveryLatencyMs: 50, readLatencyMs: 100 },
+  await seedCampaignAudience(request, key, {
+    recipients: RECIPIENTS,
+    settings: { throughputMps: 20, deliveryLatencyMs: 50, readLatencyMs: 100 },
   });
-  expect(settings.status(), await settings.text()).toBe(200);
 }
 
 test('a campaign is created for a group, launched, paused, resumed and followed live to the end', async ({

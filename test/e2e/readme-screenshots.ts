@@ -4,6 +4,7 @@
  */
 import { mkdir } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
+import { seedCampaignAudience } from './campaign-seed.ts';
 import { apiPost, createApiKey, expect, test } from './fixtures.ts';
 import { seedInbox } from './inbox-seed.ts';
 
@@ -34,40 +35,15 @@ test('screenshots of the inbox at 1366×850 and 1024×700 for the README', async
 
 test('a screenshot of a campaign under way for the README', async ({ page, request, server }) => {
   const key = await createApiKey(server, 'test', 'e2e-campaign-screen');
-  const created = (await apiPost(request, key, '/api/templates', {
-    name: 'spring_sale',
-    category: 'MARKETING',
-    language: 'en',
-    components: [{ type: 'BODY', text: 'Hi {{1}}, take 20% off with {{2}}.' }],
-  })) as { template: { id: string } };
-  await apiPost(request, key, `/api/simulator/templates/${created.template.id}/review`, {
-    decision: 'approve',
-  });
-  const ids: string[] = [];
-  for (let start = 0; start < 180; start += 30) {
-    const batch = await Promise.all(
-      Array.from({ length: 30 }, (_, j) =>
-        apiPost(request, key, '/api/contacts', {
-          phone: `+1415556${String(1000 + start + j)}`,
-          name: `Customer ${start + j + 1}`,
-        }),
-      ),
-    );
-    ids.push(...batch.map((c) => c.id as string));
-  }
-  const group = await apiPost(request, key, '/api/contacts/groups', {
-    name: 'Spring list',
-    contactIds: ids,
-  });
-  await request.put('/api/simulator/settings', {
-    headers: { 'X-API-Key': key },
-    data: { throughputMps: 12 },
+  const groupId = await seedCampaignAudience(request, key, {
+    recipients: 180,
+    settings: { throughputMps: 12 },
   });
   const campaign = await apiPost(request, key, '/campaigns', {
     name: 'Spring sale',
     templateName: 'spring_sale',
     variables: { '1': '{{contact.name}}', '2': 'SPRING20' },
-    target: { groupId: group.id },
+    target: { groupId },
   });
   await page.setViewportSize({ width: 1366, height: 850 });
   await page.goto(`/#/campaigns/${campaign.id as string}`);
