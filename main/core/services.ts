@@ -24,6 +24,7 @@ import { createOutbound } from './net/outbound.ts';
 import { createGovernor } from './pacing/governor.ts';
 import { campaignsService } from './modules/campaigns/service.ts';
 import { interactiveListsService } from './modules/interactive-lists/service.ts';
+import { workflowsService } from './modules/workflows/service.ts';
 import type { Clock, Random } from './runtime.ts';
 import { createIds } from './runtime.ts';
 
@@ -99,9 +100,25 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     workspaces,
     log,
   });
+  const workflows = workflowsService({
+    db,
+    clock,
+    random,
+    ids,
+    scheduler,
+    outbox,
+    outbound,
+    governor,
+    contacts,
+    messages,
+    conversations,
+    lists: interactiveLists,
+    workspaces,
+  });
   return {
     db,
     governor,
+    workflows,
     campaigns,
     interactiveLists,
     clock,

@@ -12,3 +12,4 @@ export * from './conversations.ts';
 export * from './canned-replies.ts';
 export * from './campaigns.ts';
 export * from './interactive-lists.ts';
+export * from './workflows.ts';

@@ -10,6 +10,7 @@ import { CsvUpload } from '../modules/contacts/import.ts';
 import { campaignsRoutes } from '../modules/campaigns/routes.ts';
 import { cannedRepliesRoutes } from '../modules/canned-replies/routes.ts';
 import { interactiveListsRoutes } from '../modules/interactive-lists/routes.ts';
+import { workflowsRoutes } from '../modules/workflows/routes.ts';
 import { contactsRoutes } from '../modules/contacts/routes.ts';
 import { conversationsRoutes } from '../modules/conversations/routes.ts';
 import { eventsRoutes } from '../modules/events/routes.ts';
@@ -187,6 +188,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       cannedRepliesRoutes,
       campaignsRoutes,
       interactiveListsRoutes,
+      workflowsRoutes,
       simulatorRoutes,
       webhooksRoutes,
       eventsRoutes(opts.heartbeatMs),

@@ -157,6 +157,10 @@ export function messagesService(d: MessagingDeps) {
   const conversations = conversationsRepo(db);
   /** Told (in the transaction) when a campaign's message changes status. */
   const campaignListeners = new Set<(campaignId: string) => void>();
+  /** Told (in the transaction) of every inbound message: waiting workflow runs resume on it. */
+  const inboundListeners = new Set<
+    (scope: Scope, contactId: string, reply: { text: string; listReply?: ListReply }) => void
+  >();
 
   const conversationEventJson = (id: string) =>
     JSON.parse(conversations.json(id, clock.now() - SERVICE_WINDOW_MS)) as Record<string, unknown>;
@@ -534,6 +538,9 @@ export function messagesService(d: MessagingDeps) {
     applyStatus,
     sendableTemplate,
     onCampaignMessage: (l: (campaignId: string) => void) => campaignListeners.add(l),
+    onInbound: (
+      l: (scope: Scope, contactId: string, reply: { text: string; listReply?: ListReply }) => void,
+    ) => inboundListeners.add(l),
 
     /**
      * A runner's hand-over (campaigns now, workflows next), inside the runner's transaction,
@@ -772,6 +779,12 @@ export function messagesService(d: MessagingDeps) {
             snoozed_until: reopen ? null : conversation.snoozed_until,
           });
           outbox.emit(scope, 'message.received', { message: toMessage(row) });
+          for (const l of inboundListeners) {
+            l(scope, contact.id, {
+              text: input.text,
+              ...(input.listReply ? { listReply: input.listReply } : {}),
+            });
+          }
           const changes: Record<string, { from: unknown; to: unknown }> = {
             lastMessageAt: {
               from: iso(conversation.last_message_at),

@@ -1,0 +1,188 @@
+import {
+  businessEventBody,
+  businessEventResponse,
+  createdWorkflowSchema,
+  listRunsQuery,
+  patchWorkflowBody,
+  runDetailSchema,
+  runPage,
+  runSchema,
+  triggerWorkflowBody,
+  updateWorkflowBody,
+  workflowBody,
+  workflowPage,
+  workflowSchema,
+} from '../../../../shared/schemas/workflows.ts';
+import { idParams, pageQuery } from '../../../../shared/schemas/common.ts';
+import { z } from 'zod';
+import type { RegisterRoutes } from '../../http/types.ts';
+
+const tags = ['Workflows'];
+const runParams = z.object({ runId: z.string().min(1).max(100) });
+
+const STEPS =
+  'Steps run in order (`next` overrides; the last one ends the run): `send_template {templateName, variables}`, `send_text {text}` and `send_list {listId}` (the last two inside the 24 h window only), `wait {duration}` (ISO 8601: `PT2S`, `PT15M`, `P1D`), `wait_for_reply {timeout, onTimeout?}` (the reply is `{{reply.text}}`), `branch {conditions: [{if: {value, op, equals?}, goto}], else?}` (op: eq ne gt gte lt lte contains exists), `webhook {url, method?, body?, onError?}` (signed with the workflow’s secret; the JSON answer is `{{steps.ID.FIELD}}`), `update_conversation {status?, assignee?, addLabels?, removeLabels?}`, `end`. Template strings: `{{payload.X}}`, `{{contact.name}}`, `{{reply.text}}`, `{{steps.ID.FIELD}}`. A problem answers 400 `validation_error` naming the field (`steps.3.duration`).';
+
+export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
+  app.get(
+    '/workflows',
+    {
+      schema: {
+        operationId: 'listWorkflows',
+        tags,
+        summary: 'Workflows, newest first, with their running and waiting runs',
+        querystring: pageQuery,
+        response: { 200: workflowPage },
+      },
+    },
+    async (req) => workflows.list(req.principal, req.query),
+  );
+
+  app.post(
+    '/workflows',
+    {
+      schema: {
+        operationId: 'createWorkflow',
+        tags,
+        summary: 'Create a workflow (active unless `status: paused`)',
+        description: `${STEPS} The answer carries the workflow’s \`secret\`, shown only here.`,
+        body: workflowBody,
+        response: { 201: createdWorkflowSchema },
+      },
+    },
+    (req, reply) => {
+      reply.code(201);
+      return workflows.create(req.principal, req.body);
+    },
+  );
+
+  app.put(
+    '/workflows',
+    {
+      config: { docs: { errors: ['not_found'] } },
+      schema: {
+        operationId: 'updateWorkflow',
+        tags,
+        summary: 'Save a new version of a workflow',
+        description: `The body names the workflow by \`id\`; fields not given keep their values. Runs in flight finish on the version they started with. ${STEPS}`,
+        body: updateWorkflowBody,
+        response: { 200: workflowSchema },
+      },
+    },
+    async (req) => workflows.update(req.principal, req.body),
+  );
+
+  app.get(
+    '/workflows/runs/:runId',
+    {
+      config: { docs: { errors: ['not_found'] } },
+      schema: {
+        operationId: 'getWorkflowRun',
+        tags,
+        summary: 'One run with its steps (times, outputs, errors)',
+        params: runParams,
+        response: { 200: runDetailSchema },
+      },
+    },
+    async (req) => workflows.run(req.principal, req.params.runId),
+  );
+
+  app.post(
+    '/workflows/runs/:runId/cancel',
+    {
+      config: { docs: { errors: ['not_found', 'invalid_state'] } },
+      schema: {
+        operationId: 'cancelWorkflowRun',
+        tags,
+        summary: 'Cancel a running or waiting run',
+        params: runParams,
+        response: { 200: runSchema },
+      },
+    },
+    (req) => workflows.cancel(req.principal, req.params.runId),
+  );
+
+  app.post(
+    '/workflows/trigger',
+    {
+      config: { docs: { errors: ['not_found', 'invalid_state'] } },
+      schema: {
+        operationId: 'triggerWorkflow',
+        tags,
+        summary: 'Start a run for a contact (by phone or contactId)',
+        description:
+          'Only active workflows start runs; a contact already in a running or waiting run of the workflow answers 409 `invalid_state`.',
+        body: triggerWorkflowBody,
+        response: { 201: runSchema },
+      },
+    },
+    (req, reply) => {
+      reply.code(201);
+      return workflows.trigger(req.principal, req.body);
+    },
+  );
+
+  app.get(
+    '/workflows/:id',
+    {
+      config: { docs: { errors: ['not_found'] } },
+      schema: {
+        operationId: 'getWorkflow',
+        tags,
+        summary: 'One workflow (its current version)',
+        params: idParams,
+        response: { 200: workflowSchema },
+      },
+    },
+    async (req) => workflows.get(req.principal, req.params.id),
+  );
+
+  app.patch(
+    '/workflows/:id',
+    {
+      config: { docs: { errors: ['not_found'] } },
+      schema: {
+        operationId: 'setWorkflowStatus',
+        tags,
+        summary: 'Activate, pause or archive a workflow',
+        description: 'Only active workflows start runs; runs in flight go on.',
+        params: idParams,
+        body: patchWorkflowBody,
+        response: { 200: workflowSchema },
+      },
+    },
+    async (req) => workflows.setStatus(req.principal, req.params.id, req.body.status),
+  );
+
+  app.get(
+    '/workflows/:id/runs',
+    {
+      config: { docs: { errors: ['not_found'] } },
+      schema: {
+        operationId: 'listWorkflowRuns',
+        tags,
+        summary: 'A workflow’s runs, newest first',
+        params: idParams,
+        querystring: listRunsQuery,
+        response: { 200: runPage },
+      },
+    },
+    async (req) => workflows.runs(req.principal, req.params.id, req.query),
+  );
+
+  app.post(
+    '/api/events',
+    {
+      schema: {
+        operationId: 'ingestEvent',
+        tags,
+        summary: 'A business event (cart.abandoned, order.shipped, any name) that starts workflows',
+        description:
+          'Starts a run of every active workflow triggered by this event for the contact (created if new); a workflow the contact is already running is listed in `skipped`. The same `dedupeKey` within 24 h is accepted once: a repeat answers the first answer with `duplicate: true` and starts nothing.',
+        body: businessEventBody,
+        response: { 200: businessEventResponse },
+      },
+    },
+    (req) => workflows.ingest(req.principal, req.body),
+  );
+};
