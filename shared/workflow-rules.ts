@@ -74,7 +74,8 @@ export interface WorkflowProblem {
   message: string;
 }
 
-const FIELDS: Record<StepType, readonly (keyof StepDefinition)[]> = {
+/** The fields of each step type besides `id`, `type` and `next` (the builder's forms show these). */
+export const STEP_FIELDS: Record<StepType, readonly (keyof StepDefinition)[]> = {
   send_template: ['templateName', 'variables'],
   send_text: ['text'],
   send_list: ['listId'],
@@ -198,7 +199,7 @@ export function workflowProblems(def: WorkflowDefinition): WorkflowProblem[] {
       out.push({ param: `${at}.type`, message: `type is one of ${STEP_TYPES.join(', ')}` });
       return;
     }
-    const allowed = new Set<string>(['id', 'type', 'next', ...FIELDS[step.type]]);
+    const allowed = new Set<string>(['id', 'type', 'next', ...STEP_FIELDS[step.type]]);
     for (const key of Object.keys(step)) {
       if (!allowed.has(key)) {
         out.push({ param: `${at}.${key}`, message: `a ${step.type} step has no field ${key}` });

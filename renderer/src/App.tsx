@@ -14,6 +14,7 @@ import { PlaygroundScreen } from './screens/playground/playground-screen.tsx';
 import { ApiKeysScreen } from './screens/settings/api-keys-screen.tsx';
 import { TemplatesScreen } from './screens/templates/templates-screen.tsx';
 import { WalletScreen } from './screens/wallet/wallet-screen.tsx';
+import { WorkflowsScreen } from './screens/workflows/workflows-screen.tsx';
 import { useAgents } from './stores/agents.ts';
 import { useInbox } from './stores/inbox.ts';
 import { startInboxAlerts } from './stores/inbox-alerts.ts';
@@ -34,6 +35,8 @@ function Screen({ route }: { route: Route }) {
       return <CannedRepliesScreen />;
     case 'interactive-lists':
       return <InteractiveListsScreen />;
+    case 'workflows':
+      return <WorkflowsScreen />;
     case 'wallet':
       return <WalletScreen />;
     case 'playground':

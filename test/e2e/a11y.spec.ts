@@ -129,7 +129,48 @@ async function auditAll(page: Page, label: string): Promise<string[]> {
   await page.getByTestId('preview-list-button').click();
   await expect(page.getByTestId('list-sheet')).toBeVisible();
   found.push(...(await audit(page, `${label} list preview sheet`)));
+
+  // The workflow builder, a step's error showing.
+  await waitForScreen(page, '#/workflows/new');
+  await page.getByTestId('wf-add-type').selectOption('wait');
+  await page.getByTestId('wf-add-step').click();
+  await page.getByTestId('wf-steps-0-duration').fill('0');
+  await expect(page.getByTestId('wf-steps-0-duration-error')).toBeVisible();
+  found.push(...(await audit(page, `${label} workflow builder`)));
   return found;
+}
+
+/** A workflow with most step types, and a run of it waiting for the customer's reply. */
+async function seedWorkflowRun(request: APIRequestContext, key: string, phone: string) {
+  const workflow = (await apiPost(request, key, '/workflows', {
+    name: 'Welcome back',
+    trigger: { type: 'manual' },
+    steps: [
+      { id: 'tag', type: 'update_conversation', addLabels: ['returning'], status: 'pending' },
+      { id: 'hello', type: 'send_text', text: 'Welcome back {{contact.name}}! Need a hand?' },
+      { id: 'ask', type: 'wait_for_reply', timeout: 'PT1H' },
+      {
+        id: 'check',
+        type: 'branch',
+        conditions: [
+          { if: { value: '{{reply.text}}', op: 'contains', equals: 'yes' }, goto: 'notify' },
+        ],
+        else: 'done',
+      },
+      {
+        id: 'notify',
+        type: 'webhook',
+        url: 'https://example.com/hooks/parley',
+        body: { phone: '{{contact.phone}}' },
+      },
+      { id: 'done', type: 'end' },
+    ],
+  })) as { id: string };
+  const run = (await apiPost(request, key, '/workflows/trigger', {
+    workflowId: workflow.id,
+    phone,
+  })) as { id: string };
+  return { workflowId: workflow.id, runId: run.id };
 }
 
 /** A saved list; in test mode also sent to the first customer, who picks a row. */
@@ -219,7 +260,8 @@ test('axe finds no critical or serious violation with data: an open thread, fill
   server,
   request,
 }) => {
-  await seed(request, await createApiKey(server, 'test', 'a11y-test'), 'test');
+  const testKey = await createApiKey(server, 'test', 'a11y-test');
+  await seed(request, testKey, 'test');
   await seed(request, await createApiKey(server, 'live', 'a11y-live'), 'live');
   const page = await axePage(browser, server);
   await page.goto('/#/inbox');
@@ -267,6 +309,18 @@ test('axe finds no critical or serious violation with data: an open thread, fill
   await page.getByTestId('open-messages').first().click();
   await expect(page.getByTestId('messages-drawer')).toBeVisible();
   found.push(...(await audit(page, 'data test contacts messages')));
+
+  // Last in test mode (its run messages the first customer): a workflow's builder with its steps, its run history, and a run's timeline.
+  const { workflowId, runId } = await seedWorkflowRun(request, testKey, '+14155552600');
+  await waitForScreen(page, `#/workflows/${workflowId}`);
+  await expect(page.getByTestId('wf-step')).toHaveCount(6);
+  found.push(...(await audit(page, 'data test workflow builder')));
+  await waitForScreen(page, `#/workflows/${workflowId}/runs`);
+  await expect(page.getByTestId('wf-run-row')).toHaveCount(1);
+  found.push(...(await audit(page, 'data test workflow runs')));
+  await waitForScreen(page, `#/workflows/${workflowId}/runs/${runId}`);
+  await expect(page.getByTestId('wf-timeline-step')).toHaveCount(3);
+  found.push(...(await audit(page, 'data test workflow run timeline')));
 
   await switchMode(page, 'live');
   found.push(...(await auditAll(page, 'data live')));

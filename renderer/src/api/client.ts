@@ -16,6 +16,12 @@ import type {
   ListContentBody,
   UpdateListBody,
 } from '../../../shared/schemas/interactive-lists.ts';
+import type {
+  RunStatus,
+  WorkflowDefinition,
+  WorkflowStatus,
+} from '../../../shared/workflow-rules.ts';
+import type { Workflow, WorkflowRun } from '../../../shared/schemas/workflows.ts';
 /**
  * The one HTTP client of the renderer. The UI reaches the core only through here, exactly as a
  * third-party client would (design.md §1): every request carries the session (the desktop
@@ -529,6 +535,34 @@ export type SimulatedInbound = { phone: string; receivedAt?: string } & (
   { message: string } | { listReply: { listId: string; rowId: string } }
 );
 
+export type { Workflow, WorkflowRun };
+
+export interface WorkflowRunStep {
+  stepId: string;
+  type: string;
+  status: 'running' | 'waiting' | 'completed' | 'failed';
+  startedAt: string;
+  endedAt: string | null;
+  output: unknown;
+  error: string | null;
+}
+
+export type WorkflowRunDetail = WorkflowRun & { steps: WorkflowRunStep[] };
+
+/** What POST /workflows and PUT /workflows take: a definition, and for a new one its status. */
+export type WorkflowBody = WorkflowDefinition & { status?: WorkflowStatus };
+
+export interface RunQuery extends PageParams {
+  status?: RunStatus | '';
+}
+
+export interface TriggerBody {
+  workflowId: string;
+  contactId?: string;
+  phone?: string;
+  payload?: Record<string, unknown>;
+}
+
 export interface Health {
   status: string;
   version: string;
@@ -716,6 +750,30 @@ export const api = {
       json('PUT', '/interactive-lists', { body }),
     remove: (id: string): Promise<{ success: true; id: string }> =>
       json('DELETE', '/interactive-lists', { query: { id } }),
+  },
+
+  workflows: {
+    list: (p?: PageParams): Promise<Page<Workflow>> =>
+      json('GET', '/workflows', { query: pageQuery(p) }),
+    get: (id: string): Promise<Workflow> => json('GET', `/workflows/${encodeURIComponent(id)}`),
+    /** The answer's `secret` signs the webhook steps' requests; it is never shown again. */
+    create: (body: WorkflowBody): Promise<Workflow & { secret: string }> =>
+      json('POST', '/workflows', { body }),
+    /** Saves a new version; runs in flight finish on the version they started with. */
+    update: (id: string, body: WorkflowDefinition): Promise<Workflow> =>
+      json('PUT', '/workflows', { body: { id, ...body } }),
+    setStatus: (id: string, status: WorkflowStatus): Promise<Workflow> =>
+      json('PATCH', `/workflows/${encodeURIComponent(id)}`, { body: { status } }),
+    trigger: (body: TriggerBody): Promise<WorkflowRun> =>
+      json('POST', '/workflows/trigger', { body }),
+    runs: (id: string, q: RunQuery = {}): Promise<Page<WorkflowRun>> =>
+      json('GET', `/workflows/${encodeURIComponent(id)}/runs`, {
+        query: { ...pageQuery(q), status: q.status },
+      }),
+    run: (runId: string): Promise<WorkflowRunDetail> =>
+      json('GET', `/workflows/runs/${encodeURIComponent(runId)}`),
+    cancelRun: (runId: string): Promise<WorkflowRun> =>
+      json('POST', `/workflows/runs/${encodeURIComponent(runId)}/cancel`),
   },
 
   agents: {

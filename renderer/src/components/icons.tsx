@@ -208,3 +208,11 @@ export const ArrowDownIcon = () => (
     <path d="m19 12-7 7-7-7" />
   </Icon>
 );
+
+export const FlowIcon = () => (
+  <Icon>
+    <rect x="3" y="3" width="7" height="5" rx="1" />
+    <rect x="14" y="16" width="7" height="5" rx="1" />
+    <path d="M6.5 8v4a2 2 0 0 0 2 2h7a2 2 0 0 1 2 2" />
+  </Icon>
+);

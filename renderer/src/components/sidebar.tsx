@@ -4,6 +4,7 @@ import { hrefFor, useRoute, type Route } from '../stores/route.ts';
 import {
   ChatIcon,
   CodeIcon,
+  FlowIcon,
   ContactsIcon,
   KeyIcon,
   ListIcon,
@@ -77,6 +78,9 @@ export function Sidebar() {
         </NavLink>
         <NavLink route="interactive-lists" icon={<ListIcon />}>
           Interactive lists
+        </NavLink>
+        <NavLink route="workflows" icon={<FlowIcon />}>
+          Workflows
         </NavLink>
         <NavLink route="wallet" icon={<WalletIcon />}>
           Wallet

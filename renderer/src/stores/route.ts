@@ -7,6 +7,7 @@ export const ROUTES = [
   'campaigns',
   'canned-replies',
   'interactive-lists',
+  'workflows',
   'wallet',
   'playground',
   'settings/keys',
@@ -19,7 +20,11 @@ export const DEFAULT_ROUTE: Route = 'inbox';
  * Screens with pages of their own below them: `#/campaigns/<id>` is the screen `campaigns` with
  * the sub-path `<id>`, which the screen reads (a detail, an editor). Other screens have none.
  */
-const NESTED_ROUTES: ReadonlySet<Route> = new Set<Route>(['campaigns', 'interactive-lists']);
+const NESTED_ROUTES: ReadonlySet<Route> = new Set<Route>([
+  'campaigns',
+  'interactive-lists',
+  'workflows',
+]);
 
 const isRoute = (value: string): value is Route => (ROUTES as readonly string[]).includes(value);
 

@@ -1,63 +1,25 @@
-import { Fragment, useEffect, useState } from 'react';
-import { api, errorMessage } from '../../api/client.ts';
-import { ErrorBanner } from '../../components/error-banner.tsx';
-import { PageHeader } from '../../components/page-header.tsx';
-import type { InteractiveList } from '../../stores/interactive-lists.ts';
+import { Fragment } from 'react';
+import { api } from '../../api/client.ts';
+import { RecordLoader } from '../../components/record-loader.tsx';
 import { hrefFor, useRoute } from '../../stores/route.ts';
 import { useSession } from '../../stores/session.ts';
 import { ListEditor } from './list-editor.tsx';
 import { ListsOverview } from './lists-overview.tsx';
 import './interactive-lists.css';
 
-type Loaded =
-  | { state: 'loading' }
-  | { state: 'ready'; list: InteractiveList }
-  | { state: 'error'; error: string };
-
 /** The editor of a saved list, read first (`#/interactive-lists/<id>`). */
 function SavedListEditor({ id }: { id: string }) {
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
-
-  useEffect(() => {
-    let cancelled = false;
-    api.interactiveLists.get(id).then(
-      (list) => !cancelled && setLoaded({ state: 'ready', list }),
-      (e: unknown) => !cancelled && setLoaded({ state: 'error', error: errorMessage(e) }),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [id, attempt]);
-
-  if (loaded.state === 'ready') return <ListEditor list={loaded.list} />;
   return (
-    <div
-      className="screen"
-      aria-busy={loaded.state === 'loading'}
-      data-testid="list-editor-loading"
+    <RecordLoader
+      load={() => api.interactiveLists.get(id)}
+      back={{ href: hrefFor('interactive-lists'), label: '← Interactive lists' }}
+      title="Edit interactive list"
+      loadingText="Loading the list…"
+      failedText="The list could not be opened."
+      testId="list-editor-loading"
     >
-      <PageHeader
-        eyebrow={
-          <a href={hrefFor('interactive-lists')} className="link-button">
-            ← Interactive lists
-          </a>
-        }
-        title="Edit interactive list"
-        description={
-          loaded.state === 'loading' ? 'Loading the list…' : 'The list could not be opened.'
-        }
-      />
-      {loaded.state === 'error' ? (
-        <ErrorBanner
-          message={loaded.error}
-          onRetry={() => {
-            setLoaded({ state: 'loading' });
-            setAttempt((n) => n + 1);
-          }}
-        />
-      ) : null}
-    </div>
+      {(list) => <ListEditor list={list} />}
+    </RecordLoader>
   );
 }
 

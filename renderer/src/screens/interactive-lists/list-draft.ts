@@ -194,12 +194,3 @@ export function blockerMessage(problem: ListProblem): string {
   const text = fieldMessage(problem.param, problem.message);
   return where && !text.toLowerCase().startsWith(where.toLowerCase()) ? `${where}: ${text}` : text;
 }
-
-/** Moves one item of a list up or down by one place (the same list at an end). */
-export function moved<T>(items: T[], index: number, by: -1 | 1): T[] {
-  const to = index + by;
-  if (to < 0 || to >= items.length) return items;
-  const next = items.slice();
-  [next[index], next[to]] = [next[to]!, next[index]!];
-  return next;
-}

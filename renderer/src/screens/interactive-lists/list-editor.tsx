@@ -4,8 +4,9 @@ import { ApiRequestError, errorMessage } from '../../api/client.ts';
 import { CountedField } from '../../components/counted-field.tsx';
 import { EditorPreview, EditorSection } from '../../components/editor-section.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
+import { focusElement, withoutErrorsAt } from '../../components/server-errors.ts';
 import { plural } from '../../components/format.ts';
-import { FormButtons } from '../../components/form-buttons.tsx';
+import { EditorSave } from '../../components/editor-save.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ListPreview } from '../../components/list-preview.tsx';
 import { useInteractiveLists, type InteractiveList } from '../../stores/interactive-lists.ts';
@@ -29,27 +30,13 @@ import {
 import { SectionsEditor } from './sections-editor.tsx';
 
 const FORM_ID = 'interactive-list-form';
-const BLOCKER_ID = 'interactive-list-blocker';
 
 /** Brings a field into view and into focus (a list of rows has no input: it is only shown). */
 function focusField(param: string): void {
   window.requestAnimationFrame(() => {
-    const element = document.getElementById(fieldId(param));
-    element?.scrollIntoView({ block: 'center', behavior: 'smooth' });
-    if (element instanceof HTMLInputElement || element instanceof HTMLTextAreaElement) {
-      element.focus({ preventScroll: true });
-    }
+    focusElement(document.getElementById(fieldId(param)));
   });
 }
-
-/** Drops the errors the core reported at `param` and below it. */
-const without = (errors: Record<string, string>, param: string): Record<string, string> => {
-  const next = { ...errors };
-  for (const key of Object.keys(next)) {
-    if (key === param || key.startsWith(`${param}.`)) delete next[key];
-  }
-  return next;
-};
 
 /** Creates an interactive list (`list` null) or edits one, with its preview beside the form. */
 export function ListEditor({ list }: { list: InteractiveList | null }) {
@@ -79,7 +66,7 @@ export function ListEditor({ list }: { list: InteractiveList | null }) {
   const touch = (param: string) => setTouched((t) => (t.has(param) ? t : new Set(t).add(param)));
 
   const edited = (param: string) => {
-    setServerErrors((errors) => without(errors, param));
+    setServerErrors((errors) => withoutErrorsAt(errors, param));
     setFormError(null);
   };
   const setText = (key: TextKey, value: string) => {
@@ -172,33 +159,16 @@ export function ListEditor({ list }: { list: InteractiveList | null }) {
             : 'A message with a button that opens a menu of choices: the customer picks one, and the pick comes back into the conversation.'
         }
         actions={
-          <div className="list-editor-actions">
-            <div className="list-editor-buttons">
-              <FormButtons
-                onCancel={leave}
-                cancelDisabled={busy}
-                form={FORM_ID}
-                disabled={busy || blocker !== null}
-                describedBy={blocker ? BLOCKER_ID : undefined}
-                testId="list-save"
-              >
-                {busy ? 'Saving…' : 'Save list'}
-              </FormButtons>
-            </div>
-            {blocker ? (
-              <p className="list-editor-blocker" id={BLOCKER_ID} data-testid="list-save-blocker">
-                Can’t save yet:{' '}
-                <button
-                  type="button"
-                  className="link-button"
-                  onClick={showFirstProblem}
-                  data-testid="list-show-problem"
-                >
-                  {blocker}
-                </button>
-              </p>
-            ) : null}
-          </div>
+          <EditorSave
+            formId={FORM_ID}
+            onCancel={leave}
+            busy={busy}
+            blocker={blocker}
+            onShowProblem={showFirstProblem}
+            testIdPrefix="list"
+          >
+            {busy ? 'Saving…' : 'Save list'}
+          </EditorSave>
         }
       />
 

@@ -1,105 +1,15 @@
 import { CountedField } from '../../components/counted-field.tsx';
 import { FieldError } from '../../components/field-error.tsx';
-import { ArrowDownIcon, ArrowUpIcon, CloseIcon, PlusIcon } from '../../components/icons.tsx';
+import { AddButton, ItemTools, moved } from '../../components/item-tools.tsx';
 import {
   fieldId,
   LIST_LIMITS,
-  moved,
   newRow,
   newSection,
   type ListDraft,
   type RowDraft,
   type SectionDraft,
 } from './list-draft.ts';
-
-/** Move up, move down and remove, for one section or one row (`what`: "section 2"). */
-function ItemTools({
-  what,
-  index,
-  count,
-  onMove,
-  onRemove,
-  testId,
-}: {
-  what: string;
-  index: number;
-  count: number;
-  onMove: (by: -1 | 1) => void;
-  onRemove: () => void;
-  testId: string;
-}) {
-  const tools = [
-    {
-      name: 'up',
-      label: `Move ${what} up`,
-      icon: <ArrowUpIcon />,
-      disabled: index === 0,
-      act: () => onMove(-1),
-    },
-    {
-      name: 'down',
-      label: `Move ${what} down`,
-      icon: <ArrowDownIcon />,
-      disabled: index === count - 1,
-      act: () => onMove(1),
-    },
-    {
-      name: 'remove',
-      label: `Remove ${what}`,
-      icon: <CloseIcon />,
-      disabled: false,
-      act: onRemove,
-    },
-  ];
-  return (
-    <div className="list-draft-tools">
-      {tools.map((tool) => (
-        <button
-          key={tool.name}
-          type="button"
-          className="icon-button"
-          aria-label={tool.label}
-          title={tool.label}
-          disabled={tool.disabled}
-          onClick={tool.act}
-          data-testid={`${testId}-${tool.name}`}
-        >
-          {tool.icon}
-        </button>
-      ))}
-    </div>
-  );
-}
-
-/** An "Add …" button that says why it is disabled once the limit is reached. */
-function AddButton({
-  label,
-  full,
-  onClick,
-  testId,
-}: {
-  label: string;
-  /** Why no more can be added, when the limit is reached. */
-  full: string | null;
-  onClick: () => void;
-  testId: string;
-}) {
-  return (
-    <div className="list-add">
-      <button
-        type="button"
-        className="button button-small"
-        disabled={full !== null}
-        onClick={onClick}
-        data-testid={testId}
-      >
-        <PlusIcon />
-        {label}
-      </button>
-      {full ? <span className="hint">{full}</span> : null}
-    </div>
-  );
-}
 
 interface SectionsEditorProps {
   draft: ListDraft;

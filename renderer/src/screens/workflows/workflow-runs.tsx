@@ -1,0 +1,298 @@
+import { useEffect, useState } from 'react';
+import { RUN_STATUSES } from '../../../../shared/workflow-rules.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
+import { ErrorBanner } from '../../components/error-banner.tsx';
+import { FilterToolbar } from '../../components/filter-toolbar.tsx';
+import { formatDateTime } from '../../components/format.ts';
+import { PageHeader } from '../../components/page-header.tsx';
+import { PagedTable, type Column } from '../../components/table.tsx';
+import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
+import { hrefFor } from '../../stores/route.ts';
+import {
+  RUN_STATUS_LABELS,
+  useWorkflowRun,
+  useWorkflowRuns,
+  type RunStatusFilter,
+  type WorkflowRun,
+} from '../../stores/workflow-runs.ts';
+import type { Workflow } from '../../stores/workflows.ts';
+import { RunStatusChip } from './run-status.tsx';
+import { TestRunDialog } from './test-run-dialog.tsx';
+import { STEP_LABELS, type StepType } from './workflow-draft.ts';
+import { triggerText } from './workflow-list.tsx';
+import { WorkflowStatusChip } from './workflow-status.tsx';
+
+const FILTERS: readonly RunStatusFilter[] = ['', ...RUN_STATUSES];
+const COLUMNS: Column[] = ['Contact', 'Status', 'Now at', 'Version', 'Started', 'Ended'];
+
+const runHref = (run: Pick<WorkflowRun, 'id' | 'workflowId'>) =>
+  hrefFor('workflows', `${run.workflowId}/runs/${run.id}`);
+
+function TestRunButton({ workflow }: { workflow: Workflow }) {
+  const [open, setOpen] = useState(false);
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-primary"
+        onClick={() => setOpen(true)}
+        disabled={workflow.status !== 'active'}
+        title={workflow.status === 'active' ? undefined : 'Only an active workflow starts runs.'}
+        data-testid="wf-test-run"
+      >
+        Test run
+      </button>
+      {open ? <TestRunDialog workflow={workflow} onClose={() => setOpen(false)} /> : null}
+    </>
+  );
+}
+
+const eyebrow = (workflow: Workflow) => (
+  <>
+    <a href={hrefFor('workflows')} className="link-button">
+      ← Workflows
+    </a>{' '}
+    ·{' '}
+    <a href={hrefFor('workflows', workflow.id)} className="link-button">
+      Edit “{workflow.name}”
+    </a>
+  </>
+);
+
+/** A workflow's runs, filtered by status, live from the event stream. */
+export function RunHistory({ workflow }: { workflow: Workflow }) {
+  const runs = useWorkflowRuns((s) => s.runs);
+  const status = useWorkflowRuns((s) => s.status);
+  const error = useWorkflowRuns((s) => s.error);
+  const filter = useWorkflowRuns((s) => s.statusFilter);
+  const setFilter = useWorkflowRuns((s) => s.setStatusFilter);
+  const load = useWorkflowRuns((s) => s.load);
+  const loadMore = useWorkflowRuns((s) => s.loadMore);
+  const nextCursor = useWorkflowRuns((s) => s.nextCursor);
+  const loadingMore = useWorkflowRuns((s) => s.loadingMore);
+  const show = useWorkflowRuns((s) => s.show);
+  const shownFor = useWorkflowRuns((s) => s.workflowId);
+
+  useEffect(() => show(workflow.id), [show, workflow.id]);
+  useLoadWhenIdle(shownFor === workflow.id ? status : 'loading', load);
+  const loading = status === 'idle' || status === 'loading';
+
+  return (
+    <div className="screen" data-testid="wf-runs" data-workflow-id={workflow.id}>
+      <PageHeader
+        eyebrow={eyebrow(workflow)}
+        title={`Runs of ${workflow.name}`}
+        description={
+          <>
+            {workflow.trigger.type === 'event' ? (
+              <>
+                Started by the event <code>{triggerText(workflow)}</code>
+              </>
+            ) : (
+              'Started by hand'
+            )}
+            . Version {workflow.version} <WorkflowStatusChip status={workflow.status} />
+          </>
+        }
+        actions={<TestRunButton workflow={workflow} />}
+      />
+      {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
+      <section className="card card-flush" aria-label="Runs">
+        <FilterToolbar
+          label="Filter by status"
+          options={FILTERS}
+          value={filter}
+          onChange={setFilter}
+          labels={RUN_STATUS_LABELS}
+          testId={(value) => `wf-run-filter-${value || 'all'}`}
+        >
+          {loading
+            ? 'Loading…'
+            : `${runs.length}${nextCursor ? '+' : ''} run${runs.length === 1 ? '' : 's'}`}
+        </FilterToolbar>
+        <PagedTable
+          hasRows={runs.length > 0}
+          emptyTestId="wf-runs-none"
+          empty={
+            loading
+              ? 'Loading runs…'
+              : filter
+                ? `No ${RUN_STATUS_LABELS[filter].toLowerCase()} runs.`
+                : 'No runs yet: they appear here as they start.'
+          }
+          testId="wf-runs-table"
+          columns={COLUMNS}
+          nextCursor={nextCursor}
+          loadingMore={loadingMore}
+          loadMore={loadMore}
+        >
+          {runs.map((run) => (
+            <tr key={run.id} data-testid="wf-run-row" data-run-id={run.id}>
+              <td>
+                <a href={runHref(run)} className="cell-strong mono" data-testid="wf-run-link">
+                  {run.phone}
+                </a>
+              </td>
+              <td>
+                <RunStatusChip status={run.status} />
+              </td>
+              <td className="mono">{run.currentStepId ?? '—'}</td>
+              <td className="num">{run.version}</td>
+              <td className="nowrap muted">{formatDateTime(run.createdAt)}</td>
+              <td className="nowrap muted">{formatDateTime(run.endedAt)}</td>
+            </tr>
+          ))}
+        </PagedTable>
+      </section>
+    </div>
+  );
+}
+
+const timeOf = (iso: string | null): string =>
+  iso
+    ? new Date(iso).toLocaleTimeString(undefined, {
+        hour: '2-digit',
+        minute: '2-digit',
+        second: '2-digit',
+      })
+    : '…';
+
+/** One run's steps in order, with times, outputs and errors; followed live; cancellable. */
+export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: string }) {
+  const run = useWorkflowRun((s) => s.run);
+  const status = useWorkflowRun((s) => s.status);
+  const error = useWorkflowRun((s) => s.error);
+  const open = useWorkflowRun((s) => s.open);
+  const close = useWorkflowRun((s) => s.close);
+  const reload = useWorkflowRun((s) => s.reload);
+  const cancel = useWorkflowRun((s) => s.cancel);
+  const openId = useWorkflowRun((s) => s.runId);
+  const [confirming, setConfirming] = useState(false);
+
+  useEffect(() => {
+    if (openId !== runId) open(runId);
+  }, [runId, openId, open]);
+  useEffect(() => () => close(), [close]);
+
+  const shown = run && run.id === runId ? run : null;
+  const inFlight = shown?.status === 'running' || shown?.status === 'waiting';
+
+  return (
+    <div
+      className="screen"
+      aria-busy={!shown && status !== 'error'}
+      data-testid="wf-run"
+      data-run-id={runId}
+    >
+      <PageHeader
+        eyebrow={
+          <>
+            {eyebrow(workflow)} ·{' '}
+            <a href={hrefFor('workflows', `${workflow.id}/runs`)} className="link-button">
+              All runs
+            </a>
+          </>
+        }
+        title={shown ? `Run for ${shown.phone}` : 'Run'}
+        titleClassName="title-with-badge"
+        description={
+          shown ? (
+            <>
+              <RunStatusChip status={shown.status} /> Version {shown.version} · started{' '}
+              {formatDateTime(shown.createdAt)}
+              {shown.trigger.type === 'event' ? ` by ${shown.trigger.event}` : ' by hand'}
+              {shown.endedAt ? ` · ended ${formatDateTime(shown.endedAt)}` : ''}
+            </>
+          ) : (
+            'Loading the run…'
+          )
+        }
+        actions={
+          inFlight ? (
+            <button
+              type="button"
+              className="button button-danger-ghost"
+              onClick={() => setConfirming(true)}
+              data-testid="wf-run-cancel"
+            >
+              Cancel run
+            </button>
+          ) : null
+        }
+      />
+      {status === 'error' && error ? (
+        <ErrorBanner message={error} onRetry={() => void reload()} />
+      ) : null}
+      {shown ? (
+        <>
+          {shown.error ? (
+            <div className="banner banner-error" role="note" data-testid="wf-run-error">
+              {shown.error}
+            </div>
+          ) : null}
+          {Object.keys(shown.payload).length > 0 ? (
+            <details className="card wf-payload">
+              <summary>Payload</summary>
+              <pre className="wf-json">{JSON.stringify(shown.payload, null, 2)}</pre>
+            </details>
+          ) : null}
+          <ol className="wf-timeline" aria-label="Steps of the run" data-testid="wf-timeline">
+            {shown.steps.map((step, i) => (
+              <li
+                key={`${step.stepId}-${i}`}
+                className={`wf-timeline-step card runstep-${step.status}`}
+                data-testid="wf-timeline-step"
+                data-step-id={step.stepId}
+              >
+                <div className="wf-timeline-head">
+                  <strong>{STEP_LABELS[step.type as StepType] ?? step.type}</strong>
+                  <code className="muted">{step.stepId}</code>
+                  <RunStatusChip status={step.status} step />
+                  <span className="muted small wf-timeline-times">
+                    {timeOf(step.startedAt)} →{' '}
+                    {step.endedAt
+                      ? timeOf(step.endedAt)
+                      : step.status === 'waiting'
+                        ? 'waiting'
+                        : '…'}
+                  </span>
+                </div>
+                {step.error ? (
+                  <p className="field-error" data-testid="wf-timeline-error">
+                    {step.error}
+                  </p>
+                ) : null}
+                {step.output !== null && step.output !== undefined ? (
+                  <pre className="wf-json" data-testid="wf-timeline-output">
+                    {JSON.stringify(step.output, null, 2)}
+                  </pre>
+                ) : null}
+              </li>
+            ))}
+          </ol>
+          {inFlight ? (
+            <p className="hint" aria-live="polite">
+              {shown.status === 'waiting' ? 'Waiting' : 'Running'}: new steps appear here as they
+              happen.
+            </p>
+          ) : null}
+        </>
+      ) : null}
+      {confirming ? (
+        <ConfirmDialog
+          title="Cancel this run?"
+          onClose={() => setConfirming(false)}
+          onConfirm={cancel}
+          doneMessage="Cancelled the run."
+          confirmLabel="Cancel run"
+          busyLabel="Cancelling…"
+          testId="wf-cancel-dialog"
+          confirmTestId="wf-cancel-confirm"
+        >
+          It stops where it is: no further step runs for {shown?.phone ?? 'this contact'}. Messages
+          already sent stay sent.
+        </ConfirmDialog>
+      ) : null}
+    </div>
+  );
+}
