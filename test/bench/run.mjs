@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { campaignBench, printCampaignRows } from './campaigns.mjs';
+import { printWorkflowRows, workflowBench } from './workflows.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(root, 'main/cli/bin.mjs');
@@ -177,6 +178,7 @@ try {
   rows.sse = await sseLatency();
   rows.inbox = await inbox();
   rows.campaigns = await campaignBench();
+  rows.workflows = await workflowBench();
 } finally {
   cleanup.reverse().forEach((f) => f());
 }
@@ -293,6 +295,7 @@ console.log(
 );
 
 printCampaignRows(rows.campaigns);
+printWorkflowRows(rows.workflows);
 
 /**
  * SSE delivery latency: 100 subscribers on GET /events (over 4 keys: a key may hold 32

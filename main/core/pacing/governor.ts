@@ -43,6 +43,12 @@ export function createGovernor(db: Db, clock: Clock) {
        ORDER BY at`,
     )
     .raw();
+  const windowSum = db
+    .prepare(
+      `SELECT coalesce(sum(n), 0) FROM governor_sends
+       WHERE account_id = ? AND environment = ? AND at > ?`,
+    )
+    .pluck();
   const addSends = db.prepare(
     `INSERT INTO governor_sends (account_id, environment, at, n) VALUES (?, ?, ?, ?)
      ON CONFLICT (account_id, environment, at) DO UPDATE SET n = n + excluded.n`,
@@ -92,11 +98,8 @@ export function createGovernor(db: Db, clock: Clock) {
 
   const governor = {
     /** How many more hand-overs the last second has room for (below zero after unheld sends). */
-    room(key: PaceKey, mps: number, at = clock.now()): number {
-      let used = 0;
-      for (const [, n] of recent(key, at)) used += n;
-      return mps - used;
-    },
+    room: (key: PaceKey, mps: number, at = clock.now()): number =>
+      mps - (windowSum.get(key.accountId, key.environment, at - WINDOW_MS) as number),
 
     /** Counts `n` hand-overs now (inside the hand-over's transaction). API sends are never held. */
     spend(key: PaceKey, n: number, at?: number): void {
@@ -109,6 +112,7 @@ export function createGovernor(db: Db, clock: Clock) {
     /** The earliest time the window has room for `want` more (now if it has). */
     roomAt(key: PaceKey, mps: number, want: number, at = clock.now()): number {
       const now = at;
+      if (governor.room(key, mps, now) >= want) return now;
       const rows = recent(key, now);
       let used = rows.reduce((sum, [, n]) => sum + n, 0);
       if (mps - used >= want) return now;
