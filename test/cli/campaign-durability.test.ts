@@ -1,79 +1,15 @@
-import type { ChildProcess } from 'node:child_process';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import Database from 'better-sqlite3';
-import fs from 'node:fs';
 import path from 'node:path';
-import { afterEach, expect, it } from 'vitest';
-import type { Store } from '../../main/core/core.ts';
-import { openStore } from '../../main/core/core.ts';
+import { expect, it } from 'vitest';
 import type { FunnelCounts } from '../../shared/campaign-rules.ts';
 import { funnelHolds } from '../../shared/campaign-rules.ts';
 import type { Environment } from '../../shared/schemas/common.ts';
-import { seedCampaign, tempDir } from '../helpers.ts';
+import { seedCampaign } from '../helpers.ts';
+import type { Server } from './harness.ts';
+import { BIN, cliHarness, killHard, sleep, stop, withStore } from './harness.ts';
 
-const BIN = path.resolve('main/cli/bin.mjs');
-const children: ChildProcess[] = [];
-const dirs: string[] = [];
-afterEach(() => {
-  for (const c of children.splice(0)) c.kill('SIGKILL');
-  for (const d of dirs.splice(0)) fs.rmSync(d, { recursive: true, force: true });
-});
-
-function dataDir() {
-  const d = tempDir('parley-cmp-dur-');
-  dirs.push(d);
-  return d;
-}
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-  /** What it wrote on stderr, for a failure's message. */
-  log: () => string;
-}
-
-function serve(dir: string): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PARLEY_RATE_LIMIT: '100000' },
-  });
-  children.push(child);
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, child, log: () => err });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-}
-
-/** SIGKILL: no handler runs, no transaction finishes. */
-async function killHard(s: Server) {
-  const exited = new Promise((resolve) => s.child.once('exit', resolve));
-  s.child.kill('SIGKILL');
-  await exited;
-}
-
-async function stop(s: Server) {
-  const exited = new Promise((resolve) => s.child.once('exit', resolve));
-  s.child.kill('SIGTERM');
-  await exited;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function withStore<T>(dir: string, f: (s: Store) => T): T {
-  const store = openStore({ dataDir: dir });
-  try {
-    return f(store);
-  } finally {
-    store.close();
-  }
-}
+const { dataDir, serve } = cliHarness('parley-cmp-dur-');
 
 const newKey = (dir: string, env: Environment) =>
   withStore(dir, (s) => s.services.keys.create(s.services.workspaces.resolve().id, env, env).key);

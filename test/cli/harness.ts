@@ -1,13 +1,48 @@
 import type { ChildProcess } from 'node:child_process';
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, expect } from 'vitest';
+import type { Store } from '../../main/core/core.ts';
+import { openStore } from '../../main/core/core.ts';
 import { tempDir } from '../helpers.ts';
 
 export const BIN = path.resolve('main/cli/bin.mjs');
 const run = promisify(execFile);
+
+/** A `parley serve` child. */
+export interface Server {
+  url: string;
+  child: ChildProcess;
+  /** What it wrote on stderr, for a failure's message. */
+  log: () => string;
+}
+
+/** SIGKILL: no handler runs, no transaction finishes. */
+export async function killHard(s: Server) {
+  const exited = new Promise((resolve) => s.child.once('exit', resolve));
+  s.child.kill('SIGKILL');
+  await exited;
+}
+
+export async function stop(s: Server) {
+  const exited = new Promise((resolve) => s.child.once('exit', resolve));
+  s.child.kill('SIGTERM');
+  await exited;
+}
+
+export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The store of a data dir for one piece of work (seeding, reading), closed after it. */
+export function withStore<T>(dir: string, f: (s: Store) => T): T {
+  const store = openStore({ dataDir: dir });
+  try {
+    return f(store);
+  } finally {
+    store.close();
+  }
+}
 
 /**
  * The CLI suites' harness: temp data dirs and spawned processes that the test file's
@@ -29,9 +64,29 @@ export function cliHarness(prefix: string) {
       return { code: err.code, stdout: err.stdout, stderr: err.stderr };
     }
   }
+  /** `parley serve` on a free port (no per-key rate limit), killed after the test. */
+  function serve(dir: string): Promise<Server> {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, PARLEY_RATE_LIMIT: '100000000' },
+    });
+    children.push(child);
+    let err = '';
+    child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
+    return new Promise((resolve, reject) => {
+      let out = '';
+      child.stdout!.on('data', (d: Buffer) => {
+        out += d.toString();
+        const m = /listening on (http:\/\/\S+)/.exec(out);
+        if (m) resolve({ url: m[1]!, child, log: () => err });
+      });
+      child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
+    });
+  }
   return {
     /** Processes to kill after the test. */
     children,
+    serve,
     dataDir() {
       const d = tempDir(prefix);
       dirs.push(d);

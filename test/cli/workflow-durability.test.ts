@@ -1,68 +1,15 @@
-import type { ChildProcess } from 'node:child_process';
-import { spawn } from 'node:child_process';
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import type { Store } from '../../main/core/core.ts';
-import { openStore } from '../../main/core/core.ts';
-import { BIN, cliHarness } from './harness.ts';
+import { cliHarness, killHard, sleep, stop, withStore } from './harness.ts';
 
-const { children, dataDir } = cliHarness('parley-wf-dur-');
+const { dataDir, serve } = cliHarness('parley-wf-dur-');
 
 const N = 1000;
 /** The account's rate: 1,000 sends take about five seconds, long enough to kill in the middle. */
 const MPS = 200;
 const EVENT = 'bench.wait';
 const phoneOf = (i: number) => `+49152${String(i).padStart(8, '0')}`;
-
-interface Server {
-  url: string;
-  child: ChildProcess;
-  log: () => string;
-}
-
-function serve(dir: string): Promise<Server> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], {
-    stdio: ['ignore', 'pipe', 'pipe'],
-    env: { ...process.env, PARLEY_RATE_LIMIT: '100000000' },
-  });
-  children.push(child);
-  let err = '';
-  child.stderr!.on('data', (d: Buffer) => (err += d.toString()));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString();
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1]!, child, log: () => err });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${err}`)));
-  });
-}
-
-/** SIGKILL: no handler runs, no transaction finishes. */
-async function killHard(s: Server) {
-  const exited = new Promise((resolve) => s.child.once('exit', resolve));
-  s.child.kill('SIGKILL');
-  await exited;
-}
-
-async function stop(s: Server) {
-  const exited = new Promise((resolve) => s.child.once('exit', resolve));
-  s.child.kill('SIGTERM');
-  await exited;
-}
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-function withStore<T>(dir: string, f: (s: Store) => T): T {
-  const store = openStore({ dataDir: dir });
-  try {
-    return f(store);
-  } finally {
-    store.close();
-  }
-}
 
 /** A read of the live database from outside the server (WAL: it does not get in its way). */
 function peek<T>(dir: string, f: (db: Database.Database) => T): T {
