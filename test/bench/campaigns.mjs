@@ -2,28 +2,18 @@
 // measured from the outside (HTTP) and from the store (hand-over times). Run alone with
 // `node test/bench/campaigns.mjs` after `npm run build`, or as part of `npm run bench`.
 import Database from 'better-sqlite3';
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(root, 'main/cli/bin.mjs');
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+import { benchKey, cpuMs, maxPerSecond, serve, sleep } from './serve-common.mjs';
 /** The simulator's latencies for the run (README states them with the numbers). */
 export const LATENCIES = { deliveryLatencyMs: 500, readLatencyMs: 1000 };
 
 /** A data dir with a test key, an approved template and `n` contacts in one group. */
 function seed(n, mps) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-campaign-bench-'));
-  const key = JSON.parse(
-    execFileSync(
-      process.execPath,
-      [BIN, 'keys', 'create', '--env', 'test', '--name', 'bench', '--json', '--data-dir', dir],
-      { encoding: 'utf8' },
-    ),
-  );
+  const key = benchKey(dir);
   const db = new Database(path.join(dir, 'parley.db'));
   const now = Date.now();
   const ws = key.workspaceId;
@@ -66,41 +56,6 @@ function seed(n, mps) {
   db.close();
   return { dir, key: key.key };
 }
-
-function serve(dir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, PARLEY_RATE_LIMIT: '100000000' },
-    });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1], child });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-  });
-}
-
-/** User + system CPU of a process so far, in ms (Linux /proc). */
-function cpuMs(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
-}
-
-/** The most hand-overs in any window [t, t + 1000 ms). */
-function maxPerSecond(times) {
-  let best = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (times[j] < times[i] - 999) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** One campaign of `n` recipients at `mps`; resolves with its numbers. */
 export async function campaignRun(n, mps) {

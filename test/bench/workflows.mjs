@@ -8,15 +8,11 @@
 // the timers' due time is then moved, by one UPDATE of those jobs' run_at, so that all 10,000 come
 // due at one instant (the API cannot start 10,000 runs within one millisecond).
 import Database from 'better-sqlite3';
-import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(root, 'main/cli/bin.mjs');
-const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+import { benchKey, cpuMs, end, maxPerSecond, rssMiB, serve, sleep } from './serve-common.mjs';
 const EVENT = 'bench.timer';
 /** Events in flight at once while the runs are made. */
 const CONCURRENCY = 64;
@@ -27,13 +23,7 @@ const phoneOf = (i) => `+4915713${String(i).padStart(6, '0')}`;
 /** A data dir with a test key, an approved template and `n` contacts; the account at `mps`, no tier. */
 function seed(n, mps) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-workflow-bench-'));
-  const key = JSON.parse(
-    execFileSync(
-      process.execPath,
-      [BIN, 'keys', 'create', '--env', 'test', '--name', 'bench', '--json', '--data-dir', dir],
-      { encoding: 'utf8' },
-    ),
-  );
+  const key = benchKey(dir);
   const db = new Database(path.join(dir, 'parley.db'));
   const now = Date.now();
   const ws = key.workspaceId;
@@ -73,55 +63,6 @@ function seed(n, mps) {
 }
 
 /** `parley serve` on the dir; `listenedAt` is when its "listening on" line arrived. */
-function serve(dir) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-      env: { ...process.env, PARLEY_RATE_LIMIT: '100000000' },
-    });
-    let out = '';
-    child.stdout.on('data', (d) => {
-      out += d;
-      const m = /listening on (http:\/\/\S+)/.exec(out);
-      if (m) resolve({ url: m[1], child, listenedAt: Date.now() });
-    });
-    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
-  });
-}
-
-/** Ends the process: SIGTERM (a clean stop) or SIGKILL (no handler runs). */
-async function end(child, signal = 'SIGTERM') {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill(signal);
-  await exited;
-}
-
-/** User + system CPU of a process so far, in ms (Linux /proc). */
-function cpuMs(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
-}
-
-/** Resident memory of a process, in MiB (Linux /proc VmRSS). */
-function rssMiB(pid) {
-  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
-  return Number(m[1]) / 1024;
-}
-
-/** The most hand-overs in any window [t, t + 1000 ms). */
-function maxPerSecond(times) {
-  let best = 0;
-  for (let i = 0, j = 0; i < times.length; i++) {
-    while (times[j] < times[i] - 999) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
-}
-
-const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-
 function client(url, key) {
   return async (method, p, body) => {
     const res = await fetch(url + p, {

@@ -1,0 +1,69 @@
+// What the runner benches (campaigns, workflows) share: the bin, a serve child, and readings
+// of its CPU, memory and hand-over times.
+import { execFileSync, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.join(root, 'main/cli/bin.mjs');
+const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** A test key for a fresh data dir (the CLI creates the Default workspace with it). */
+export const benchKey = (dir) =>
+  JSON.parse(
+    execFileSync(
+      process.execPath,
+      [BIN, 'keys', 'create', '--env', 'test', '--name', 'bench', '--json', '--data-dir', dir],
+      { encoding: 'utf8' },
+    ),
+  );
+
+export function serve(dir) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, PARLEY_RATE_LIMIT: '100000000' },
+    });
+    let out = '';
+    child.stdout.on('data', (d) => {
+      out += d;
+      const m = /listening on (http:\/\/\S+)/.exec(out);
+      if (m) resolve({ url: m[1], child, listenedAt: Date.now() });
+    });
+    child.once('exit', (code) => reject(new Error(`serve exited with ${code}`)));
+  });
+}
+
+/** Ends the process: SIGTERM (a clean stop) or SIGKILL (no handler runs). */
+export async function end(child, signal = 'SIGTERM') {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((r) => child.once('exit', r));
+  child.kill(signal);
+  await exited;
+}
+
+/** User + system CPU of a process so far, in ms (Linux /proc). */
+export function cpuMs(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS;
+}
+
+/** Resident memory of a process, in MiB (Linux /proc VmRSS). */
+export function rssMiB(pid) {
+  const m = /VmRSS:\s+(\d+) kB/.exec(fs.readFileSync(`/proc/${pid}/status`, 'utf8'));
+  return Number(m[1]) / 1024;
+}
+
+/** The most hand-overs in any window [t, t + 1000 ms). */
+export function maxPerSecond(times) {
+  let best = 0;
+  for (let i = 0, j = 0; i < times.length; i++) {
+    while (times[j] < times[i] - 999) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+
+export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
