@@ -6,30 +6,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchKey, cpuMs, maxPerSecond, serve, sleep } from './serve-common.mjs';
+import { benchStore, cpuMs, maxPerSecond, serve, sleep } from './serve-common.mjs';
 /** The simulator's latencies for the run (README states them with the numbers). */
 export const LATENCIES = { deliveryLatencyMs: 500, readLatencyMs: 1000 };
 
 /** A data dir with a test key, an approved template and `n` contacts in one group. */
 function seed(n, mps) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-campaign-bench-'));
-  const key = benchKey(dir);
-  const db = new Database(path.join(dir, 'parley.db'));
-  const now = Date.now();
-  const ws = key.workspaceId;
-  db.transaction(() => {
-    db.prepare(
-      `INSERT INTO templates (id, workspace_id, environment, name, category, language, components, variable_count,
-         status, approved_at, usable_at, created_at, updated_at)
-       VALUES ('tpl_bench', ?, 'test', 'bench_offer', 'MARKETING', 'en', ?, 1, 'APPROVED', ?, ?, ?, ?)`,
-    ).run(
-      ws,
-      JSON.stringify([{ type: 'BODY', text: 'Hi {{1}}, 20% off today.' }]),
-      now,
-      now,
-      now,
-      now,
-    );
+  return benchStore('parley-campaign-bench-', mps, (db, ws, now) => {
     db.prepare(
       `INSERT INTO contact_groups (id, workspace_id, environment, name, created_at) VALUES ('grp_bench', ?, 'test', 'Bench', ?)`,
     ).run(ws, now);
@@ -46,15 +29,10 @@ function seed(n, mps) {
       member.run(id, now);
     }
     db.prepare(
-      'UPDATE business_accounts SET throughput_mps = ?, messaging_tier = NULL WHERE workspace_id = ?',
-    ).run(mps, ws);
-    db.prepare(
       `INSERT INTO simulator_settings (workspace_id, settings) VALUES (?, ?)
        ON CONFLICT (workspace_id) DO UPDATE SET settings = excluded.settings`,
     ).run(ws, JSON.stringify(LATENCIES));
-  })();
-  db.close();
-  return { dir, key: key.key };
+  });
 }
 
 /** One campaign of `n` recipients at `mps`; resolves with its numbers. */

@@ -1,7 +1,9 @@
 // What the runner benches (campaigns, workflows) share: the bin, a serve child, and readings
 // of its CPU, memory and hand-over times.
+import Database from 'better-sqlite3';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -67,3 +69,36 @@ export function maxPerSecond(times) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A fresh data dir for a runner bench: a test key, the approved template `bench_offer`
+ * ("Hi {{1}}, 20% off today.") and the account at `mps` with no tier limit; `fill(db, ws, now)`
+ * adds the rest in the same transaction.
+ */
+export function benchStore(prefix, mps, fill) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), prefix));
+  const key = benchKey(dir);
+  const db = new Database(path.join(dir, 'parley.db'));
+  const now = Date.now();
+  const ws = key.workspaceId;
+  db.transaction(() => {
+    db.prepare(
+      `INSERT INTO templates (id, workspace_id, environment, name, category, language, components, variable_count,
+         status, approved_at, usable_at, created_at, updated_at)
+       VALUES ('tpl_bench', ?, 'test', 'bench_offer', 'MARKETING', 'en', ?, 1, 'APPROVED', ?, ?, ?, ?)`,
+    ).run(
+      ws,
+      JSON.stringify([{ type: 'BODY', text: 'Hi {{1}}, 20% off today.' }]),
+      now,
+      now,
+      now,
+      now,
+    );
+    db.prepare(
+      'UPDATE business_accounts SET throughput_mps = ?, messaging_tier = NULL WHERE workspace_id = ?',
+    ).run(mps, ws);
+    fill(db, ws, now);
+  })();
+  db.close();
+  return { dir, key: key.key };
+}

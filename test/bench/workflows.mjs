@@ -9,10 +9,9 @@
 // due at one instant (the API cannot start 10,000 runs within one millisecond).
 import Database from 'better-sqlite3';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchKey, cpuMs, end, maxPerSecond, rssMiB, serve, sleep } from './serve-common.mjs';
+import { benchStore, cpuMs, end, maxPerSecond, rssMiB, serve, sleep } from './serve-common.mjs';
 const EVENT = 'bench.timer';
 /** Events in flight at once while the runs are made. */
 const CONCURRENCY = 64;
@@ -22,24 +21,7 @@ const phoneOf = (i) => `+4915713${String(i).padStart(6, '0')}`;
 
 /** A data dir with a test key, an approved template and `n` contacts; the account at `mps`, no tier. */
 function seed(n, mps) {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-workflow-bench-'));
-  const key = benchKey(dir);
-  const db = new Database(path.join(dir, 'parley.db'));
-  const now = Date.now();
-  const ws = key.workspaceId;
-  db.transaction(() => {
-    db.prepare(
-      `INSERT INTO templates (id, workspace_id, environment, name, category, language, components, variable_count,
-         status, approved_at, usable_at, created_at, updated_at)
-       VALUES ('tpl_bench', ?, 'test', 'bench_offer', 'MARKETING', 'en', ?, 1, 'APPROVED', ?, ?, ?, ?)`,
-    ).run(
-      ws,
-      JSON.stringify([{ type: 'BODY', text: 'Hi {{1}}, 20% off today.' }]),
-      now,
-      now,
-      now,
-      now,
-    );
+  return benchStore('parley-workflow-bench-', mps, (db, ws, now) => {
     const contact = db.prepare(
       `INSERT INTO contacts (id, workspace_id, environment, phone, name, created_at, updated_at)
        VALUES (?, ?, 'test', ?, ?, ?, ?)`,
@@ -54,12 +36,7 @@ function seed(n, mps) {
         now,
       );
     }
-    db.prepare(
-      'UPDATE business_accounts SET throughput_mps = ?, messaging_tier = NULL WHERE workspace_id = ?',
-    ).run(mps, ws);
-  })();
-  db.close();
-  return { dir, key: key.key };
+  });
 }
 
 /** `parley serve` on the dir; `listenedAt` is when its "listening on" line arrived. */

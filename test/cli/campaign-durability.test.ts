@@ -7,29 +7,12 @@ import { funnelHolds } from '../../shared/campaign-rules.ts';
 import type { Environment } from '../../shared/schemas/common.ts';
 import { seedCampaign } from '../helpers.ts';
 import type { Server } from './harness.ts';
-import { BIN, cliHarness, killHard, sleep, stop, withStore } from './harness.ts';
+import { api, BIN, cliHarness, killHard, sleep, stop, withStore } from './harness.ts';
 
 const { dataDir, serve } = cliHarness('parley-cmp-dur-');
 
 const newKey = (dir: string, env: Environment) =>
   withStore(dir, (s) => s.services.keys.create(s.services.workspaces.resolve().id, env, env).key);
-
-async function api<T = Record<string, unknown>>(
-  url: string,
-  key: string,
-  method: string,
-  p: string,
-  body?: unknown,
-): Promise<T> {
-  const res = await fetch(`${url}${p}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-}
 
 type Progress = FunnelCounts & { status: string };
 

@@ -32,6 +32,24 @@ export async function stop(s: Server) {
   await exited;
 }
 
+/** A JSON request with an API key to a served core; a non-2xx answer throws with its body. */
+export async function api<T = Record<string, unknown>>(
+  url: string,
+  key: string,
+  method: string,
+  p: string,
+  body?: unknown,
+): Promise<T> {
+  const res = await fetch(`${url}${p}`, {
+    method,
+    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json()) as T;
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+}
+
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The store of a data dir for one piece of work (seeding, reading), closed after it. */

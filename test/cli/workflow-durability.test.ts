@@ -1,7 +1,7 @@
 import Database from 'better-sqlite3';
 import path from 'node:path';
 import { expect, it } from 'vitest';
-import { cliHarness, killHard, sleep, stop, withStore } from './harness.ts';
+import { api, cliHarness, killHard, sleep, stop, withStore } from './harness.ts';
 
 const { dataDir, serve } = cliHarness('parley-wf-dur-');
 
@@ -19,23 +19,6 @@ function peek<T>(dir: string, f: (db: Database.Database) => T): T {
   } finally {
     db.close();
   }
-}
-
-async function api<T = Record<string, unknown>>(
-  url: string,
-  key: string,
-  method: string,
-  p: string,
-  body?: unknown,
-): Promise<T> {
-  const res = await fetch(`${url}${p}`, {
-    method,
-    headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as T;
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
 }
 
 /**
