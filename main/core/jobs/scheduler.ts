@@ -76,8 +76,16 @@ export const MAX_RECLAIMS = 5;
 /** Shutdown waits this long for handlers to notice the abort. */
 const STOP_WAIT_MS = 12_000;
 const MAX_DELAY_MS = 6 * 3600_000;
-/** Sync jobs of one kind run per transaction; each kind gets a batch per tick (round robin). */
-const SYNC_BATCH = 64;
+/** Sync jobs are claimed this many at a time. */
+const SYNC_CLAIM = 64;
+/**
+ * A kind's sync jobs run in one transaction per tick until none is due or its slice is used up
+ * (time, or count): a burst (10,000 timers due at once) commits a few large transactions instead
+ * of many small ones (each commit rewrites the hot index pages to the WAL), and requests and the
+ * other kinds still get in between slices.
+ */
+const SYNC_SLICE_MS = 40;
+const SYNC_SLICE_MAX = 2048;
 const RECLAIM_EVERY_MS = 15_000;
 
 /**
@@ -229,25 +237,36 @@ export function createScheduler(
     },
   });
 
-  /** One transaction: the due jobs of a sync kind, each in a savepoint with its removal. */
-  function runSyncBatch(kind: string, h: Registered, limit: number): number {
+  /**
+   * One transaction: due jobs of a sync kind, each in a savepoint with its removal, until none is
+   * due or the slice is used up. How many ran, and whether due ones may remain.
+   */
+  function runSyncSlice(kind: string, h: Registered): { ran: number; more: boolean } {
     return db
       .transaction(() => {
-        const rows = dueOfKind.all({ kind, now: clock.now(), limit }) as JobRow[];
-        for (const job of rows) {
-          try {
-            db.transaction(() => {
-              rerunAt = null;
-              void h.run(JSON.parse(job.payload), context(job, false));
-              if (rerunAt === null) done.run({ id: job.id, owner: null });
-              else rerun.run(rerunAt, job.id);
-            })();
-          } catch (e) {
-            if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
-            fail(job, h, e, false);
+        const started = performance.now();
+        let ran = 0;
+        for (;;) {
+          const rows = dueOfKind.all({ kind, now: clock.now(), limit: SYNC_CLAIM }) as JobRow[];
+          for (const job of rows) {
+            try {
+              db.transaction(() => {
+                rerunAt = null;
+                void h.run(JSON.parse(job.payload), context(job, false));
+                if (rerunAt === null) done.run({ id: job.id, owner: null });
+                else rerun.run(rerunAt, job.id);
+              })();
+            } catch (e) {
+              if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
+              fail(job, h, e, false);
+            }
+          }
+          ran += rows.length;
+          if (rows.length < SYNC_CLAIM) return { ran, more: false };
+          if (ran >= SYNC_SLICE_MAX || performance.now() - started >= SYNC_SLICE_MS) {
+            return { ran, more: true };
           }
         }
-        return rows.length;
       })
       .immediate();
   }
@@ -344,7 +363,7 @@ export function createScheduler(
       for (const [kind, h] of handlers) {
         if (!due.has(kind)) continue;
         if (h.sync) {
-          if (runSyncBatch(kind, h, SYNC_BATCH) === SYNC_BATCH) busy = true;
+          if (runSyncSlice(kind, h).more) busy = true;
         } else {
           for (const job of claim(kind, h.concurrency - h.active)) launch(job, h);
         }
@@ -418,9 +437,10 @@ export function createScheduler(
         const running: Promise<void>[] = [];
         for (const [kind, h] of handlers) {
           if (h.sync) {
-            for (let k = runSyncBatch(kind, h, SYNC_BATCH); k > 0;) {
-              n += k;
-              k = k === SYNC_BATCH ? runSyncBatch(kind, h, SYNC_BATCH) : 0;
+            for (let more = true; more;) {
+              const slice = runSyncSlice(kind, h);
+              n += slice.ran;
+              more = slice.more;
             }
           } else {
             const jobs = claim(kind, Number.MAX_SAFE_INTEGER);

@@ -63,9 +63,9 @@ export function conversationsRepo(db: Db) {
   );
   const insert = db.prepare(
     `INSERT INTO conversations (id, workspace_id, environment, contact_id, business_account_id, status,
-       last_message_at, last_inbound_at, created_at, updated_at)
-     VALUES (@id, @workspace_id, @environment, @contact_id, @business_account_id, 'open',
-       @last_message_at, NULL, @created_at, @updated_at)`,
+       assignee_id, labels, last_message_at, last_inbound_at, created_at, updated_at)
+     VALUES (@id, @workspace_id, @environment, @contact_id, @business_account_id, @status,
+       @assignee_id, @labels, @last_message_at, NULL, @created_at, @updated_at)`,
   );
   const touchOutbound = db.prepare(
     'UPDATE conversations SET last_message_at = max(last_message_at, ?), updated_at = ? WHERE id = ?',
@@ -243,8 +243,9 @@ export function conversationsRepo(db: Db) {
         | 'last_message_at'
         | 'created_at'
         | 'updated_at'
-      >,
-    ) => insert.run(r),
+      > &
+        Partial<Pick<ConversationRow, 'status' | 'assignee_id' | 'labels'>>,
+    ) => insert.run({ status: 'open', assignee_id: null, labels: '[]', ...r }),
     touchOutbound: (id: string, at: number, now: number) => touchOutbound.run(at, now, id),
     touchInbound: (r: {
       id: string;

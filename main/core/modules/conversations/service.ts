@@ -140,7 +140,7 @@ export function conversationsService(deps: {
     );
   });
 
-  return {
+  const service = {
     repo,
 
     list(scope: Scope, q: ListQuery, agentHeader: string | undefined): Buffer {
@@ -240,6 +240,82 @@ export function conversationsService(deps: {
           return { json, created: true };
         })
         .immediate();
+    },
+
+    /**
+     * A runner's change to a contact's conversation (the workflow step `update_conversation`), in
+     * the caller's transaction. With no conversation yet it is created with the change already
+     * applied (one write, one `conversation.created`), else patched like an agent's PATCH. Labels
+     * to remove win over labels to add. Returns the conversation's id.
+     */
+    applyForRunner(
+      scope: Scope,
+      contactId: string,
+      change: {
+        status?: ConversationRow['status'];
+        assignee?: string | null;
+        addLabels?: string[];
+        removeLabels?: string[];
+      },
+    ): string {
+      const account = deps.workspaces.activeAccount(scope.workspaceId);
+      const existing = repo.byContact(contactId, account.id);
+      const touchesLabels = change.addLabels !== undefined || change.removeLabels !== undefined;
+      const remove = new Set(normalizeLabels(change.removeLabels ?? []));
+      const labelsFrom = (current: string[]) =>
+        normalizeLabels([...current, ...(change.addLabels ?? [])]).filter((l) => !remove.has(l));
+      const patchBody = (current: string[]): PatchBody => ({
+        ...(change.status !== undefined ? { status: change.status } : {}),
+        ...(change.assignee !== undefined ? { assignee: change.assignee } : {}),
+        ...(touchesLabels ? { labels: labelsFrom(current) } : {}),
+      });
+      if (change.status === 'snoozed') {
+        throw new ApiError('validation_error', 'snoozing needs snoozedUntil', {
+          param: 'snoozedUntil',
+        });
+      }
+      if (existing) {
+        service.patch(
+          scope,
+          existing.id,
+          patchBody(JSON.parse(existing.labels) as string[]),
+          undefined,
+        );
+        return existing.id;
+      }
+      const labels = labelsFrom([]);
+      if (labels.length > MAX_LABELS) {
+        throw new ApiError('validation_error', `a conversation has at most ${MAX_LABELS} labels`, {
+          param: 'addLabels',
+        });
+      }
+      const assignee =
+        change.assignee === undefined || change.assignee === null
+          ? null
+          : agent(scope.workspaceId, change.assignee, 'assignee').id;
+      const now = clock.now();
+      const row: ConversationRow = {
+        id: ids('conv'),
+        workspace_id: scope.workspaceId,
+        environment: scope.environment,
+        contact_id: contactId,
+        business_account_id: account.id,
+        status: change.status ?? 'open',
+        assignee_id: assignee,
+        labels: JSON.stringify(labels),
+        snoozed_until: null,
+        last_message_at: now,
+        last_inbound_at: null,
+        unread_count: 0,
+        created_at: now,
+        updated_at: now,
+      };
+      repo.insert(row);
+      if (labels.length) repo.setLabels(row, labels);
+      outbox.emit(scope, 'conversation.created', {
+        conversation: JSON.parse(repo.json(row.id, windowStart())) as Record<string, unknown>,
+      });
+      return row.id;
     },
 
     messages(scope: Scope, id: string, q: { limit: number; cursor?: string }): string {
@@ -411,5 +487,6 @@ export function conversationsService(deps: {
       return toAgent(row);
     },
   };
+  return service;
 }
 export type ConversationsService = ReturnType<typeof conversationsService>;

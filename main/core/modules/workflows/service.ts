@@ -187,6 +187,10 @@ export function workflowsService(d: WorkflowsDeps) {
     repo.saveRun(r);
   }
 
+  const outputJson = (output: unknown) =>
+    output === undefined || output === null ? null : JSON.stringify(output);
+
+  /** A step that was waiting (a timer, a reply, a webhook) ended. */
   function endStep(
     r: RunRow,
     seq: number,
@@ -200,9 +204,43 @@ export function workflowsService(d: WorkflowsDeps) {
       seq,
       status,
       ended_at: clock.now(),
-      output: output === undefined || output === null ? null : JSON.stringify(output),
+      output: outputJson(output),
       error,
     });
+    stepEvent(r, step, status, output, error);
+  }
+
+  /** A step that ended as it ran: its history row is written once, already ended. */
+  function ranStep(
+    r: RunRow,
+    seq: number,
+    step: StepDefinition,
+    status: 'completed' | 'failed',
+    output: unknown,
+    error: string | null,
+  ) {
+    const now = clock.now();
+    repo.insertStep({
+      run_id: r.id,
+      seq,
+      step_id: step.id,
+      type: step.type,
+      status,
+      started_at: now,
+      ended_at: now,
+      output: outputJson(output),
+      error,
+    });
+    stepEvent(r, step, status, output, error);
+  }
+
+  function stepEvent(
+    r: RunRow,
+    step: StepDefinition,
+    status: 'completed' | 'failed',
+    output: unknown,
+    error: string | null,
+  ) {
     outbox.emit(scopeOf(r), 'workflow.run.step', {
       runId: r.id,
       workflowId: r.workflow_id,
@@ -378,26 +416,13 @@ export function workflowsService(d: WorkflowsDeps) {
         return { kind: 'webhook' };
       case 'update_conversation': {
         try {
-          const opened = JSON.parse(
-            d.conversations.open(scope, { contactId: contact.id }).json,
-          ) as {
-            id: string;
-            labels: string[];
-          };
-          const labels = [...opened.labels, ...(s.addLabels ?? [])]
-            .filter((l, i, all) => all.indexOf(l) === i)
-            .filter((l) => !(s.removeLabels ?? []).includes(l));
-          d.conversations.patch(
-            scope,
-            opened.id,
-            {
-              ...(s.status !== undefined ? { status: s.status as 'open' } : {}),
-              ...(s.assignee !== undefined ? { assignee: s.assignee } : {}),
-              ...(s.addLabels || s.removeLabels ? { labels } : {}),
-            },
-            undefined,
-          );
-          return { kind: 'next', next: null, output: { conversationId: opened.id } };
+          const conversationId = d.conversations.applyForRunner(scope, contact.id, {
+            ...(s.status !== undefined ? { status: s.status as 'open' } : {}),
+            ...(s.assignee !== undefined ? { assignee: s.assignee } : {}),
+            ...(s.addLabels ? { addLabels: s.addLabels } : {}),
+            ...(s.removeLabels ? { removeLabels: s.removeLabels } : {}),
+          });
+          return { kind: 'next', next: null, output: { conversationId } };
         } catch (e) {
           if (e instanceof ApiError) return { kind: 'fail', error: `${e.code}: ${e.message}` };
           throw e;
@@ -409,9 +434,9 @@ export function workflowsService(d: WorkflowsDeps) {
   }
 
   /** Runs the run's steps from its current one until it waits, ends or uses its job's share. */
-  function drive(r: RunRow & { phone: string }) {
+  function drive(r: RunRow & { phone: string }, stored?: Stored) {
     const def = definitionOf(r.workflow_id, r.version);
-    const ctx = JSON.parse(r.context) as Stored;
+    const ctx = stored ?? (JSON.parse(r.context) as Stored);
     const contact = d.contacts.repo.get(scopeOf(r), r.contact_id)!;
     const rc: RunContext = {
       payload: ctx.payload,
@@ -436,27 +461,29 @@ export function workflowsService(d: WorkflowsDeps) {
         return;
       }
       const seq = r.seq++;
-      repo.insertStep({
-        run_id: r.id,
-        seq,
-        step_id: s.id,
-        type: s.type,
-        status: outcome.kind === 'wait' ? 'waiting' : 'running',
-        started_at: clock.now(),
-        ended_at: null,
-        output: null,
-        error: null,
-      });
+      if (outcome.kind === 'wait' || outcome.kind === 'webhook') {
+        repo.insertStep({
+          run_id: r.id,
+          seq,
+          step_id: s.id,
+          type: s.type,
+          status: outcome.kind === 'wait' ? 'waiting' : 'running',
+          started_at: clock.now(),
+          ended_at: null,
+          output: null,
+          error: null,
+        });
+      }
       switch (outcome.kind) {
         case 'fail':
-          endStep(r, seq, s, 'failed', null, outcome.error);
+          ranStep(r, seq, s, 'failed', null, outcome.error);
           return finish(r, ctx, `step ${s.id}: ${outcome.error}`);
         case 'end':
-          endStep(r, seq, s, 'completed', null, null);
+          ranStep(r, seq, s, 'completed', null, null);
           r.current_step = null;
           return finish(r, ctx, null);
         case 'next':
-          endStep(r, seq, s, 'completed', outcome.output, null);
+          ranStep(r, seq, s, 'completed', outcome.output, null);
           if (outcome.output !== null && s.type !== 'branch') ctx.steps[s.id] = outcome.output;
           r.current_step = outcome.next ?? followingStep(def.steps, index);
           continue;
@@ -477,35 +504,42 @@ export function workflowsService(d: WorkflowsDeps) {
     scheduler.enqueue(STEP, { runId: r.id, seq: r.seq });
   }
 
-  /** The wait step a waiting run is on ended (its time came, a reply, a timeout): move on. */
-  function resume(r: RunRow & { phone: string }, output: unknown, next: string | null) {
+  /**
+   * The wait step a waiting run is on ended (its time came, a reply, a timeout): move on. The
+   * caller saves the run (drive() does, as it always ends by saving).
+   */
+  function resume(
+    r: RunRow & { phone: string },
+    ctx: Stored,
+    output: unknown,
+    next: string | null,
+  ) {
     const def = definitionOf(r.workflow_id, r.version);
     const index = step(def, r.current_step);
     const s = def.steps[index]!;
-    const ctx = JSON.parse(r.context) as Stored;
     endStep(r, r.seq - 1, s, 'completed', output, null);
     if (output !== null) ctx.steps[s.id] = output;
     r.status = 'running';
     r.waiting_for = null;
     r.current_step = next ?? followingStep(def.steps, index);
-    save(r, ctx);
   }
 
   scheduler.register(STEP, (payload) => {
     const { runId, seq } = payload as { runId: string; seq: number };
     const r = repo.run(runId);
     if (!r || r.seq !== seq) return;
+    const ctx = JSON.parse(r.context) as Stored;
     if (r.status === 'waiting') {
       const def = definitionOf(r.workflow_id, r.version);
       const s = def.steps[step(def, r.current_step)]!;
-      if (r.waiting_for === 'timer') resume(r, null, null);
+      if (r.waiting_for === 'timer') resume(r, ctx, null, null);
       else if (r.waiting_for === 'reply') {
         // No reply in time: the timeout path, or the end of the run.
-        resume(r, { timedOut: true }, s.onTimeout ?? null);
+        resume(r, ctx, { timedOut: true }, s.onTimeout ?? null);
         if (!s.onTimeout) r.current_step = null;
       } else return;
     } else if (r.status !== 'running') return;
-    drive(r);
+    drive(r, ctx);
   });
 
   scheduler.register(
@@ -610,8 +644,8 @@ export function workflowsService(d: WorkflowsDeps) {
     for (const r of repo.awaitingReply(contactId)) {
       const ctx = JSON.parse(r.context) as Stored;
       ctx.reply = reply;
-      r.context = JSON.stringify(ctx);
-      resume(r, reply, null);
+      resume(r, ctx, reply, null);
+      save(r, ctx);
       scheduler.enqueue(STEP, { runId: r.id, seq: r.seq });
     }
   });
