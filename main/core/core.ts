@@ -39,6 +39,8 @@ export interface StoreOptions {
   retention?: Retention;
   /** How outbound HTTP (webhooks) resolves host names; the system resolver by default. */
   resolveHost?: Resolver;
+  /** SMTP against a local test peer (self-signed certificates, short timeouts). */
+  smtpOptions?: { allowInvalidCerts?: boolean; timeoutMs?: number };
 }
 
 export interface Store {
@@ -71,6 +73,7 @@ export function openStore(opts: StoreOptions): Store {
       ...(opts.log ? { log: opts.log } : {}),
       ...(opts.retention ? { retention: opts.retention } : {}),
       ...(opts.resolveHost ? { resolveHost: opts.resolveHost } : {}),
+      ...(opts.smtpOptions ? { smtpOptions: opts.smtpOptions } : {}),
     });
     services.workspaces.ensureDefault();
     return {
@@ -166,6 +169,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     async start({ host = '127.0.0.1', port: wanted = 0 } = {}) {
       const bound = await listen(app, host, wanted);
       port = bound.port;
+      store.services.email.setBaseUrl(`http://127.0.0.1:${bound.port}`);
       store.services.retention.ensureScheduled();
       store.services.scheduler.start();
       return bound;
@@ -179,6 +183,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         store.services.hub.closeAll();
         await app.close();
         await store.services.scheduler.stop();
+        store.services.email.closeTransports();
         store.close();
       })();
       return stopping;

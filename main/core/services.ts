@@ -23,6 +23,7 @@ import type { Resolver } from './net/outbound.ts';
 import { createOutbound } from './net/outbound.ts';
 import { createGovernor } from './pacing/governor.ts';
 import { campaignsService } from './modules/campaigns/service.ts';
+import { emailService } from './modules/email/service.ts';
 import { interactiveListsService } from './modules/interactive-lists/service.ts';
 import { workflowsService } from './modules/workflows/service.ts';
 import type { Clock, Random } from './runtime.ts';
@@ -37,6 +38,8 @@ export interface ServiceOptions {
   /** This process, as named on leases and reservations (tests pose as other processes). */
   owner?: ProcessOwner;
   retention?: Retention;
+  /** SMTP against a local test peer (self-signed certificates, short timeouts). */
+  smtpOptions?: { allowInvalidCerts?: boolean; timeoutMs?: number };
 }
 
 /** Every feature's service, in one place: the HTTP routes, the CLI and the runners call these. */
@@ -100,6 +103,19 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     workspaces,
     log,
   });
+  const email = emailService({
+    db,
+    clock,
+    random,
+    ids,
+    scheduler,
+    outbox,
+    governor,
+    contacts,
+    campaigns,
+    simulator,
+    ...(opts.smtpOptions ? { smtpOptions: opts.smtpOptions } : {}),
+  });
   const workflows = workflowsService({
     db,
     clock,
@@ -117,6 +133,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   });
   return {
     db,
+    email,
     governor,
     workflows,
     campaigns,

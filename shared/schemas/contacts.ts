@@ -31,6 +31,9 @@ export const contactSchema = z.object({
   lastInboundAt: isoDate
     .nullable()
     .describe('last message from the contact; opens the 24 h window'),
+  emailUnsubscribedAt: isoDate
+    .nullable()
+    .describe('when the contact unsubscribed from email (no email campaign reaches them since)'),
 });
 export type Contact = z.infer<typeof contactSchema>;
 

@@ -8,6 +8,8 @@ import path from 'node:path';
 import { ApiError } from '../../../shared/errors.ts';
 import { CsvUpload } from '../modules/contacts/import.ts';
 import { campaignsRoutes } from '../modules/campaigns/routes.ts';
+import { emailRoutes } from '../modules/email/routes.ts';
+import { registerEmailPublicRoutes } from '../modules/email/public-routes.ts';
 import { cannedRepliesRoutes } from '../modules/canned-replies/routes.ts';
 import { interactiveListsRoutes } from '../modules/interactive-lists/routes.ts';
 import { workflowsRoutes } from '../modules/workflows/routes.ts';
@@ -132,7 +134,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   registerSecurityHeaders(app);
   const guard = createOriginGuard({ port: opts.port, extraHosts: opts.extraHosts });
-  app.addHook('onRequest', async (req) => guard(req));
+  // An email's tracking and unsubscribe links are opened by its recipients, through whatever
+  // name `publicUrl` gives this server: they carry no authority but their unguessable token.
+  const isPublic = (url: string) => url.startsWith('/e/');
+  app.addHook('onRequest', async (req) => {
+    if (!isPublic(req.url)) guard(req);
+  });
+  await app.register(async (pub) => registerEmailPublicRoutes(pub, services.email));
 
   // The document's shape (errors, ids, security, headers, webhooks) lives in openapi.ts.
   await app.register(
@@ -187,6 +195,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       conversationsRoutes,
       cannedRepliesRoutes,
       campaignsRoutes,
+      emailRoutes,
       interactiveListsRoutes,
       workflowsRoutes,
       simulatorRoutes,

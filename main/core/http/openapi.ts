@@ -148,6 +148,7 @@ const contactExample = {
   createdAt: '2026-01-05T10:00:00.000Z',
   updatedAt: '2026-01-05T10:00:00.000Z',
   lastInboundAt: null,
+  emailUnsubscribedAt: null,
 };
 
 export const messageExample = {

@@ -188,7 +188,12 @@ export function campaignsRepo(db: Db) {
 
   // Audience statements, one per shape of target (built on first use).
   const audience = new Map<string, Statement>();
-  function audienceStatement(target: CampaignTarget, use: 'rows' | 'count'): Statement {
+  // Email audiences (`emailRows`, `emailCounts`) are the same contacts, those with an email that
+  // have not unsubscribed from it.
+  function audienceStatement(
+    target: CampaignTarget,
+    use: 'rows' | 'count' | 'emailRows' | 'emailCounts',
+  ): Statement {
     const f = target.filter;
     const key = `${use}:${target.groupId ? 'g' : `f${+!!f?.labels}${+!!f?.phones}${+!!f?.attributes}`}`;
     let stmt = audience.get(key);
@@ -209,10 +214,18 @@ export function campaignsRepo(db: Db) {
           AND (have.type IN ('true', 'false')) = (want.type IN ('true', 'false'))
           AND (have.type = 'text') = (want.type = 'text')))`);
     }
+    const mailable = `c.email IS NOT NULL AND c.email != '' AND c.email_unsubscribed_at IS NULL`;
+    if (use === 'emailRows') where.push(mailable);
     const sql =
       use === 'count'
         ? `SELECT count(*) FROM contacts c WHERE ${where.join(' AND ')}`
-        : `SELECT c.id, c.phone, c.name, c.email, c.attributes FROM contacts c
+        : use === 'emailCounts'
+          ? `SELECT coalesce(sum(${mailable}), 0) AS total,
+               coalesce(sum(c.email IS NULL OR c.email = ''), 0) AS withoutEmail,
+               coalesce(sum(c.email IS NOT NULL AND c.email != '' AND c.email_unsubscribed_at IS NOT NULL), 0)
+                 AS unsubscribed
+             FROM contacts c WHERE ${where.join(' AND ')}`
+          : `SELECT c.id, c.phone, c.name, c.email, c.attributes FROM contacts c
            WHERE ${where.join(' AND ')} ORDER BY c.id LIMIT @limit`;
     stmt = db.prepare(sql);
     if (use === 'count') stmt.pluck();
@@ -326,6 +339,14 @@ export function campaignsRepo(db: Db) {
       audienceStatement(t, 'rows').all(audienceParams(s, t, limit)) as AudienceContact[],
     audienceCount: (s: Scope, t: CampaignTarget) =>
       audienceStatement(t, 'count').get(audienceParams(s, t)) as number,
+    emailAudienceRows: (s: Scope, t: CampaignTarget, limit = -1) =>
+      audienceStatement(t, 'emailRows').all(audienceParams(s, t, limit)) as AudienceContact[],
+    emailAudienceCounts: (s: Scope, t: CampaignTarget) =>
+      audienceStatement(t, 'emailCounts').get(audienceParams(s, t)) as {
+        total: number;
+        withoutEmail: number;
+        unsubscribed: number;
+      },
   };
 }
 export type CampaignsRepo = ReturnType<typeof campaignsRepo>;

@@ -309,11 +309,11 @@ export function campaignsService(d: CampaignsDeps) {
   }
 
   /** The target with its phones normalised; an unknown group answers 404 naming it. */
-  function checkTarget(scope: Scope, target: CampaignTarget): CampaignTarget {
+  function checkTarget(scope: Scope, target: CampaignTarget, param = 'target'): CampaignTarget {
     if (target.groupId) {
       if (!d.contacts.repo.getGroup(scope, target.groupId)) {
         throw new ApiError('not_found', `no group ${target.groupId}`, {
-          param: 'target.groupId',
+          param: `${param}.groupId`,
         });
       }
       return { groupId: target.groupId };
@@ -321,7 +321,7 @@ export function campaignsService(d: CampaignsDeps) {
     const filter = { ...target.filter };
     if (filter.phones) {
       filter.phones = [
-        ...new Set(filter.phones.map((p, i) => phoneOrThrow(p, `target.filter.phones.${i}`))),
+        ...new Set(filter.phones.map((p, i) => phoneOrThrow(p, `${param}.filter.phones.${i}`))),
       ];
     }
     return { filter };
@@ -623,6 +623,8 @@ export function campaignsService(d: CampaignsDeps) {
 
   const service = {
     repo,
+    /** The target with its phones normalised (404 for an unknown group); email audiences too. */
+    checkTarget,
     toCampaign,
     progressOf,
 

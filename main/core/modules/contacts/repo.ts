@@ -13,6 +13,7 @@ export interface ContactRow {
   created_at: number;
   updated_at: number;
   last_inbound_at: number | null;
+  email_unsubscribed_at: number | null;
 }
 
 export interface GroupRow {
@@ -30,7 +31,8 @@ export interface ContactFilter {
 }
 
 const COLUMNS =
-  'c.id, c.workspace_id, c.environment, c.phone, c.name, c.email, c.labels, c.attributes, c.created_at, c.updated_at, c.last_inbound_at';
+  'c.id, c.workspace_id, c.environment, c.phone, c.name, c.email, c.labels, c.attributes, c.created_at, c.updated_at, c.last_inbound_at, ' +
+  'c.email_unsubscribed_at';
 
 /** ISO 8601 (UTC, milliseconds) from integer epoch ms, as `new Date(ms).toISOString()` writes it. */
 export const sqlIso = (col: string) =>
@@ -42,7 +44,8 @@ export const sqlIso = (col: string) =>
  */
 export const CONTACT_JSON = `json_object('id', c.id, 'phone', c.phone, 'name', c.name, 'email', c.email,
   'labels', json(c.labels), 'attributes', json(c.attributes), 'createdAt', ${sqlIso('c.created_at')},
-  'updatedAt', ${sqlIso('c.updated_at')}, 'lastInboundAt', ${sqlIso('c.last_inbound_at')})`;
+  'updatedAt', ${sqlIso('c.updated_at')}, 'lastInboundAt', ${sqlIso('c.last_inbound_at')},
+  'emailUnsubscribedAt', ${sqlIso('c.email_unsubscribed_at')})`;
 
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => '\\' + m);
 

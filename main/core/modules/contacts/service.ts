@@ -28,6 +28,7 @@ export const toContact = (r: ContactRow): Contact => ({
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
   lastInboundAt: isoOrNull(r.last_inbound_at),
+  emailUnsubscribedAt: isoOrNull(r.email_unsubscribed_at),
 });
 
 const toGroup = (r: GroupRow): Group => ({
@@ -124,6 +125,7 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
         created_at: now,
         updated_at: now,
         last_inbound_at: null,
+        email_unsubscribed_at: null,
       };
       repo.insert(row);
       repo.setLabels(row, labels);

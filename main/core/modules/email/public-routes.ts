@@ -1,0 +1,100 @@
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { verifyClick } from '../../email/compose.ts';
+import type { EmailService } from './service.ts';
+
+/** A transparent 1×1 GIF. */
+const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+function page(reply: FastifyReply, status: number, title: string, body: string) {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(
+      `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title><body><main><h1>${escape(title)}</h1>${body}</main></body></html>`,
+    );
+}
+
+/**
+ * What an email's recipient reaches without an API key (design.md §4 Email campaigns): the open
+ * pixel, click redirects (only to targets signed into the email) and the unsubscribe link (a
+ * confirmation page on GET, RFC 8058 one-click on POST). Tokens are unguessable; these routes
+ * take part in nothing else.
+ */
+export function registerEmailPublicRoutes(app: FastifyInstance, email: EmailService) {
+  // One-click unsubscribes arrive as a form post (`List-Unsubscribe=One-Click`).
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string', bodyLimit: 4096 },
+    (_req, body, done) => done(null, body),
+  );
+
+  app.get<{ Params: { file: string } }>(
+    '/e/o/:file',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const token = req.params.file.replace(/\.gif$/, '');
+      email.opened(token);
+      return reply.type('image/gif').header('cache-control', 'no-store, max-age=0').send(PIXEL);
+    },
+  );
+
+  app.get<{ Params: { token: string }; Querystring: { u?: string; s?: string } }>(
+    '/e/c/:token',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const { u, s } = req.query;
+      const target =
+        typeof u === 'string' && typeof s === 'string' && /^https?:\/\//i.test(u)
+          ? email.clicked(req.params.token, u, s, (key) => verifyClick(req.params.token, u, s, key))
+          : null;
+      if (!target) {
+        return page(reply, 404, 'Link not found', '<p>This link is not valid or has expired.</p>');
+      }
+      return reply.header('cache-control', 'no-store').redirect(target, 302);
+    },
+  );
+
+  app.get<{ Params: { token: string } }>(
+    '/e/u/:token',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const who = email.unsubscribeTarget(req.params.token);
+      if (!who)
+        return page(reply, 404, 'Link not found', '<p>This unsubscribe link is not valid.</p>');
+      if (who.done) {
+        return page(
+          reply,
+          200,
+          'You are unsubscribed',
+          `<p>${escape(who.address)} will not receive these emails any more.</p>`,
+        );
+      }
+      return page(
+        reply,
+        200,
+        'Unsubscribe',
+        `<p>Stop emails to ${escape(who.address)}?</p><form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
+      );
+    },
+  );
+
+  app.post<{ Params: { token: string } }>(
+    '/e/u/:token',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      if (!email.unsubscribe(req.params.token)) {
+        return page(reply, 404, 'Link not found', '<p>This unsubscribe link is not valid.</p>');
+      }
+      const who = email.unsubscribeTarget(req.params.token)!;
+      return page(
+        reply,
+        200,
+        'You are unsubscribed',
+        `<p>${escape(who.address)} will not receive these emails any more.</p>`,
+      );
+    },
+  );
+}

@@ -1,0 +1,308 @@
+import type { Database as Db } from 'better-sqlite3';
+import type { Scope } from '../../runtime.ts';
+
+export interface EmailSettingsRow {
+  workspace_id: string;
+  environment: 'test' | 'live';
+  smtp_host: string | null;
+  smtp_port: number | null;
+  smtp_secure: number;
+  smtp_user: string | null;
+  smtp_password: string | null;
+  rate_per_second: number;
+  public_url: string | null;
+  dkim_domain: string | null;
+  dkim_selector: string | null;
+  dkim_private_key: string | null;
+  default_from_email: string | null;
+  default_from_name: string | null;
+  link_key: string;
+  updated_at: number | null;
+}
+
+export interface EmailCampaignRow {
+  id: string;
+  workspace_id: string;
+  environment: 'test' | 'live';
+  name: string;
+  status: 'draft' | 'scheduled' | 'sending' | 'paused' | 'completed' | 'cancelled';
+  subject: string;
+  from_name: string | null;
+  from_email: string;
+  reply_to: string | null;
+  html: string;
+  text: string | null;
+  audience: string;
+  scheduled_for: number | null;
+  pause_reason: string | null;
+  pause_message: string | null;
+  total: number;
+  pending: number;
+  sent: number;
+  delivered: number;
+  opened: number;
+  clicked: number;
+  bounced: number;
+  failed: number;
+  unsubscribed: number;
+  cancelled: number;
+  created_at: number;
+  updated_at: number;
+  launched_at: number | null;
+  completed_at: number | null;
+}
+
+export interface EmailMessageRow {
+  id: string;
+  workspace_id: string;
+  environment: 'test' | 'live';
+  campaign_id: string | null;
+  contact_id: string | null;
+  to_address: string;
+  from_name: string | null;
+  from_email: string | null;
+  subject: string;
+  html: string | null;
+  text: string | null;
+  status: 'pending' | 'sending' | 'sent' | 'delivered' | 'bounced' | 'failed' | 'cancelled';
+  token: string;
+  attempts: number;
+  next_attempt_at: number;
+  exchange_started_at: number | null;
+  sent_at: number | null;
+  delivered_at: number | null;
+  opened_at: number | null;
+  clicked_at: number | null;
+  bounced_at: number | null;
+  failed_at: number | null;
+  unsubscribed_at: number | null;
+  opens: number;
+  clicks: number;
+  error_code: string | null;
+  error_message: string | null;
+  smtp_response: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export type NewEmailMessage = Pick<
+  EmailMessageRow,
+  | 'id'
+  | 'workspace_id'
+  | 'environment'
+  | 'campaign_id'
+  | 'contact_id'
+  | 'to_address'
+  | 'from_name'
+  | 'from_email'
+  | 'subject'
+  | 'html'
+  | 'text'
+  | 'status'
+  | 'token'
+  | 'next_attempt_at'
+  | 'sent_at'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+export function emailRepo(db: Db) {
+  const settings = db.prepare(
+    'SELECT * FROM email_settings WHERE workspace_id = ? AND environment = ?',
+  );
+  const insertSettings = db.prepare(
+    `INSERT INTO email_settings (workspace_id, environment, link_key) VALUES (?, ?, ?)
+     ON CONFLICT DO NOTHING`,
+  );
+  const saveSettings = db.prepare(
+    `UPDATE email_settings SET smtp_host = @smtp_host, smtp_port = @smtp_port,
+       smtp_secure = @smtp_secure, smtp_user = @smtp_user, smtp_password = @smtp_password,
+       rate_per_second = @rate_per_second, public_url = @public_url, dkim_domain = @dkim_domain,
+       dkim_selector = @dkim_selector, dkim_private_key = @dkim_private_key,
+       default_from_email = @default_from_email, default_from_name = @default_from_name,
+       updated_at = @updated_at
+     WHERE workspace_id = @workspace_id AND environment = @environment`,
+  );
+
+  const insertCampaign = db.prepare(
+    `INSERT INTO email_campaigns (id, workspace_id, environment, name, status, subject, from_name,
+       from_email, reply_to, html, text, audience, scheduled_for, created_at, updated_at)
+     VALUES (@id, @workspace_id, @environment, @name, @status, @subject, @from_name, @from_email,
+       @reply_to, @html, @text, @audience, @scheduled_for, @created_at, @updated_at)`,
+  );
+  const saveCampaign = db.prepare(
+    `UPDATE email_campaigns SET name = @name, status = @status, subject = @subject,
+       from_name = @from_name, from_email = @from_email, reply_to = @reply_to, html = @html,
+       text = @text, audience = @audience, scheduled_for = @scheduled_for,
+       pause_reason = @pause_reason, pause_message = @pause_message, updated_at = @updated_at,
+       launched_at = @launched_at, completed_at = @completed_at
+     WHERE id = @id`,
+  );
+  const campaign = db.prepare('SELECT * FROM email_campaigns WHERE id = ?');
+  const campaignInScope = db.prepare(
+    'SELECT * FROM email_campaigns WHERE workspace_id = ? AND environment = ? AND id = ?',
+  );
+  const page = db.prepare(
+    `SELECT * FROM email_campaigns WHERE workspace_id = @workspaceId AND environment = @environment
+       AND (@status IS NULL OR status = @status) AND (@cursor IS NULL OR id < @cursor)
+     ORDER BY id DESC LIMIT @limit`,
+  );
+
+  const insertMessage = db.prepare(
+    `INSERT INTO email_messages (id, workspace_id, environment, campaign_id, contact_id, to_address,
+       from_name, from_email, subject, html, text, status, token, next_attempt_at, sent_at,
+       created_at, updated_at)
+     VALUES (@id, @workspace_id, @environment, @campaign_id, @contact_id, @to_address, @from_name,
+       @from_email, @subject, @html, @text, @status, @token, @next_attempt_at, @sent_at,
+       @created_at, @updated_at)`,
+  );
+  const message = db.prepare('SELECT * FROM email_messages WHERE id = ?');
+  const messageInScope = db.prepare(
+    'SELECT * FROM email_messages WHERE workspace_id = ? AND environment = ? AND id = ?',
+  );
+  const byToken = db.prepare('SELECT * FROM email_messages WHERE token = ?');
+  const due = db.prepare(
+    `SELECT * FROM email_messages WHERE campaign_id = ? AND status = 'pending' AND next_attempt_at <= ?
+     ORDER BY next_attempt_at, id LIMIT ?`,
+  );
+  const nextDue = db
+    .prepare(
+      `SELECT min(next_attempt_at) FROM email_messages WHERE campaign_id = ? AND status = 'pending'`,
+    )
+    .pluck();
+  const sending = db
+    .prepare(`SELECT count(*) FROM email_messages WHERE campaign_id = ? AND status = 'sending'`)
+    .pluck();
+  const markSent = db.prepare(
+    `UPDATE email_messages SET status = 'sent', attempts = attempts + 1, sent_at = @at,
+       updated_at = @at WHERE id = @id`,
+  );
+  const markSending = db.prepare(
+    `UPDATE email_messages SET status = 'sending', updated_at = @at WHERE id = @id`,
+  );
+  const setExchange = db.prepare(
+    `UPDATE email_messages SET exchange_started_at = ?, attempts = attempts + 1, updated_at = ?
+     WHERE id = ? AND status = 'sending'`,
+  );
+  const saveOutcome = db.prepare(
+    `UPDATE email_messages SET status = @status, next_attempt_at = @next_attempt_at,
+       exchange_started_at = @exchange_started_at, sent_at = @sent_at, delivered_at = @delivered_at,
+       bounced_at = @bounced_at, failed_at = @failed_at, error_code = @error_code,
+       error_message = @error_message, smtp_response = @smtp_response, updated_at = @updated_at
+     WHERE id = @id`,
+  );
+  // Simulated receipts, one statement per batch.
+  const simDeliver = db.prepare(
+    `UPDATE email_messages SET status = CASE WHEN to_address LIKE '%@bounce.test' THEN 'bounced' ELSE 'delivered' END,
+       delivered_at = CASE WHEN to_address LIKE '%@bounce.test' THEN NULL ELSE @at END,
+       bounced_at = CASE WHEN to_address LIKE '%@bounce.test' THEN @at ELSE NULL END,
+       error_code = CASE WHEN to_address LIKE '%@bounce.test' THEN 'hard_bounce' ELSE NULL END,
+       error_message = CASE WHEN to_address LIKE '%@bounce.test'
+         THEN '550 5.1.1 the mailbox does not exist (simulated hard bounce)' ELSE NULL END,
+       updated_at = @at
+     WHERE id IN (SELECT value FROM json_each(@ids)) AND status = 'sent'`,
+  );
+  const simOpen = db.prepare(
+    `UPDATE email_messages SET opened_at = @at, opens = opens + 1, updated_at = @at
+     WHERE id IN (SELECT value FROM json_each(@ids)) AND status = 'delivered' AND opened_at IS NULL`,
+  );
+  const open = db.prepare(
+    `UPDATE email_messages SET opens = opens + 1, opened_at = coalesce(opened_at, @at),
+       status = CASE WHEN status = 'sent' THEN 'delivered' ELSE status END,
+       delivered_at = CASE WHEN status = 'sent' THEN @at ELSE delivered_at END, updated_at = @at
+     WHERE id = @id AND status IN ('sent', 'delivered')`,
+  );
+  const click = db.prepare(
+    `UPDATE email_messages SET clicks = clicks + 1, clicked_at = coalesce(clicked_at, @at),
+       opens = CASE WHEN opened_at IS NULL THEN opens + 1 ELSE opens END,
+       opened_at = coalesce(opened_at, @at),
+       status = CASE WHEN status = 'sent' THEN 'delivered' ELSE status END,
+       delivered_at = CASE WHEN status = 'sent' THEN @at ELSE delivered_at END, updated_at = @at
+     WHERE id = @id AND status IN ('sent', 'delivered')`,
+  );
+  const unsubscribe = db.prepare(
+    `UPDATE email_messages SET unsubscribed_at = coalesce(unsubscribed_at, @at), updated_at = @at
+     WHERE id = @id`,
+  );
+  const unsubscribeContact = db.prepare(
+    `UPDATE contacts SET email_unsubscribed_at = coalesce(email_unsubscribed_at, @at)
+     WHERE id = @id`,
+  );
+  const cancelPending = db.prepare(
+    `UPDATE email_messages SET status = 'cancelled', updated_at = ?
+     WHERE campaign_id = ? AND status = 'pending'`,
+  );
+  const recipients = db.prepare(
+    `SELECT * FROM email_messages WHERE campaign_id = @campaignId
+       AND (@status IS NULL OR status = @status) AND (@cursor IS NULL OR id > @cursor)
+     ORDER BY id LIMIT @limit`,
+  );
+  const timeline = db.prepare(
+    `SELECT b, sum(s) AS sent, sum(o) AS opened, sum(k) AS clicked FROM (
+       SELECT (sent_at / @ms) * @ms AS b, 1 AS s, 0 AS o, 0 AS k FROM email_messages
+         WHERE campaign_id = @id AND sent_at IS NOT NULL
+       UNION ALL SELECT (opened_at / @ms) * @ms, 0, 1, 0 FROM email_messages
+         WHERE campaign_id = @id AND opened_at IS NOT NULL
+       UNION ALL SELECT (clicked_at / @ms) * @ms, 0, 0, 1 FROM email_messages
+         WHERE campaign_id = @id AND clicked_at IS NOT NULL)
+     GROUP BY b ORDER BY b`,
+  );
+  const span = db.prepare(
+    `SELECT min(sent_at) AS first, max(max(coalesce(sent_at, 0), coalesce(opened_at, 0),
+       coalesce(clicked_at, 0))) AS last FROM email_messages WHERE campaign_id = ?`,
+  );
+
+  return {
+    settings: (scope: Scope) =>
+      settings.get(scope.workspaceId, scope.environment) as EmailSettingsRow | undefined,
+    ensureSettings: (scope: Scope, linkKey: string) =>
+      insertSettings.run(scope.workspaceId, scope.environment, linkKey),
+    saveSettings: (r: EmailSettingsRow) => saveSettings.run(r),
+
+    insertCampaign: (r: EmailCampaignRow) => insertCampaign.run(r),
+    saveCampaign: (r: EmailCampaignRow) => saveCampaign.run(r),
+    campaign: (id: string) => campaign.get(id) as EmailCampaignRow | undefined,
+    campaignInScope: (scope: Scope, id: string) =>
+      campaignInScope.get(scope.workspaceId, scope.environment, id) as EmailCampaignRow | undefined,
+    page: (q: {
+      workspaceId: string;
+      environment: string;
+      status: string | null;
+      cursor: string | null;
+      limit: number;
+    }) => page.all(q) as EmailCampaignRow[],
+
+    insertMessage: (r: NewEmailMessage) => insertMessage.run(r),
+    message: (id: string) => message.get(id) as EmailMessageRow | undefined,
+    messageInScope: (scope: Scope, id: string) =>
+      messageInScope.get(scope.workspaceId, scope.environment, id) as EmailMessageRow | undefined,
+    byToken: (token: string) => byToken.get(token) as EmailMessageRow | undefined,
+    due: (campaignId: string, at: number, limit: number) =>
+      due.all(campaignId, at, limit) as EmailMessageRow[],
+    nextDue: (campaignId: string) => nextDue.get(campaignId) as number | null,
+    sending: (campaignId: string) => sending.get(campaignId) as number,
+    markSent: (id: string, at: number) => markSent.run({ id, at }),
+    markSending: (id: string, at: number) => markSending.run({ id, at }),
+    setExchange: (id: string, at: number) => setExchange.run(at, at, id).changes,
+    saveOutcome: (r: EmailMessageRow) => saveOutcome.run(r),
+    simDeliver: (ids: string[], at: number) => simDeliver.run({ ids: JSON.stringify(ids), at }),
+    simOpen: (ids: string[], at: number) => simOpen.run({ ids: JSON.stringify(ids), at }),
+    open: (id: string, at: number) => open.run({ id, at }).changes,
+    click: (id: string, at: number) => click.run({ id, at }).changes,
+    unsubscribe(m: EmailMessageRow, at: number) {
+      unsubscribe.run({ id: m.id, at });
+      if (m.contact_id) unsubscribeContact.run({ id: m.contact_id, at });
+    },
+    cancelPending: (campaignId: string, at: number) => cancelPending.run(at, campaignId).changes,
+    recipients: (q: {
+      campaignId: string;
+      status: string | null;
+      cursor: string | null;
+      limit: number;
+    }) => recipients.all(q) as EmailMessageRow[],
+    timeline: (id: string, ms: number) =>
+      timeline.all({ id, ms }) as { b: number; sent: number; opened: number; clicked: number }[],
+    span: (id: string) => span.get(id) as { first: number | null; last: number | null },
+  };
+}
+export type EmailRepo = ReturnType<typeof emailRepo>;

@@ -1,0 +1,265 @@
+import { z } from 'zod';
+import { EMAIL_LIMITS, isEmailAddress } from '../email-rules.ts';
+import { campaignTargetSchema } from './campaigns.ts';
+import { isoDate, page, pageQuery } from './common.ts';
+
+/** Email campaign states (design.md §4 Email campaigns). */
+export const EMAIL_CAMPAIGN_STATUSES = [
+  'draft',
+  'scheduled',
+  'sending',
+  'paused',
+  'completed',
+  'cancelled',
+] as const;
+export type EmailCampaignStatus = (typeof EMAIL_CAMPAIGN_STATUSES)[number];
+
+/**
+ * One email's way: `pending` (not yet handed to the transport; `sending` while an SMTP exchange
+ * runs), then `sent` (handed over), `delivered` (the simulator delivered it / the next SMTP server
+ * answered 250) or `bounced`; `failed` when it could not be handed over; `cancelled` when its
+ * campaign was cancelled first.
+ */
+export const EMAIL_STATUSES = [
+  'pending',
+  'sending',
+  'sent',
+  'delivered',
+  'bounced',
+  'failed',
+  'cancelled',
+] as const;
+export type EmailStatus = (typeof EMAIL_STATUSES)[number];
+
+/** Why a campaign paused by itself (null when a person paused it). */
+export const EMAIL_PAUSE_REASONS = ['smtp_settings'] as const;
+
+/** An address checked by a well-kept validator (validator.js `isEmail`), not a hand regex. */
+export const emailAddress = z
+  .string()
+  .trim()
+  .max(254)
+  .refine(isEmailAddress, 'is not a valid email address');
+
+const scheduledFor = z.iso
+  .datetime({ offset: true, message: 'scheduledFor must be ISO 8601 with an offset' })
+  .describe('ISO 8601 with an offset (e.g. `2026-12-01T09:00:00+01:00`), in the future');
+
+const campaignFields = {
+  name: z.string().trim().min(1, 'name is required').max(EMAIL_LIMITS.name),
+  subject: z.string().trim().min(1, 'subject is required').max(EMAIL_LIMITS.subject),
+  fromName: z.string().trim().max(EMAIL_LIMITS.fromName).nullable(),
+  fromEmail: emailAddress,
+  replyTo: emailAddress.nullable(),
+  html: z.string().min(1, 'html is required').max(EMAIL_LIMITS.html),
+  text: z
+    .string()
+    .max(EMAIL_LIMITS.text)
+    .nullable()
+    .describe('plain-text alternative; generated from html when absent'),
+  audience: campaignTargetSchema.describe(
+    '`{groupId}` or `{filter: {labels?, phones?, attributes?}}`; only contacts with an email that have not unsubscribed are recipients',
+  ),
+};
+
+export const createEmailCampaignBody = z
+  .object({
+    ...campaignFields,
+    fromName: campaignFields.fromName.optional(),
+    replyTo: campaignFields.replyTo.optional(),
+    text: campaignFields.text.optional(),
+    scheduledFor: scheduledFor.nullable().optional(),
+  })
+  .strict();
+export type CreateEmailCampaignBody = z.infer<typeof createEmailCampaignBody>;
+
+export const updateEmailCampaignBody = z
+  .object({
+    name: campaignFields.name.optional(),
+    subject: campaignFields.subject.optional(),
+    fromName: campaignFields.fromName.optional(),
+    fromEmail: campaignFields.fromEmail.optional(),
+    replyTo: campaignFields.replyTo.optional(),
+    html: campaignFields.html.optional(),
+    text: campaignFields.text.optional(),
+    audience: campaignFields.audience.optional(),
+    scheduledFor: scheduledFor.nullable().optional(),
+  })
+  .strict();
+export type UpdateEmailCampaignBody = z.infer<typeof updateEmailCampaignBody>;
+
+export const launchEmailCampaignBody = z
+  .object({ scheduledFor: scheduledFor.optional() })
+  .strict()
+  .default({});
+
+export const emailCountsSchema = z.object({
+  total: z.number().int().describe('recipients fixed at launch'),
+  pending: z.number().int().describe('not yet handed to the transport'),
+  sent: z.number().int().describe('handed to the transport (delivered and bounced ones included)'),
+  delivered: z.number().int().describe('⊆ sent: accepted by the next server (SMTP 250)'),
+  opened: z.number().int().describe('⊆ delivered: loaded the tracking image (an estimate)'),
+  clicked: z.number().int().describe('followed a tracked link'),
+  bounced: z.number().int().describe('⊆ sent: refused (SMTP 5xx or a rejected recipient)'),
+  failed: z.number().int().describe('could not be handed over'),
+  unsubscribed: z.number().int().describe('unsubscribed through this campaign'),
+  cancelled: z.number().int().describe('not sent because the campaign was cancelled'),
+});
+export type EmailCounts = z.infer<typeof emailCountsSchema>;
+
+export const emailCampaignSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  status: z.enum(EMAIL_CAMPAIGN_STATUSES),
+  subject: z.string(),
+  fromName: z.string().nullable(),
+  fromEmail: z.string(),
+  replyTo: z.string().nullable(),
+  html: z.string(),
+  text: z.string().nullable(),
+  audience: campaignTargetSchema,
+  scheduledFor: isoDate.nullable(),
+  counts: emailCountsSchema,
+  pauseReason: z.enum(EMAIL_PAUSE_REASONS).nullable(),
+  pauseMessage: z.string().nullable().describe('what the SMTP server said when it paused itself'),
+  environment: z.enum(['test', 'live']),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+  launchedAt: isoDate.nullable(),
+  completedAt: isoDate.nullable(),
+});
+export type EmailCampaign = z.infer<typeof emailCampaignSchema>;
+
+export const listEmailCampaignsQuery = pageQuery.extend({
+  status: z.enum(EMAIL_CAMPAIGN_STATUSES).optional(),
+});
+
+export const emailMessageSchema = z.object({
+  id: z.string(),
+  campaignId: z.string().nullable(),
+  contactId: z.string().nullable(),
+  to: z.string(),
+  subject: z.string(),
+  status: z.enum(EMAIL_STATUSES),
+  attempts: z.number().int(),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  smtpResponse: z.string().nullable().describe('the SMTP server’s last answer (live keys)'),
+  sentAt: isoDate.nullable(),
+  deliveredAt: isoDate.nullable(),
+  openedAt: isoDate.nullable(),
+  clickedAt: isoDate.nullable(),
+  unsubscribedAt: isoDate.nullable(),
+  createdAt: isoDate,
+  updatedAt: isoDate,
+});
+export type EmailMessage = z.infer<typeof emailMessageSchema>;
+
+export const listEmailRecipientsQuery = pageQuery.extend({
+  status: z.enum(EMAIL_STATUSES).optional(),
+});
+
+export const emailTimelineSchema = z.object({
+  bucketSeconds: z.number().int(),
+  data: z.array(
+    z.object({
+      at: isoDate.describe('start of the bucket'),
+      sent: z.number().int(),
+      opened: z.number().int().describe('first opens in the bucket'),
+      clicked: z.number().int().describe('first clicks in the bucket'),
+    }),
+  ),
+});
+export type EmailTimeline = z.infer<typeof emailTimelineSchema>;
+
+export const emailAudienceBody = z.object({ audience: campaignTargetSchema }).strict();
+export const emailAudienceSchema = z.object({
+  total: z.number().int().describe('contacts with an email that have not unsubscribed'),
+  withoutEmail: z.number().int().describe('matched but have no email address'),
+  unsubscribed: z.number().int().describe('matched but unsubscribed from email'),
+});
+export type EmailAudience = z.infer<typeof emailAudienceSchema>;
+
+export const sendEmailBody = z
+  .object({
+    to: emailAddress,
+    subject: campaignFields.subject,
+    html: campaignFields.html.optional(),
+    text: z.string().min(1).max(EMAIL_LIMITS.text).optional(),
+    fromName: campaignFields.fromName.optional(),
+    fromEmail: emailAddress.optional(),
+  })
+  .strict()
+  .refine((b) => b.html !== undefined || b.text !== undefined, {
+    message: 'give html, text or both',
+    path: ['html'],
+  });
+export type SendEmailBody = z.infer<typeof sendEmailBody>;
+
+export const testEmailBody = z.object({ to: emailAddress }).strict();
+
+export const smtpSettingsSchema = z.object({
+  host: z.string().trim().min(1).max(255),
+  port: z.number().int().min(1).max(65535),
+  secure: z
+    .boolean()
+    .describe('true: TLS from the start (465); false: STARTTLS when offered (587)'),
+  user: z.string().max(255).nullable(),
+  password: z.string().max(1024).nullable().optional().describe('write-only'),
+});
+
+export const dkimSchema = z.object({
+  domainName: z.string().trim().min(1).max(255),
+  keySelector: z.string().trim().min(1).max(63),
+  privateKey: z.string().min(1).max(16_384).optional().describe('PEM; write-only'),
+});
+
+export const emailSettingsBody = z
+  .object({
+    smtp: smtpSettingsSchema.nullable().optional(),
+    ratePerSecond: z.number().int().min(1).max(10_000).optional(),
+    publicUrl: z
+      .url({ protocol: /^https?$/, message: 'publicUrl must be an http(s) URL' })
+      .max(500)
+      .nullable()
+      .optional(),
+    dkim: dkimSchema.nullable().optional(),
+    defaultFromEmail: emailAddress.nullable().optional(),
+    defaultFromName: z.string().trim().max(EMAIL_LIMITS.fromName).nullable().optional(),
+  })
+  .strict();
+export type EmailSettingsBody = z.infer<typeof emailSettingsBody>;
+
+export const emailSettingsSchema = z.object({
+  smtp: z
+    .object({
+      host: z.string(),
+      port: z.number().int(),
+      secure: z.boolean(),
+      user: z.string().nullable(),
+      passwordSet: z.boolean(),
+    })
+    .nullable(),
+  ratePerSecond: z.number().int(),
+  publicUrl: z.string().nullable(),
+  effectivePublicUrl: z
+    .string()
+    .describe('what tracking links use (publicUrl, else the core’s URL)'),
+  oneClickUnsubscribe: z.boolean().describe('RFC 8058 one-click needs an https publicUrl'),
+  dkim: z
+    .object({ domainName: z.string(), keySelector: z.string(), keySet: z.boolean() })
+    .nullable(),
+  defaultFromEmail: z.string().nullable(),
+  defaultFromName: z.string().nullable(),
+  transport: z.enum(['simulated', 'smtp']).describe('test keys always use the simulated transport'),
+  updatedAt: isoDate.nullable(),
+});
+export type EmailSettings = z.infer<typeof emailSettingsSchema>;
+
+export const smtpCheckSchema = z.object({
+  ok: z.boolean(),
+  response: z.string().describe('what the SMTP server answered, in its own words'),
+  code: z.string().nullable(),
+});
+
+export const emailCampaignPage = page(emailCampaignSchema);
+export const emailMessagePage = page(emailMessageSchema);

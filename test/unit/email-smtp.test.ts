@@ -1,0 +1,398 @@
+import { generateKeyPairSync } from 'node:crypto';
+import net from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { simpleParser } from 'mailparser';
+import type { ParsedMail } from 'mailparser';
+import { SMTPServer } from 'smtp-server';
+import type { SMTPServerOptions } from 'smtp-server';
+import { afterEach, describe, expect, it } from 'vitest';
+import { composeEmail } from '../../main/core/email/compose.ts';
+import type { SmtpConfig, SmtpTransport } from '../../main/core/email/smtp.ts';
+import { classifySmtpError, smtpTransport } from '../../main/core/email/smtp.ts';
+
+const closers: (() => Promise<void>)[] = [];
+afterEach(async () => {
+  // Transports first (they QUIT), then the servers they talked to.
+  for (const close of closers.splice(0).reverse()) await close();
+});
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: Buffer;
+}
+
+/** A real SMTP server on 127.0.0.1 that records what reaches it; hooks answer as a test needs. */
+async function mailServer(options: SMTPServerOptions = {}) {
+  const received: Received[] = [];
+  let connections = 0;
+  const server = new SMTPServer({
+    disabledCommands: ['STARTTLS'],
+    authOptional: true,
+    logger: false,
+    closeTimeout: 200,
+    onConnect(_session, callback) {
+      connections++;
+      callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (c: Buffer) => chunks.push(c));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks),
+        });
+        callback(null, 'Queued as TEST1');
+      });
+    },
+    ...options,
+  });
+  server.on('error', () => {});
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  const port = (server.server.address() as AddressInfo).port;
+  return {
+    port,
+    received,
+    connections: () => connections,
+    parsed: (i = 0): Promise<ParsedMail> => simpleParser(received[i]!.raw),
+  };
+}
+
+function transport(config: Partial<SmtpConfig> & { port: number }, opts = {}): SmtpTransport {
+  const t = smtpTransport(
+    {
+      host: '127.0.0.1',
+      secure: false,
+      user: null,
+      password: null,
+      dkim: null,
+      ...config,
+    },
+    { timeoutMs: 2_000, ...opts },
+  );
+  closers.push(async () => t.close());
+  return t;
+}
+
+const TOKEN = 'Tk9pQ2VxWnR3b0xhVmx4eWE';
+
+function campaignEmail(to = 'ada@example.org') {
+  return composeEmail({
+    id: 'em_01JSMTP',
+    fromName: 'Parley News',
+    fromEmail: 'news@example.com',
+    replyTo: 'help@example.com',
+    to,
+    subject: 'Spring sale',
+    html: '<html><body><p>Hi Ada, see <a href="https://shop.example.com/sale">the sale</a>.</p></body></html>',
+    text: null,
+    tracking: { publicUrl: 'https://mail.example.com', token: TOKEN, linkKey: Buffer.alloc(32, 7) },
+  }).message;
+}
+
+/** An error an smtp-server hook answers with, carrying its SMTP reply code. */
+const smtpError = (responseCode: number, message: string) =>
+  Object.assign(new Error(message), { responseCode });
+
+describe('SMTP transport', () => {
+  it('delivers a campaign email with its headers and both alternatives', async () => {
+    const server = await mailServer();
+    const t = transport({ port: server.port });
+    const outcome = await t.send(campaignEmail());
+    expect(outcome).toEqual({ kind: 'accepted', response: expect.stringMatching(/^250 .*TEST1/) });
+
+    expect(server.received).toHaveLength(1);
+    expect(server.received[0]).toMatchObject({ from: 'news@example.com', to: ['ada@example.org'] });
+    const mail = await server.parsed();
+    expect(mail.from?.value).toEqual([{ name: 'Parley News', address: 'news@example.com' }]);
+    expect(mail.replyTo?.value).toEqual([{ name: '', address: 'help@example.com' }]);
+    expect(mail.messageId).toBe('<em_01JSMTP@example.com>');
+    expect(mail.subject).toBe('Spring sale');
+    const header = (key: string) =>
+      mail.headerLines
+        .find((h) => h.key === key)
+        ?.line.replace(/^[^:]+:\s*/, '')
+        .replace(/\r?\n[ \t]+/g, ' ');
+    expect(header('list-unsubscribe')).toBe(
+      `<https://mail.example.com/e/u/${TOKEN}>, <mailto:news@example.com?subject=unsubscribe%20${TOKEN}>`,
+    );
+    expect(header('list-unsubscribe-post')).toBe('List-Unsubscribe=One-Click');
+    expect(mail.html).toContain(`href="https://mail.example.com/e/c/${TOKEN}?u=https%3A%2F%2Fshop`);
+    expect(mail.html).toContain(`src="https://mail.example.com/e/o/${TOKEN}.gif"`);
+    expect(mail.text).toContain('Hi Ada, see the sale [https://shop.example.com/sale].');
+    expect(mail.text).toContain(`Unsubscribe: https://mail.example.com/e/u/${TOKEN}`);
+  });
+
+  it('reuses one pooled connection for sequential sends', async () => {
+    const server = await mailServer();
+    const t = transport({ port: server.port }, { maxConnections: 1 });
+    for (let i = 0; i < 20; i++) {
+      expect((await t.send(campaignEmail(`r${i}@example.org`))).kind).toBe('accepted');
+    }
+    expect(server.received.map((r) => r.to[0])).toEqual(
+      Array.from({ length: 20 }, (_, i) => `r${i}@example.org`),
+    );
+    expect(server.connections()).toBe(1);
+  });
+
+  it('asks to retry a 4xx answer, to the recipient or to the message', async () => {
+    const atRcpt = await mailServer({
+      onRcptTo: (_address, _session, callback) => callback(smtpError(451, 'Greylisted, try later')),
+    });
+    expect(await transport({ port: atRcpt.port }).send(campaignEmail())).toEqual({
+      kind: 'retry',
+      code: 451,
+      response: expect.stringMatching(/^451 .*Greylisted/),
+    });
+
+    const atData = await mailServer({
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => callback(smtpError(452, 'Insufficient storage')));
+      },
+    });
+    expect(await transport({ port: atData.port }).send(campaignEmail())).toEqual({
+      kind: 'retry',
+      code: 452,
+      response: expect.stringMatching(/^452 .*Insufficient storage/),
+    });
+  });
+
+  it('reports a 5xx answer to the recipient or to the message as a bounce', async () => {
+    const atRcpt = await mailServer({
+      onRcptTo: (_address, _session, callback) => callback(smtpError(550, 'No such user here')),
+    });
+    const t = transport({ port: atRcpt.port }, { maxConnections: 1 });
+    expect(await t.send(campaignEmail())).toEqual({
+      kind: 'bounced',
+      code: 550,
+      response: expect.stringMatching(/^550 .*No such user/),
+    });
+    // The session is reset and the pooled connection serves the next recipient.
+    expect((await t.send(campaignEmail())).kind).toBe('bounced');
+    expect(atRcpt.connections()).toBe(1);
+
+    const atData = await mailServer({
+      onData(stream, _session, callback) {
+        stream.resume();
+        stream.on('end', () => callback(smtpError(554, 'Message rejected as spam')));
+      },
+    });
+    expect(await transport({ port: atData.port }).send(campaignEmail())).toEqual({
+      kind: 'bounced',
+      code: 554,
+      response: expect.stringMatching(/^554 .*spam/),
+    });
+  });
+
+  it('reports a recipient the server rejects as a bounce even when others pass', async () => {
+    const server = await mailServer({
+      onRcptTo: (address, _session, callback) =>
+        callback(address.address === 'gone@example.org' ? smtpError(550, 'Mailbox gone') : null),
+    });
+    const message = { ...campaignEmail(), to: ['ada@example.org', 'gone@example.org'] };
+    expect(await transport({ port: server.port }).send(message)).toEqual({
+      kind: 'bounced',
+      code: 550,
+      response: expect.stringMatching(/^550 .*Mailbox gone/),
+    });
+    expect(server.received[0]?.to).toEqual(['ada@example.org']);
+  });
+
+  it('blames the settings, not the recipient, when the server will not relay for us', async () => {
+    const server = await mailServer({
+      onRcptTo: (_address, _session, callback) =>
+        callback(smtpError(554, '5.7.1 <ada@example.org>: Relay access denied')),
+    });
+    expect(await transport({ port: server.port }).send(campaignEmail())).toMatchObject({
+      kind: 'settings',
+      code: 'ERELAY',
+    });
+  });
+
+  it('blames the settings when the login fails or is missing', async () => {
+    const server = await mailServer({
+      authOptional: false,
+      allowInsecureAuth: true,
+      onAuth(auth, _session, callback) {
+        if (auth.username === 'parley' && auth.password === 'right')
+          callback(null, { user: 'parley' });
+        else callback(new Error('Invalid username or password'));
+      },
+    });
+    const wrong = await transport({ port: server.port, user: 'parley', password: 'wrong' }).send(
+      campaignEmail(),
+    );
+    expect(wrong).toEqual({
+      kind: 'settings',
+      code: 'EAUTH',
+      response: expect.stringMatching(/^535 .*Invalid username or password/),
+    });
+    const missing = await transport({ port: server.port }).send(campaignEmail());
+    expect(missing).toEqual({
+      kind: 'settings',
+      code: 'EAUTH',
+      response: expect.stringMatching(/^530 /),
+    });
+    const right = await transport({ port: server.port, user: 'parley', password: 'right' }).send(
+      campaignEmail(),
+    );
+    expect(right.kind).toBe('accepted');
+    expect(server.received).toHaveLength(1);
+  });
+
+  it('verifies the connection and the login', async () => {
+    const server = await mailServer({
+      authOptional: false,
+      allowInsecureAuth: true,
+      onAuth(auth, _session, callback) {
+        if (auth.password === 'right') callback(null, { user: auth.username });
+        else callback(new Error('Invalid username or password'));
+      },
+    });
+    expect(
+      await transport({ port: server.port, user: 'parley', password: 'right' }).verify(),
+    ).toEqual({ ok: true, response: expect.stringContaining('accepted the login of parley') });
+    expect(
+      await transport({ port: server.port, user: 'parley', password: 'wrong' }).verify(),
+    ).toEqual({ ok: false, code: 'EAUTH', response: expect.stringMatching(/^535 /) });
+    expect(server.received).toEqual([]);
+  });
+
+  it('asks to retry when the server cannot be reached or does not answer in time', async () => {
+    // A port nobody listens on: take one, then free it.
+    const probe = net.createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const closedPort = (probe.address() as AddressInfo).port;
+    await new Promise<void>((resolve) => probe.close(() => resolve()));
+    expect(await transport({ port: closedPort }).send(campaignEmail())).toMatchObject({
+      kind: 'retry',
+      code: null,
+      response: expect.stringMatching(/ECONNREFUSED/),
+    });
+    expect(await transport({ port: closedPort }).verify()).toMatchObject({
+      ok: false,
+      code: 'ECONNREFUSED',
+    });
+
+    // Accepts the connection and never greets.
+    const sockets = new Set<net.Socket>();
+    const silent = net.createServer((s) => sockets.add(s));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          for (const s of sockets) s.destroy();
+          silent.close(() => resolve());
+        }),
+    );
+    const port = (silent.address() as AddressInfo).port;
+    expect(await transport({ port }, { timeoutMs: 200 }).send(campaignEmail())).toMatchObject({
+      kind: 'retry',
+      code: null,
+    });
+  });
+
+  it('blames the settings for a certificate it cannot trust, unless told to accept it', async () => {
+    // smtp-server's built-in certificate is self-signed.
+    const starttls = await mailServer({ disabledCommands: [] });
+    expect(await transport({ port: starttls.port }).send(campaignEmail())).toMatchObject({
+      kind: 'settings',
+      code: 'ETLS',
+    });
+    expect(
+      (await transport({ port: starttls.port, allowInvalidCerts: true }).send(campaignEmail()))
+        .kind,
+    ).toBe('accepted');
+
+    const implicit = await mailServer({ secure: true });
+    expect(await transport({ port: implicit.port, secure: true }).verify()).toMatchObject({
+      ok: false,
+      code: 'ETLS',
+    });
+    expect(
+      await transport({ port: implicit.port, secure: true, allowInvalidCerts: true }).verify(),
+    ).toMatchObject({ ok: true });
+    expect(starttls.received).toHaveLength(1);
+  });
+
+  it('signs with DKIM, List-Unsubscribe and List-Unsubscribe-Post included', async () => {
+    const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+    const server = await mailServer();
+    const t = transport({
+      port: server.port,
+      dkim: {
+        domainName: 'example.com',
+        keySelector: 'parley',
+        privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
+      },
+    });
+    expect((await t.send(campaignEmail())).kind).toBe('accepted');
+    const mail = await server.parsed();
+    const signature = mail.headerLines
+      .find((h) => h.key === 'dkim-signature')
+      ?.line.replace(/\r?\n[ \t]+/g, '');
+    expect(signature).toMatch(/\bd=example\.com;/);
+    expect(signature).toMatch(/\bs=parley;/);
+    const signed = /\bh=([^;]+);/.exec(signature ?? '')?.[1]?.split(':');
+    expect(signed).toEqual(
+      expect.arrayContaining([
+        'from',
+        'subject',
+        'message-id',
+        'list-unsubscribe',
+        'list-unsubscribe-post',
+      ]),
+    );
+  });
+});
+
+describe('SMTP error classes', () => {
+  const error = (fields: Record<string, unknown>) => Object.assign(new Error('failed'), fields);
+
+  it('tells settings problems from the recipient and from passing trouble', () => {
+    expect(classifySmtpError(error({ code: 'EDNS', originalCode: 'ENOTFOUND' }))).toMatchObject({
+      kind: 'settings',
+      code: 'EDNS',
+    });
+    expect(classifySmtpError(error({ code: 'EDNS', originalCode: 'EAI_AGAIN' }))).toMatchObject({
+      kind: 'retry',
+    });
+    for (const originalCode of [
+      'DEPTH_ZERO_SELF_SIGNED_CERT',
+      'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+      'ERR_TLS_CERT_ALTNAME_INVALID',
+    ]) {
+      expect(
+        classifySmtpError(error({ code: 'ESOCKET', originalCode })),
+        originalCode,
+      ).toMatchObject({
+        kind: 'settings',
+        code: 'ETLS',
+      });
+    }
+    expect(
+      classifySmtpError(error({ code: 'EENVELOPE', responseCode: 553, command: 'MAIL FROM' })),
+    ).toMatchObject({ kind: 'settings', code: 'ESENDER' });
+    expect(
+      classifySmtpError(error({ code: 'EENVELOPE', responseCode: 503, command: 'RCPT TO' })),
+    ).toMatchObject({ kind: 'retry', code: 503 });
+    expect(
+      classifySmtpError(
+        error({ code: 'EENVELOPE', command: 'API', message: 'Invalid recipient "a@"' }),
+      ),
+    ).toMatchObject({ kind: 'bounced', code: null });
+    expect(
+      classifySmtpError(
+        error({ code: 'EENVELOPE', command: 'API', message: 'Invalid sender "a@"' }),
+      ),
+    ).toMatchObject({ kind: 'settings', code: 'ESENDER' });
+    for (const code of ['ECONNECTION', 'ETIMEDOUT', 'ESOCKET']) {
+      expect(classifySmtpError(error({ code })), code).toMatchObject({ kind: 'retry', code: null });
+    }
+    expect(classifySmtpError('weird')).toEqual({ kind: 'retry', code: null, response: 'weird' });
+  });
+});
