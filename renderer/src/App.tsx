@@ -8,6 +8,7 @@ import { ModeBanner, TopBar } from './components/top-bar.tsx';
 import { CampaignsScreen } from './screens/campaigns/campaigns-screen.tsx';
 import { CannedRepliesScreen } from './screens/canned-replies/canned-replies-screen.tsx';
 import { ContactsScreen } from './screens/contacts/contacts-screen.tsx';
+import { EmailScreen } from './screens/email/email-screen.tsx';
 import { InboxScreen } from './screens/inbox/inbox-screen.tsx';
 import { InteractiveListsScreen } from './screens/interactive-lists/interactive-lists-screen.tsx';
 import { PlaygroundScreen } from './screens/playground/playground-screen.tsx';
@@ -31,6 +32,8 @@ function Screen({ route }: { route: Route }) {
       return <TemplatesScreen />;
     case 'campaigns':
       return <CampaignsScreen />;
+    case 'email':
+      return <EmailScreen />;
     case 'canned-replies':
       return <CannedRepliesScreen />;
     case 'interactive-lists':

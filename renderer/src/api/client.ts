@@ -22,6 +22,19 @@ import type {
   WorkflowStatus,
 } from '../../../shared/workflow-rules.ts';
 import type { Workflow, WorkflowRun } from '../../../shared/schemas/workflows.ts';
+import type {
+  CreateEmailCampaignBody,
+  EmailAudience,
+  EmailCampaign,
+  EmailCampaignStatus,
+  EmailMessage,
+  EmailSettings,
+  EmailSettingsBody,
+  EmailStatus,
+  EmailTimeline,
+  smtpCheckSchema,
+  UpdateEmailCampaignBody,
+} from '../../../shared/schemas/email.ts';
 /**
  * The one HTTP client of the renderer. The UI reaches the core only through here, exactly as a
  * third-party client would (design.md §1): every request carries the session (the desktop
@@ -563,6 +576,17 @@ export interface TriggerBody {
   payload?: Record<string, unknown>;
 }
 
+export interface EmailCampaignQuery extends PageParams {
+  status?: EmailCampaignStatus | '';
+}
+
+export interface EmailRecipientQuery extends PageParams {
+  status?: EmailStatus | '';
+}
+
+/** The SMTP server's answer to a connection check, in its own words. */
+export type SmtpCheck = z.infer<typeof smtpCheckSchema>;
+
 export interface Health {
   status: string;
   version: string;
@@ -736,6 +760,50 @@ export const api = {
     /** Who a target reaches now, how many would miss a variable, and one rendered sample. */
     audience: (body: AudienceQuery, signal?: AbortSignal): Promise<CampaignAudience> =>
       json('POST', '/campaigns/audience', { body, ...(signal ? { signal } : {}) }),
+  },
+
+  email: {
+    list: (q: EmailCampaignQuery = {}): Promise<Page<EmailCampaign>> =>
+      json('GET', '/v1/email/campaigns', { query: { ...pageQuery(q), status: q.status } }),
+    get: (id: string): Promise<EmailCampaign> =>
+      json('GET', `/v1/email/campaigns/${encodeURIComponent(id)}`),
+    /** A draft, or a scheduled campaign when `scheduledFor` is given. */
+    create: (body: CreateEmailCampaignBody): Promise<EmailCampaign> =>
+      json('POST', '/v1/email/campaigns', { body }),
+    /** Drafts and scheduled campaigns only (else 409 `invalid_state`). */
+    update: (id: string, body: UpdateEmailCampaignBody): Promise<EmailCampaign> =>
+      json('PUT', `/v1/email/campaigns/${encodeURIComponent(id)}`, { body }),
+    /** Draft → sending (or scheduled, with a future `scheduledFor`); paused → sending (resume). */
+    launch: (id: string, scheduledFor?: string): Promise<EmailCampaign> =>
+      json('POST', `/v1/email/campaigns/${encodeURIComponent(id)}/launch`, {
+        body: scheduledFor ? { scheduledFor } : {},
+      }),
+    pause: (id: string): Promise<EmailCampaign> =>
+      json('POST', `/v1/email/campaigns/${encodeURIComponent(id)}/pause`, { body: {} }),
+    cancel: (id: string): Promise<EmailCampaign> =>
+      json('POST', `/v1/email/campaigns/${encodeURIComponent(id)}/cancel`, { body: {} }),
+    recipients: (id: string, q: EmailRecipientQuery = {}): Promise<Page<EmailMessage>> =>
+      json('GET', `/v1/email/campaigns/${encodeURIComponent(id)}/recipients`, {
+        query: { ...pageQuery(q), status: q.status },
+      }),
+    timeline: (id: string): Promise<EmailTimeline> =>
+      json('GET', `/v1/email/campaigns/${encodeURIComponent(id)}/timeline`),
+    /** The campaign's content, filled in for one contact, to one address. */
+    sendTest: (id: string, to: string): Promise<EmailMessage> =>
+      json('POST', `/v1/email/campaigns/${encodeURIComponent(id)}/test`, { body: { to } }),
+    /** One email (a test, a transactional send) and how it went. */
+    message: (id: string): Promise<EmailMessage> =>
+      json('GET', `/v1/email/messages/${encodeURIComponent(id)}`),
+    /** Who an audience reaches now: with an email and subscribed, and who it leaves out. */
+    audience: (audience: CampaignTarget, signal?: AbortSignal): Promise<EmailAudience> =>
+      json('POST', '/v1/email/audience', { body: { audience }, ...(signal ? { signal } : {}) }),
+    settings: (): Promise<EmailSettings> => json('GET', '/v1/email/settings'),
+    /** Leaving out `smtp.password` or `dkim.privateKey` keeps the saved one. */
+    saveSettings: (body: EmailSettingsBody): Promise<EmailSettings> =>
+      json('PUT', '/v1/email/settings', { body }),
+    /** Connects and signs in to the saved SMTP server; with `to`, also sends it a test message. */
+    checkSettings: (to?: string): Promise<SmtpCheck> =>
+      json('POST', '/v1/email/settings/check', { body: to ? { to } : {} }),
   },
 
   interactiveLists: {

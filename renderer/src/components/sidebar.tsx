@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { MailIcon } from '../screens/email/mail-icon.tsx';
 import { useInbox } from '../stores/inbox.ts';
 import { hrefFor, useRoute, type Route } from '../stores/route.ts';
 import {
@@ -72,6 +73,9 @@ export function Sidebar() {
         </NavLink>
         <NavLink route="campaigns" icon={<MegaphoneIcon />}>
           Campaigns
+        </NavLink>
+        <NavLink route="email" icon={<MailIcon />}>
+          Email
         </NavLink>
         <NavLink route="canned-replies" icon={<ReplyIcon />}>
           Canned replies

@@ -5,6 +5,7 @@ export const ROUTES = [
   'contacts',
   'templates',
   'campaigns',
+  'email',
   'canned-replies',
   'interactive-lists',
   'workflows',
@@ -22,6 +23,7 @@ export const DEFAULT_ROUTE: Route = 'inbox';
  */
 const NESTED_ROUTES: ReadonlySet<Route> = new Set<Route>([
   'campaigns',
+  'email',
   'interactive-lists',
   'workflows',
 ]);

@@ -5,6 +5,7 @@ import { api, ApiRequestError, errorMessage } from '../../api/client.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
 import { useContacts } from '../../stores/contacts.ts';
 import { notify } from '../../stores/toasts.ts';
+import { EmailSubscription } from '../email/email-subscription.tsx';
 
 const FIELDS = ['phone', 'name', 'email', 'labels'] as const;
 type Field = (typeof FIELDS)[number];
@@ -126,6 +127,11 @@ export function ContactFormDialog({ contact, onClose }: ContactFormDialogProps) 
       {input('phone', 'Phone', { placeholder: '+4915112345678', type: 'tel' })}
       {input('name', 'Name', { placeholder: 'Ada Lovelace' })}
       {input('email', 'Email', { placeholder: 'ada@example.com', type: 'email' })}
+      {contact?.email ? (
+        <p className="hint" data-testid="contact-email-state">
+          <EmailSubscription contact={contact} />
+        </p>
+      ) : null}
       {input('labels', 'Labels', { placeholder: 'vip, newsletter' })}
       <p className="hint">{LABEL_SEPARATOR_HINT}</p>
     </FormDialog>

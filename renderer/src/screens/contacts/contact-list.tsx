@@ -4,6 +4,7 @@ import { ChatIcon } from '../../components/icons.tsx';
 import { LabelChips } from '../../components/label-chips.tsx';
 import { VirtualTable } from '../../components/virtual-table.tsx';
 import { selectHasFilters, useContacts } from '../../stores/contacts.ts';
+import { EmailSubscription } from '../email/email-subscription.tsx';
 
 interface ContactListProps {
   onOpen: (contact: Contact) => void;
@@ -76,7 +77,14 @@ export function ContactList({ onOpen, onMessages, activeId }: ContactListProps) 
             {contact.name ?? <span className="muted">—</span>}
           </div>
           <div role="cell" className="truncate col-optional">
-            {contact.email ?? <span className="muted">—</span>}
+            {contact.email ? (
+              <span className="contact-email-cell">
+                <span className="truncate">{contact.email}</span>
+                <EmailSubscription contact={contact} compact />
+              </span>
+            ) : (
+              <span className="muted">—</span>
+            )}
           </div>
           <div role="cell" className="truncate col-optional">
             <LabelChips labels={contact.labels} />

@@ -7,6 +7,7 @@ import { MessageList } from '../../components/message-list.tsx';
 import { useNow } from '../../components/use-now.ts';
 import { selectMessageList } from '../../stores/message-list.ts';
 import { useMessages, windowClosesAt } from '../../stores/messages.ts';
+import { EmailSubscription } from '../email/email-subscription.tsx';
 import { MessageComposer } from './message-composer.tsx';
 
 const MINUTE = 60_000;
@@ -82,6 +83,7 @@ export function MessagesDrawer({ contact, onClose, onEdit }: MessagesDrawerProps
                 ? `Window open · ${remaining(closesAt - now)} left`
                 : 'Window closed · template only'}
             </span>
+            {shown.email ? <EmailSubscription contact={shown} /> : null}
           </div>
         </div>
         <button type="button" className="button button-small" onClick={() => onEdit(shown)}>

@@ -1,0 +1,245 @@
+/**
+ * The email campaign editor's model: the form's draft, the checks made as the user types and
+ * before a request (the core has the last word and names the field it refuses in `param`), the
+ * bodies sent, and the way from an answer's `param` back to a field. The audience is the
+ * messaging campaigns' own (a group, or contacts with labels), so its part of the draft and its
+ * checks are theirs.
+ */
+import { EMAIL_LIMITS, isEmailAddress } from '../../../../shared/email-rules.ts';
+import { parsePlaceholders, PLACEHOLDER_HELP } from '../../../../shared/placeholders.ts';
+import { toLocalInput } from '../../components/format.ts';
+import type {
+  CampaignTarget,
+  CreateEmailCampaignBody,
+  EmailCampaign,
+  EmailSettings,
+  UpdateEmailCampaignBody,
+} from '../../stores/email-api.ts';
+import {
+  checkDraft as checkCampaignDraft,
+  emptyDraft as emptyCampaignDraft,
+  targetOf,
+  type AudienceKind,
+  type CampaignDraft,
+} from '../campaigns/campaign-draft.ts';
+import { localIsoWithOffset } from './email-format.ts';
+
+export interface EmailDraft {
+  name: string;
+  subject: string;
+  fromName: string;
+  fromEmail: string;
+  replyTo: string;
+  html: string;
+  /** The plain-text alternative; empty: generated from the HTML when sent. */
+  text: string;
+  audience: AudienceKind;
+  groupId: string;
+  /** The labels as typed: "vip, newsletter". */
+  labels: string;
+  /** The audience the campaign had when it was opened (kept for `audience: 'kept'`). */
+  keptTarget: CampaignTarget | null;
+  when: 'now' | 'later';
+  /** A `datetime-local` value, in the user's time zone. */
+  scheduledAt: string;
+}
+
+export type TextField = 'name' | 'subject' | 'fromName' | 'fromEmail' | 'replyTo' | 'html' | 'text';
+export type Field = TextField | 'audience' | 'scheduledFor';
+export type FieldErrors = Partial<Record<Field, string>>;
+
+/** The fields in the order they appear, to focus the first one with an error. */
+export const FIELD_ORDER: readonly Field[] = [
+  'name',
+  'subject',
+  'fromName',
+  'fromEmail',
+  'replyTo',
+  'audience',
+  'html',
+  'text',
+  'scheduledFor',
+];
+
+export const STARTER_HTML = `<h1>Hello {{contact.name}},</h1>
+<p>Write your message here. Links you add are tracked, so you can see who clicked.</p>
+<p><a href="https://example.com">Visit our shop</a></p>
+<p>Thanks,<br>The team</p>`;
+
+export const emptyEmailDraft = (settings?: EmailSettings | null): EmailDraft => ({
+  name: '',
+  subject: '',
+  fromName: settings?.defaultFromName ?? '',
+  fromEmail: settings?.defaultFromEmail ?? '',
+  replyTo: '',
+  html: STARTER_HTML,
+  text: '',
+  audience: 'group',
+  groupId: '',
+  labels: '',
+  keptTarget: null,
+  when: 'now',
+  scheduledAt: '',
+});
+
+export function draftFromEmailCampaign(campaign: EmailCampaign): EmailDraft {
+  const target = campaign.audience;
+  const filter = target.filter;
+  const labelsOnly =
+    filter !== undefined &&
+    filter.labels !== undefined &&
+    filter.phones === undefined &&
+    filter.attributes === undefined;
+  return {
+    name: campaign.name,
+    subject: campaign.subject,
+    fromName: campaign.fromName ?? '',
+    fromEmail: campaign.fromEmail,
+    replyTo: campaign.replyTo ?? '',
+    html: campaign.html,
+    text: campaign.text ?? '',
+    audience: target.groupId ? 'group' : labelsOnly ? 'labels' : 'kept',
+    groupId: target.groupId ?? '',
+    labels: labelsOnly ? (filter.labels ?? []).join(', ') : '',
+    keptTarget: target,
+    when: campaign.scheduledFor ? 'later' : 'now',
+    scheduledAt: toLocalInput(campaign.scheduledFor),
+  };
+}
+
+/** The audience part of the draft as the campaigns' audience field edits it. */
+export const audienceDraftOf = (draft: EmailDraft): CampaignDraft => ({
+  ...emptyCampaignDraft(),
+  audience: draft.audience,
+  groupId: draft.groupId,
+  labels: draft.labels,
+  keptTarget: draft.keptTarget,
+});
+
+/** What the audience field changed, as a change to the email draft. */
+export function audiencePatch(patch: Partial<CampaignDraft>): Partial<EmailDraft> {
+  const out: Partial<EmailDraft> = {};
+  if (patch.audience !== undefined) out.audience = patch.audience;
+  if (patch.groupId !== undefined) out.groupId = patch.groupId;
+  if (patch.labels !== undefined) out.labels = patch.labels;
+  return out;
+}
+
+/** The audience the draft describes, or null while it describes none yet. */
+export const audienceOf = (draft: EmailDraft): CampaignTarget | null =>
+  targetOf(audienceDraftOf(draft));
+
+const LIMITS: Partial<Record<TextField, number>> = {
+  name: EMAIL_LIMITS.name,
+  subject: EMAIL_LIMITS.subject,
+  fromName: EMAIL_LIMITS.fromName,
+  html: EMAIL_LIMITS.html,
+  text: EMAIL_LIMITS.text,
+};
+
+export const limitOf = (field: TextField): number | undefined => LIMITS[field];
+
+const characters = (n: number): string => `${n.toLocaleString('en-US')} characters`;
+
+/**
+ * What is wrong as the user types: a field over its limit, an unknown placeholder, an address
+ * that cannot be one (once its field was left). Shown at once, and they block saving.
+ */
+export function liveProblems(draft: EmailDraft, left: ReadonlySet<string>): FieldErrors {
+  const errors: FieldErrors = {};
+  for (const [field, max] of Object.entries(LIMITS) as [TextField, number][]) {
+    if (draft[field].length > max) {
+      errors[field] =
+        `At most ${characters(max)}: this has ${draft[field].length.toLocaleString('en-US')}.`;
+    }
+  }
+  for (const field of ['subject', 'html', 'text'] as const) {
+    if (errors[field]) continue;
+    const { unknown } = parsePlaceholders(draft[field]);
+    if (unknown.length > 0) {
+      errors[field] = `Unknown placeholder ${unknown[0]}: use ${PLACEHOLDER_HELP}.`;
+    }
+  }
+  for (const field of ['fromEmail', 'replyTo'] as const) {
+    const value = draft[field].trim();
+    if (value && left.has(field) && !isEmailAddress(value)) {
+      errors[field] = 'Not an email address a server would accept (like news@example.com).';
+    }
+  }
+  return errors;
+}
+
+interface CheckContext {
+  /** Launching asks for a start time in the future too. */
+  launching: boolean;
+  now?: number;
+}
+
+/** Everything wrong, by field, before a request: the live problems and what is missing. */
+export function checkEmailDraft(draft: EmailDraft, ctx: CheckContext): FieldErrors {
+  const errors: FieldErrors = liveProblems(draft, new Set(['fromEmail', 'replyTo']));
+  if (!draft.name.trim()) errors.name ??= 'Name the campaign (only you see the name).';
+  if (!draft.subject.trim()) errors.subject ??= 'Write the subject line recipients see first.';
+  if (!draft.fromEmail.trim()) errors.fromEmail ??= 'Enter the address the email comes from.';
+  if (!draft.html.trim()) errors.html ??= 'Write the email.';
+
+  const audience = checkCampaignDraft(audienceDraftOf(draft), {
+    launching: false,
+    variableCount: 0,
+  }).target;
+  if (audience) errors.audience = audience;
+
+  if (draft.when === 'later') {
+    const at = localIsoWithOffset(draft.scheduledAt);
+    if (!at) errors.scheduledFor = 'Choose the date and time to send.';
+    else if (ctx.launching && Date.parse(at) <= (ctx.now ?? Date.now())) {
+      errors.scheduledFor = 'That time has passed: choose a later one, or send now.';
+    }
+  }
+  return errors;
+}
+
+export const firstField = (errors: FieldErrors): Field | null =>
+  FIELD_ORDER.find((field) => errors[field] !== undefined) ?? null;
+
+/** The field an answer's `param` names (`audience.groupId` is the audience), or null. */
+export function fieldForParam(param: string | undefined): Field | null {
+  if (!param) return null;
+  const head = param.split('.')[0] as Field;
+  return FIELD_ORDER.includes(head) ? head : null;
+}
+
+/** The DOM id of a field's input (the audience's is the campaigns' audience field's). */
+export const fieldId = (field: Field): string =>
+  field === 'audience' ? 'campaign-target' : `email-${field}`;
+
+/** The content and audience as the API takes them (`scheduledFor` is set apart, by the caller). */
+function contentOf(draft: EmailDraft): Omit<CreateEmailCampaignBody, 'scheduledFor'> {
+  const audience = audienceOf(draft);
+  if (!audience) throw new Error('the draft has no audience');
+  return {
+    name: draft.name.trim(),
+    subject: draft.subject.trim(),
+    fromName: draft.fromName.trim() || null,
+    fromEmail: draft.fromEmail.trim(),
+    replyTo: draft.replyTo.trim() || null,
+    html: draft.html,
+    text: draft.text.trim() ? draft.text : null,
+    audience,
+  };
+}
+
+/** The start time the draft asks for, with the user's offset; null for "when I launch it". */
+export const scheduledForOf = (draft: EmailDraft): string | null =>
+  draft.when === 'later' ? localIsoWithOffset(draft.scheduledAt) : null;
+
+export const createBody = (draft: EmailDraft): CreateEmailCampaignBody => contentOf(draft);
+
+/**
+ * A saved campaign's new content. A scheduled one keeps a schedule (the new time) unless
+ * `scheduledFor` is null, which makes it a draft again.
+ */
+export const updateBody = (
+  draft: EmailDraft,
+  scheduledFor: string | null,
+): UpdateEmailCampaignBody => ({ ...contentOf(draft), scheduledFor });

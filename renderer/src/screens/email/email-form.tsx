@@ -1,0 +1,678 @@
+import { useEffect, useId, useState } from 'react';
+import { EMAIL_LIMITS, renderEmailText } from '../../../../shared/email-rules.ts';
+import { PLACEHOLDER_HELP } from '../../../../shared/placeholders.ts';
+import { ApiRequestError, errorMessage } from '../../api/client.ts';
+import { CountedField } from '../../components/counted-field.tsx';
+import { EditorPreview, EditorSection } from '../../components/editor-section.tsx';
+import { ErrorBanner } from '../../components/error-banner.tsx';
+import { errorAria, FieldError } from '../../components/field-error.tsx';
+import { formatDateTime, toLocalInput } from '../../components/format.ts';
+import { PageHeader } from '../../components/page-header.tsx';
+import { focusElement } from '../../components/server-errors.ts';
+import { Tab } from '../../components/tab.tsx';
+import { useEmailCampaigns } from '../../stores/email.ts';
+import {
+  emailApi,
+  type EmailCampaign,
+  type EmailCampaignStatus,
+  type EmailMessage,
+} from '../../stores/email-api.ts';
+import { hrefFor, useRoute } from '../../stores/route.ts';
+import { selectIsTestMode, useSession } from '../../stores/session.ts';
+import { notify } from '../../stores/toasts.ts';
+import { AudienceField } from '../campaigns/audience-field.tsx';
+import { timeZone } from '../campaigns/campaign-format.ts';
+import type { AudienceCheck } from '../campaigns/use-audience.ts';
+import { useGroups } from '../campaigns/use-groups.ts';
+import {
+  audienceDraftOf,
+  audienceOf,
+  audiencePatch,
+  checkEmailDraft,
+  createBody,
+  draftFromEmailCampaign,
+  emptyEmailDraft,
+  fieldForParam,
+  fieldId,
+  firstField,
+  liveProblems,
+  scheduledForOf,
+  updateBody,
+  type EmailDraft,
+  type Field,
+  type FieldErrors,
+} from './email-draft.ts';
+import { describeAudience } from './email-format.ts';
+import { EmailLaunchDialog } from './email-launch-dialog.tsx';
+import { EmailFrame, EmailTextPreview } from './email-preview.tsx';
+import { approximateText } from './email-preview-html.ts';
+import { EmailTestSend } from './email-test-send.tsx';
+import { useEmailAudience, type EmailAudienceCheck } from './use-email-audience.ts';
+import { useSampleContact } from './use-sample-contact.ts';
+
+type BodyTab = 'html' | 'text';
+
+/** The campaigns' audience field counts a messaging audience; the email count is said below it. */
+const NO_CAMPAIGN_COUNT: AudienceCheck = { state: 'idle', result: null, error: null };
+
+/** The core's messages start in lower case ("subject is required"); under a field they lead. */
+const asSentence = (message: string): string => message.charAt(0).toUpperCase() + message.slice(1);
+
+function focusField(field: Field): void {
+  window.requestAnimationFrame(() => focusElement(document.getElementById(fieldId(field))));
+}
+
+/** Which field a change of the draft is about, to clear that field's error. */
+function fieldOfKey(key: string): Field {
+  if (key === 'groupId' || key === 'labels' || key === 'audience') return 'audience';
+  if (key === 'scheduledAt' || key === 'when') return 'scheduledFor';
+  return key as Field;
+}
+
+function AudienceCount({ check }: { check: EmailAudienceCheck }) {
+  const { state, result } = check;
+  let text: string;
+  if (state === 'idle') text = 'Choose who receives it to see how many they are.';
+  else if (!result) text = state === 'error' ? 'The audience could not be counted.' : 'Counting…';
+  else text = describeAudience(result);
+  return (
+    <div className="campaign-audience-count" aria-live="polite">
+      <p
+        className={`campaign-count${result && result.total === 0 ? ' campaign-count-none' : ''}`}
+        data-testid="email-audience-count"
+        data-total={result?.total ?? ''}
+        aria-busy={state === 'checking' ? true : undefined}
+      >
+        {text}
+      </p>
+      {result && result.total === 0 ? (
+        <p className="banner banner-warning">
+          <span className="banner-text">
+            Nobody to email: a campaign needs at least one contact with an email address who has not
+            unsubscribed.
+          </span>
+        </p>
+      ) : (
+        <p className="hint">
+          Only contacts with an email address who have not unsubscribed receive it; each gets it
+          once.
+        </p>
+      )}
+    </div>
+  );
+}
+
+interface EmailFormProps {
+  /** The draft or scheduled campaign to edit, or null for a new one. */
+  campaign: EmailCampaign | null;
+  /** A new campaign was saved for the first time. */
+  onCreated?: (campaign: EmailCampaign) => void;
+}
+
+/**
+ * Creates or edits an email campaign (a draft, or a scheduled one): its sender, audience (counted
+ * live), subject and body; sends a test; saves it, or launches it now or for later. The preview
+ * beside it shows the email filled in for one of the recipients, as their mail app would.
+ */
+export function EmailForm({ campaign, onCreated }: EmailFormProps) {
+  const testMode = useSession(selectIsTestMode);
+  const navigate = useRoute((s) => s.navigate);
+  const applyToList = useEmailCampaigns((s) => s.apply);
+  const groups = useGroups();
+  const formId = useId();
+
+  const [draft, setDraft] = useState<EmailDraft>(() =>
+    campaign ? draftFromEmailCampaign(campaign) : emptyEmailDraft(),
+  );
+  const [savedId, setSavedId] = useState<string | null>(campaign?.id ?? null);
+  const [savedStatus, setSavedStatus] = useState<EmailCampaignStatus | null>(
+    campaign?.status ?? null,
+  );
+  const [errors, setErrors] = useState<FieldErrors>({});
+  /** Fields the user has left: an address is judged once typed, not while typing. */
+  const [left, setLeft] = useState<ReadonlySet<string>>(new Set());
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState<'save' | 'launch' | 'test' | null>(null);
+  const [confirming, setConfirming] = useState(false);
+  const [launchError, setLaunchError] = useState<string | null>(null);
+  const [bodyTab, setBodyTab] = useState<BodyTab>('html');
+
+  // A new campaign starts from the sender set in the email settings.
+  useEffect(() => {
+    if (campaign) return;
+    let cancelled = false;
+    emailApi.settings().then(
+      (settings) => {
+        if (cancelled) return;
+        const defaults = emptyEmailDraft(settings);
+        setDraft((d) => ({
+          ...d,
+          fromName: d.fromName || defaults.fromName,
+          fromEmail: d.fromEmail || defaults.fromEmail,
+        }));
+      },
+      () => {
+        // No defaults: the sender is typed in.
+      },
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [campaign]);
+
+  const audience = audienceOf(draft);
+  const check = useEmailAudience(audience);
+  const sample = useSampleContact(audience);
+  const live = liveProblems(draft, left);
+  const errorFor = (field: Field): string | undefined => errors[field] ?? live[field];
+  const audienceError =
+    errors.audience ??
+    (check.state === 'error' &&
+    (!check.error?.param || fieldForParam(check.error.param) === 'audience')
+      ? asSentence(check.error?.message ?? '')
+      : undefined);
+
+  const change = (patch: Partial<EmailDraft>) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setErrors((current) => {
+      const next = { ...current };
+      for (const key of Object.keys(patch)) delete next[fieldOfKey(key)];
+      return next;
+    });
+    setFormError(null);
+  };
+  const leave = (field: Field) => setLeft((s) => (s.has(field) ? s : new Set(s).add(field)));
+
+  const show = (field: Field) => {
+    if (field === 'html' || field === 'text') setBodyTab(field);
+    focusField(field);
+  };
+
+  const validate = (launching: boolean): boolean => {
+    const found = checkEmailDraft(draft, { launching });
+    setErrors(found);
+    const first = firstField(found);
+    if (first) show(first);
+    return first === null;
+  };
+
+  /** Puts an answer's error under its field, or above the form. */
+  const showError = (e: unknown): void => {
+    const field = e instanceof ApiRequestError ? fieldForParam(e.param) : null;
+    if (field) {
+      setErrors((current) => ({ ...current, [field]: asSentence(errorMessage(e)) }));
+      show(field);
+    } else {
+      setFormError(errorMessage(e));
+    }
+  };
+
+  /** Creates the campaign, or saves its changes; the address then names it. */
+  const persist = async (scheduledFor: string | null): Promise<EmailCampaign> => {
+    const saved = savedId
+      ? await emailApi.update(savedId, updateBody(draft, scheduledFor))
+      : await emailApi.create({ ...createBody(draft), ...(scheduledFor ? { scheduledFor } : {}) });
+    applyToList(saved);
+    setSavedStatus(saved.status);
+    if (!savedId) {
+      setSavedId(saved.id);
+      onCreated?.(saved);
+    }
+    return saved;
+  };
+
+  const scheduled = savedStatus === 'scheduled';
+  /** A scheduled campaign saved with "later" keeps a schedule (the time in the form). */
+  const keptSchedule = (): string | null =>
+    scheduled && draft.when === 'later' ? scheduledForOf(draft) : null;
+
+  const save = async () => {
+    if (busy || !validate(false)) return;
+    setBusy('save');
+    setFormError(null);
+    try {
+      const saved = await persist(keptSchedule());
+      notify(
+        'success',
+        saved.status === 'scheduled'
+          ? `Saved “${saved.name}”: it is scheduled for ${formatDateTime(saved.scheduledFor)}.`
+          : `Saved the draft “${saved.name}”.`,
+      );
+    } catch (e) {
+      showError(e);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const sendTest = async (to: string): Promise<EmailMessage> => {
+    if (busy) throw new Error('Wait for the save under way to finish.');
+    if (!validate(false)) throw new Error('Fix the fields marked above first.');
+    setBusy('test');
+    setFormError(null);
+    try {
+      let saved: EmailCampaign;
+      try {
+        saved = await persist(keptSchedule());
+      } catch (e) {
+        showError(e);
+        throw new Error('The campaign could not be saved (see above).', { cause: e });
+      }
+      return await emailApi.sendTest(saved.id, to);
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const askLaunch = () => {
+    if (busy || !validate(true)) return;
+    setLaunchError(null);
+    setConfirming(true);
+  };
+
+  const scheduledFor = scheduledForOf(draft);
+
+  const launch = async () => {
+    setBusy('launch');
+    setLaunchError(null);
+    try {
+      let launched: EmailCampaign;
+      if (scheduled && scheduledFor) {
+        // Already scheduled: saving the new time is all it takes.
+        launched = await persist(scheduledFor);
+      } else {
+        const saved = await persist(null);
+        launched = await emailApi.launch(saved.id, scheduledFor ?? undefined);
+        applyToList(launched);
+      }
+      notify(
+        'success',
+        launched.status === 'scheduled'
+          ? `“${launched.name}” is scheduled for ${formatDateTime(launched.scheduledFor)}.`
+          : `“${launched.name}” is sending.`,
+      );
+      setConfirming(false);
+      navigate('email', launched.id);
+    } catch (e) {
+      setBusy(null);
+      const field = e instanceof ApiRequestError ? fieldForParam(e.param) : null;
+      if (field) {
+        setConfirming(false);
+        showError(e);
+      } else {
+        setLaunchError(errorMessage(e));
+      }
+    }
+  };
+
+  const text = (
+    field: 'name' | 'subject' | 'fromName',
+    label: string,
+    props: { max: number; placeholder: string; hint?: string; optional?: boolean },
+  ) => (
+    <CountedField
+      id={fieldId(field)}
+      label={
+        props.optional ? (
+          <>
+            {label} <span className="optional">(optional)</span>
+          </>
+        ) : (
+          label
+        )
+      }
+      value={draft[field]}
+      max={props.max}
+      error={errorFor(field)}
+      onChange={(value) => change({ [field]: value })}
+      onBlur={() => leave(field)}
+      placeholder={props.placeholder}
+      hint={props.hint}
+      testId={fieldId(field)}
+    />
+  );
+
+  const address = (field: 'fromEmail' | 'replyTo', label: string, hint: string) => {
+    const id = fieldId(field);
+    const message = errorFor(field);
+    return (
+      <div className="field">
+        <label htmlFor={id}>
+          {label}
+          {field === 'replyTo' ? <span className="optional">(optional)</span> : null}
+        </label>
+        <input
+          id={id}
+          type="email"
+          className={`input${message ? ' invalid' : ''}`}
+          value={draft[field]}
+          placeholder={field === 'fromEmail' ? 'news@yourshop.com' : 'help@yourshop.com'}
+          autoComplete="off"
+          spellCheck={false}
+          {...errorAria(id, message, message ? undefined : `${id}-hint`)}
+          onChange={(event) => change({ [field]: event.target.value })}
+          onBlur={() => leave(field)}
+          data-testid={id}
+        />
+        <FieldError fieldId={id} message={message} />
+        {message ? null : (
+          <p className="hint" id={`${id}-hint`}>
+            {hint}
+          </p>
+        )}
+      </div>
+    );
+  };
+
+  const fromLine = draft.fromName.trim()
+    ? `${draft.fromName.trim()} <${draft.fromEmail.trim() || '…'}>`
+    : draft.fromEmail.trim() || '—';
+  const subjectShown = renderEmailText(draft.subject, sample.contact).trim();
+
+  return (
+    <div className="screen screen-wide" data-testid="email-editor">
+      <PageHeader
+        eyebrow={
+          <a href={hrefFor('email')} className="link-button">
+            ← Email
+          </a>
+        }
+        title={
+          !savedId
+            ? 'New email campaign'
+            : scheduled
+              ? 'Edit scheduled email campaign'
+              : 'Edit draft email campaign'
+        }
+        description="Who it comes from and goes to, what it says, and when it goes out. Send yourself a test, save it to finish later, or launch it."
+        actions={
+          <>
+            <button
+              type="button"
+              className="button"
+              onClick={() => navigate('email', savedId && scheduled ? savedId : null)}
+              disabled={busy !== null}
+            >
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button"
+              onClick={() => void save()}
+              disabled={busy !== null}
+              data-testid="email-save"
+            >
+              {busy === 'save'
+                ? 'Saving…'
+                : scheduled
+                  ? draft.when === 'later'
+                    ? 'Save changes'
+                    : 'Save as draft'
+                  : 'Save draft'}
+            </button>
+            <button
+              type="submit"
+              form={formId}
+              className="button button-primary"
+              disabled={busy !== null}
+              data-testid="email-launch"
+            >
+              {draft.when === 'later' ? 'Schedule…' : 'Launch…'}
+            </button>
+          </>
+        }
+      />
+
+      {formError ? <ErrorBanner message={formError} testId="email-form-error" /> : null}
+
+      <div className="editor-grid email-editor-grid">
+        <form
+          id={formId}
+          className="card editor-form"
+          noValidate
+          onSubmit={(event) => {
+            event.preventDefault();
+            askLaunch();
+          }}
+          data-testid="email-form"
+        >
+          <EditorSection title="Campaign">
+            {text('name', 'Name', {
+              max: EMAIL_LIMITS.name,
+              placeholder: 'Spring newsletter',
+              hint: 'Only you and your team see it.',
+            })}
+          </EditorSection>
+
+          <EditorSection title="Sender">
+            <div className="form-grid-2">
+              {text('fromName', 'From name', {
+                max: EMAIL_LIMITS.fromName,
+                placeholder: 'Your shop',
+                optional: true,
+                hint: 'How inboxes name you.',
+              })}
+              {address(
+                'fromEmail',
+                'From email',
+                'An address at a domain you send from (see DKIM in settings).',
+              )}
+            </div>
+            {address('replyTo', 'Reply-to', 'Where replies go, when not to the from address.')}
+          </EditorSection>
+
+          <EditorSection title="Recipients">
+            <div className="email-audience">
+              <AudienceField
+                draft={audienceDraftOf(draft)}
+                onChange={(patch) => change(audiencePatch(patch))}
+                groups={groups}
+                check={NO_CAMPAIGN_COUNT}
+                error={audienceError}
+                fieldsUsed={[]}
+              />
+            </div>
+            <AudienceCount check={check} />
+          </EditorSection>
+
+          <EditorSection title="Message">
+            {text('subject', 'Subject', {
+              max: EMAIL_LIMITS.subject,
+              placeholder: 'Our spring collection is here, {{contact.name}}',
+              hint: `Placeholders are filled in for each recipient: ${PLACEHOLDER_HELP}.`,
+            })}
+            <div className="tabs email-body-tabs" role="tablist" aria-label="Email body">
+              <Tab
+                selected={bodyTab === 'html'}
+                onSelect={() => setBodyTab('html')}
+                testId="email-tab-html"
+              >
+                HTML
+              </Tab>
+              <Tab
+                selected={bodyTab === 'text'}
+                onSelect={() => setBodyTab('text')}
+                testId="email-tab-text"
+              >
+                Plain text
+                {draft.text.trim() ? null : <span className="tab-count">auto</span>}
+              </Tab>
+            </div>
+            <div
+              role="tabpanel"
+              aria-label={bodyTab === 'html' ? 'HTML' : 'Plain text'}
+              className="email-body-panel"
+            >
+              {bodyTab === 'html' ? (
+                <CountedField
+                  id={fieldId('html')}
+                  label="HTML body"
+                  value={draft.html}
+                  max={EMAIL_LIMITS.html}
+                  error={errorFor('html')}
+                  onChange={(value) => change({ html: value })}
+                  rows={16}
+                  mono
+                  hint="Paste the HTML from your email designer, or write it here. Scripts, forms and embedded frames are removed before sending; links are tracked."
+                  testId={fieldId('html')}
+                />
+              ) : (
+                <CountedField
+                  id={fieldId('text')}
+                  label={
+                    <>
+                      Plain-text body <span className="optional">(optional)</span>
+                    </>
+                  }
+                  value={draft.text}
+                  max={EMAIL_LIMITS.text}
+                  error={errorFor('text')}
+                  onChange={(value) => change({ text: value })}
+                  rows={16}
+                  placeholder="Leave empty to send a plain-text version made from the HTML."
+                  hint="Mail apps that do not show HTML (and some spam filters) read this version. Empty: Parley makes it from the HTML when sending."
+                  testId={fieldId('text')}
+                />
+              )}
+              {bodyTab === 'text' && !draft.text.trim() && draft.html.trim() ? (
+                <p>
+                  <button
+                    type="button"
+                    className="button button-small"
+                    onClick={() => change({ text: approximateText(draft.html) })}
+                    data-testid="email-text-from-html"
+                  >
+                    Start from the HTML version
+                  </button>
+                </p>
+              ) : null}
+            </div>
+          </EditorSection>
+
+          <EditorSection title="Test">
+            <EmailTestSend send={sendTest} disabled={busy !== null} testMode={testMode} />
+          </EditorSection>
+
+          <EditorSection title="When">
+            <fieldset className="radio-list">
+              <legend className="visually-hidden">When it is sent</legend>
+              <label className={`radio-card${draft.when === 'now' ? ' selected' : ''}`}>
+                <input
+                  type="radio"
+                  name="email-when"
+                  checked={draft.when === 'now'}
+                  onChange={() => change({ when: 'now' })}
+                  data-testid="email-when-now"
+                />
+                <span>
+                  <span className="radio-title">When I launch it</span>
+                  <span className="hint">Sending starts at once.</span>
+                </span>
+              </label>
+              <label className={`radio-card${draft.when === 'later' ? ' selected' : ''}`}>
+                <input
+                  type="radio"
+                  name="email-when"
+                  checked={draft.when === 'later'}
+                  onChange={() =>
+                    change({
+                      when: 'later',
+                      scheduledAt:
+                        draft.scheduledAt || toLocalInput(new Date(Date.now() + 3_600_000)),
+                    })
+                  }
+                  data-testid="email-when-later"
+                />
+                <span>
+                  <span className="radio-title">Later</span>
+                  <span className="hint">It waits as scheduled until then.</span>
+                </span>
+              </label>
+            </fieldset>
+            {draft.when === 'later' ? (
+              <div className="field campaign-schedule">
+                <label htmlFor={fieldId('scheduledFor')}>Send on</label>
+                <input
+                  id={fieldId('scheduledFor')}
+                  type="datetime-local"
+                  className={`input${errors.scheduledFor ? ' invalid' : ''}`}
+                  value={draft.scheduledAt}
+                  min={toLocalInput(new Date())}
+                  {...errorAria(
+                    fieldId('scheduledFor'),
+                    errors.scheduledFor,
+                    `${fieldId('scheduledFor')}-zone`,
+                  )}
+                  onChange={(event) => change({ scheduledAt: event.target.value })}
+                  data-testid="email-scheduled-at"
+                />
+                <p className="hint" id={`${fieldId('scheduledFor')}-zone`}>
+                  In your time zone, <strong>{timeZone()}</strong>.
+                </p>
+                <FieldError fieldId={fieldId('scheduledFor')} message={errors.scheduledFor} />
+              </div>
+            ) : null}
+          </EditorSection>
+        </form>
+
+        <EditorPreview caption="As a recipient sees it">
+          <p className="hint" data-testid="email-sample">
+            Filled in for {sample.label}
+            {sample.real ? '' : ' (choose the audience to see it for one of its contacts)'}.
+          </p>
+          <div className="email-envelope">
+            <dl className="email-headers">
+              <div>
+                <dt>From</dt>
+                <dd className="truncate" data-testid="email-preview-from">
+                  {fromLine}
+                </dd>
+              </div>
+              {draft.replyTo.trim() ? (
+                <div>
+                  <dt>Reply-to</dt>
+                  <dd className="truncate">{draft.replyTo.trim()}</dd>
+                </div>
+              ) : null}
+              <div>
+                <dt>Subject</dt>
+                <dd className="email-preview-subject" data-testid="email-preview-subject">
+                  {subjectShown || <span className="muted">(no subject)</span>}
+                </dd>
+              </div>
+            </dl>
+            {bodyTab === 'html' ? (
+              <EmailFrame
+                html={draft.html}
+                contact={sample.contact}
+                title="Email preview"
+                testId="email-preview-frame"
+              />
+            ) : (
+              <EmailTextPreview
+                html={draft.html}
+                text={draft.text}
+                contact={sample.contact}
+                testId="email-preview-text"
+              />
+            )}
+          </div>
+        </EditorPreview>
+      </div>
+
+      {confirming ? (
+        <EmailLaunchDialog
+          name={draft.name.trim()}
+          subject={draft.subject.trim()}
+          audience={check.state === 'ready' ? check.result : null}
+          scheduledFor={scheduledFor}
+          testMode={testMode}
+          busy={busy === 'launch'}
+          error={launchError}
+          onConfirm={() => void launch()}
+          onClose={() => setConfirming(false)}
+        />
+      ) : null}
+    </div>
+  );
+}

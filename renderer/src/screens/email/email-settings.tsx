@@ -1,0 +1,757 @@
+import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { EMAIL_LIMITS, isEmailAddress } from '../../../../shared/email-rules.ts';
+import { ApiRequestError, errorMessage } from '../../api/client.ts';
+import { CountedField } from '../../components/counted-field.tsx';
+import { EditorSection } from '../../components/editor-section.tsx';
+import { ErrorBanner } from '../../components/error-banner.tsx';
+import { errorAria, FieldError } from '../../components/field-error.tsx';
+import { formatDateTime } from '../../components/format.ts';
+import { PageHeader } from '../../components/page-header.tsx';
+import { focusElement, withoutErrorsAt } from '../../components/server-errors.ts';
+import { emailApi, type EmailSettings, type SmtpCheck } from '../../stores/email-api.ts';
+import { hrefFor } from '../../stores/route.ts';
+import { selectIsTestMode, useSession } from '../../stores/session.ts';
+import { notify } from '../../stores/toasts.ts';
+import { rememberedTestAddress, rememberTestAddress } from './email-format.ts';
+import { EmailTabs } from './email-tabs.tsx';
+import {
+  checkSettings,
+  SECURE_PORT,
+  SETTINGS_ORDER,
+  settingsBody,
+  settingsDraftOf,
+  settingsFieldId,
+  settingsParam,
+  STARTTLS_PORT,
+  type SecretMode,
+  type SettingsDraft,
+} from './settings-draft.ts';
+
+const FORM_ID = 'email-settings-form';
+
+function focusParam(param: string): void {
+  window.requestAnimationFrame(() => focusElement(document.getElementById(settingsFieldId(param))));
+}
+
+const optional = (label: string) => (
+  <>
+    {label} <span className="optional">(optional)</span>
+  </>
+);
+
+interface TextSettingProps {
+  param: string;
+  label: ReactNode;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+  hint?: ReactNode;
+  placeholder?: string;
+  type?: 'text' | 'email' | 'url' | 'number';
+  inputMode?: 'numeric';
+  className?: string;
+  autoComplete?: string;
+}
+
+function TextSetting({
+  param,
+  label,
+  value,
+  error,
+  onChange,
+  hint,
+  placeholder,
+  type = 'text',
+  inputMode,
+  className,
+  autoComplete = 'off',
+}: TextSettingProps) {
+  const id = settingsFieldId(param);
+  return (
+    <div className={className ? `field ${className}` : 'field'}>
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        type={type === 'number' ? 'text' : type}
+        inputMode={inputMode}
+        className={`input${error ? ' invalid' : ''}`}
+        value={value}
+        placeholder={placeholder}
+        autoComplete={autoComplete}
+        spellCheck={false}
+        {...errorAria(id, error, hint && !error ? `${id}-hint` : undefined)}
+        onChange={(event) => onChange(event.target.value)}
+        data-testid={id}
+      />
+      <FieldError fieldId={id} message={error} />
+      {hint && !error ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+interface SecretSettingProps {
+  param: string;
+  label: string;
+  /** One is saved (the core never sends it back). */
+  isSet: boolean;
+  mode: SecretMode;
+  value: string;
+  error: string | undefined;
+  onMode: (mode: SecretMode) => void;
+  onChange: (value: string) => void;
+  /** A textarea (a PEM key) instead of a password input. */
+  multiline?: boolean;
+  /** Whether "Remove" is offered (a password may be dropped; a DKIM key goes with DKIM). */
+  removable?: boolean;
+  hint?: ReactNode;
+}
+
+/** A write-only secret: "set" or "not set", kept unless the user replaces (or removes) it. */
+function SecretSetting({
+  param,
+  label,
+  isSet,
+  mode,
+  value,
+  error,
+  onMode,
+  onChange,
+  multiline = false,
+  removable = false,
+  hint,
+}: SecretSettingProps) {
+  const id = settingsFieldId(param);
+  const state = (
+    <span
+      className={`badge ${isSet ? 'email-secret-set' : 'email-secret-unset'}`}
+      data-testid={`${id}-state`}
+    >
+      {isSet ? 'Set' : 'Not set'}
+    </span>
+  );
+  if (isSet && mode !== 'replace') {
+    return (
+      <div className="field">
+        <span className="field-label" id={`${id}-label`}>
+          {label}
+        </span>
+        <div className="email-secret-row" role="group" aria-labelledby={`${id}-label`}>
+          {mode === 'remove' ? (
+            <span className="badge email-secret-unset">Removed on save</span>
+          ) : (
+            state
+          )}
+          <span className="hint">
+            {mode === 'remove' ? 'It is deleted when you save.' : 'Saved, and never shown again.'}
+          </span>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={() => onMode('replace')}
+            data-testid={`${id}-replace`}
+          >
+            Replace
+          </button>
+          {removable ? (
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => onMode(mode === 'remove' ? 'keep' : 'remove')}
+              data-testid={`${id}-remove`}
+            >
+              {mode === 'remove' ? 'Keep it' : 'Remove'}
+            </button>
+          ) : null}
+        </div>
+        {hint ? <p className="hint">{hint}</p> : null}
+      </div>
+    );
+  }
+  const props = {
+    id,
+    value,
+    className: `input${multiline ? ' textarea mono' : ''}${error ? ' invalid' : ''}`,
+    spellCheck: false,
+    autoComplete: 'new-password',
+    ...errorAria(id, error, hint && !error ? `${id}-hint` : undefined),
+    'data-testid': id,
+  };
+  return (
+    <div className="field">
+      <label htmlFor={id}>
+        {label} {state}
+      </label>
+      {multiline ? (
+        <textarea
+          {...props}
+          rows={6}
+          placeholder="-----BEGIN PRIVATE KEY-----"
+          onChange={(event) => onChange(event.target.value)}
+        />
+      ) : (
+        <input {...props} type="password" onChange={(event) => onChange(event.target.value)} />
+      )}
+      <FieldError fieldId={id} message={error} />
+      {hint && !error ? (
+        <p className="hint" id={`${id}-hint`}>
+          {hint}
+        </p>
+      ) : null}
+      {isSet ? (
+        <p>
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
+              onChange('');
+              onMode('keep');
+            }}
+            data-testid={`${id}-keep`}
+          >
+            Keep the saved one
+          </button>
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+function Checkbox({
+  param,
+  checked,
+  onChange,
+  label,
+  help,
+}: {
+  param: string;
+  checked: boolean;
+  onChange: (checked: boolean) => void;
+  label: string;
+  help: ReactNode;
+}) {
+  const id = settingsFieldId(param);
+  return (
+    <div className="email-check">
+      <input
+        id={id}
+        type="checkbox"
+        checked={checked}
+        aria-describedby={`${id}-help`}
+        onChange={(event) => onChange(event.target.checked)}
+        data-testid={id}
+      />
+      <div>
+        <label htmlFor={id} className="radio-title">
+          {label}
+        </label>
+        <p className="hint" id={`${id}-help`}>
+          {help}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+type CheckState =
+  | { kind: 'idle' }
+  | { kind: 'running'; to: string | null }
+  | { kind: 'answered'; to: string | null; result: SmtpCheck }
+  | { kind: 'error'; to: string | null; error: string };
+
+/** The server's answer, verbatim, styled by whether it worked. */
+function CheckAnswer({ state }: { state: CheckState }) {
+  if (state.kind === 'idle') return null;
+  if (state.kind === 'running') {
+    return (
+      <p className="hint" aria-busy="true">
+        {state.to ? `Sending a test message to ${state.to}…` : 'Connecting…'}
+      </p>
+    );
+  }
+  if (state.kind === 'error') {
+    return (
+      <div className="email-check-result email-check-failed" data-testid="email-check-result">
+        <strong>The check could not run.</strong> {state.error}
+      </div>
+    );
+  }
+  const { result, to } = state;
+  return (
+    <div
+      className={`email-check-result ${result.ok ? 'email-check-ok' : 'email-check-failed'}`}
+      data-testid="email-check-result"
+      data-ok={result.ok}
+    >
+      <p className="email-check-head">
+        <strong>
+          {result.ok
+            ? to
+              ? `Test message accepted for ${to}`
+              : 'Connected and signed in'
+            : to
+              ? 'The test message was not accepted'
+              : 'The connection failed'}
+        </strong>
+        {result.code ? <code>{result.code}</code> : null}
+      </p>
+      <p className="hint">The server answered:</p>
+      <pre className="email-server-response" data-testid="email-check-response" tabIndex={0}>
+        {result.response}
+      </pre>
+    </div>
+  );
+}
+
+function SettingsForm({
+  settings,
+  onSaved,
+}: {
+  settings: EmailSettings;
+  onSaved: (settings: EmailSettings) => void;
+}) {
+  const testMode = useSession(selectIsTestMode);
+  const initial = useMemo(() => settingsDraftOf(settings), [settings]);
+  const [draft, setDraft] = useState<SettingsDraft>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [check, setCheck] = useState<CheckState>({ kind: 'idle' });
+  const [to, setTo] = useState(rememberedTestAddress);
+  const [toError, setToError] = useState<string | undefined>(undefined);
+
+  const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
+
+  const change = (patch: Partial<SettingsDraft>, params: string[]) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setErrors((current) => params.reduce(withoutErrorsAt, current));
+    setFormError(null);
+  };
+
+  /** Saves the form; true once the core has the settings as shown. */
+  const save = async (): Promise<boolean> => {
+    const found = checkSettings(draft, settings);
+    setErrors(found);
+    const first = SETTINGS_ORDER.find((p) => found[p]);
+    if (first) {
+      focusParam(first);
+      return false;
+    }
+    setBusy(true);
+    setFormError(null);
+    try {
+      const saved = await emailApi.saveSettings(settingsBody(draft, settings));
+      onSaved(saved);
+      setDraft(settingsDraftOf(saved));
+      notify('success', 'Saved the email settings.');
+      return true;
+    } catch (e) {
+      const param = e instanceof ApiRequestError ? settingsParam(e.param) : null;
+      if (param) {
+        setErrors({ [param]: errorMessage(e) });
+        focusParam(param);
+      } else {
+        setFormError(errorMessage(e));
+      }
+      return false;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!busy) void save();
+  };
+
+  const runCheck = async (address: string | null) => {
+    if (busy || check.kind === 'running') return;
+    if (address !== null) {
+      if (!isEmailAddress(address)) {
+        setToError('Enter the address to send the test message to, like you@example.com.');
+        document.getElementById('email-settings-check-to')?.focus();
+        return;
+      }
+      rememberTestAddress(address);
+    }
+    // The check uses the saved settings: what is on screen is saved first.
+    if (dirty && !(await save())) return;
+    setCheck({ kind: 'running', to: address });
+    try {
+      const result = await emailApi.checkSettings(address ?? undefined);
+      setCheck({ kind: 'answered', to: address, result });
+    } catch (e) {
+      setCheck({ kind: 'error', to: address, error: errorMessage(e) });
+    }
+  };
+
+  const smtp = settings.smtp;
+  const toggleSecure = (secure: boolean) => {
+    // The usual port follows the choice, unless another port was typed.
+    const port =
+      secure && draft.port === STARTTLS_PORT
+        ? SECURE_PORT
+        : !secure && draft.port === SECURE_PORT
+          ? STARTTLS_PORT
+          : draft.port;
+    change({ secure, port }, ['smtp.secure', 'smtp.port']);
+  };
+
+  return (
+    <>
+      {formError ? <ErrorBanner message={formError} testId="email-settings-error" /> : null}
+      <div
+        className={`banner ${settings.transport === 'simulated' ? 'banner-info' : 'banner-warning'}`}
+        role="note"
+        data-testid="email-transport"
+        data-transport={settings.transport}
+      >
+        <span className="banner-text">
+          {settings.transport === 'simulated' ? (
+            <>
+              <strong>Simulated transport.</strong>{' '}
+              {testMode
+                ? 'Test mode (and every test key) always uses it: emails are delivered, opened and bounced by the simulator, and never leave this computer. A server set up here is only used by “Check connection”; switch to Live to set up the one live email goes out through.'
+                : 'No SMTP server is set up for live mode yet, so live emails are simulated too. Set one up below.'}
+            </>
+          ) : (
+            <>
+              <strong>Live email goes out through your SMTP server.</strong> Test keys still use the
+              simulated transport.
+            </>
+          )}
+        </span>
+      </div>
+
+      <div className="editor-grid">
+        <form
+          id={FORM_ID}
+          className="card editor-form"
+          noValidate
+          onSubmit={submit}
+          data-testid="email-settings-form"
+        >
+          <EditorSection title="Mail server (SMTP)">
+            <Checkbox
+              param="smtp"
+              checked={draft.smtpOn}
+              onChange={(smtpOn) => change({ smtpOn }, ['smtp'])}
+              label="Send through an SMTP server"
+              help="Your email provider (or your own server) gives you its name, port, user and password."
+            />
+            {draft.smtpOn ? (
+              <>
+                <div className="email-server-grid">
+                  <TextSetting
+                    param="smtp.host"
+                    label="Server"
+                    value={draft.host}
+                    error={errors['smtp.host']}
+                    onChange={(host) => change({ host }, ['smtp.host'])}
+                    placeholder="smtp.example.com"
+                  />
+                  <TextSetting
+                    param="smtp.port"
+                    label="Port"
+                    type="number"
+                    inputMode="numeric"
+                    value={draft.port}
+                    error={errors['smtp.port']}
+                    onChange={(port) => change({ port }, ['smtp.port'])}
+                  />
+                </div>
+                <Checkbox
+                  param="smtp.secure"
+                  checked={draft.secure}
+                  onChange={toggleSecure}
+                  label="Encrypt from the start (TLS)"
+                  help={
+                    <>
+                      On for port <strong>465</strong>: the connection is encrypted from the first
+                      byte. Off for port <strong>587</strong> (or 25): it starts plain and switches
+                      to encryption with STARTTLS when the server offers it. Your provider says
+                      which.
+                    </>
+                  }
+                />
+                <div className="form-grid-2">
+                  <TextSetting
+                    param="smtp.user"
+                    label={optional('User')}
+                    value={draft.user}
+                    error={errors['smtp.user']}
+                    onChange={(user) => change({ user }, ['smtp.user'])}
+                    autoComplete="username"
+                  />
+                  <SecretSetting
+                    param="smtp.password"
+                    label="Password"
+                    isSet={smtp?.passwordSet ?? false}
+                    mode={draft.passwordMode}
+                    value={draft.password}
+                    error={errors['smtp.password']}
+                    onMode={(passwordMode) =>
+                      change({ passwordMode, password: '' }, ['smtp.password'])
+                    }
+                    onChange={(password) => change({ password }, ['smtp.password'])}
+                    removable
+                  />
+                </div>
+              </>
+            ) : null}
+          </EditorSection>
+
+          <EditorSection title="Sending">
+            <TextSetting
+              param="ratePerSecond"
+              label="Emails a second"
+              type="number"
+              inputMode="numeric"
+              className="email-rate-field"
+              value={draft.rate}
+              error={errors.ratePerSecond}
+              onChange={(rate) => change({ rate }, ['ratePerSecond'])}
+              hint="Campaigns never send faster. Many providers allow 10 to 50 a second; ask yours before raising it."
+            />
+            <div className="form-grid-2">
+              <CountedField
+                id={settingsFieldId('defaultFromName')}
+                label={optional('Default from name')}
+                value={draft.defaultFromName}
+                max={EMAIL_LIMITS.fromName}
+                error={errors.defaultFromName}
+                onChange={(defaultFromName) => change({ defaultFromName }, ['defaultFromName'])}
+                placeholder="Your shop"
+                testId={settingsFieldId('defaultFromName')}
+              />
+              <TextSetting
+                param="defaultFromEmail"
+                label={optional('Default from email')}
+                type="email"
+                value={draft.defaultFromEmail}
+                error={errors.defaultFromEmail}
+                onChange={(defaultFromEmail) => change({ defaultFromEmail }, ['defaultFromEmail'])}
+                placeholder="news@yourshop.com"
+              />
+            </div>
+            <p className="hint">New campaigns start with this sender.</p>
+          </EditorSection>
+
+          <EditorSection title="Tracking and unsubscribe">
+            <TextSetting
+              param="publicUrl"
+              label={optional('Public address')}
+              type="url"
+              value={draft.publicUrl}
+              error={errors.publicUrl}
+              onChange={(publicUrl) => change({ publicUrl }, ['publicUrl'])}
+              placeholder="https://mail.yourshop.com"
+              hint={
+                <>
+                  Opens, clicks and unsubscribes go through links to this address, so recipients
+                  must be able to reach it from their own devices. Empty: this app’s own address,{' '}
+                  <code data-testid="email-effective-url">{settings.effectivePublicUrl}</code>,
+                  which only works on this computer or network.
+                </>
+              }
+            />
+            <p
+              className="email-one-click"
+              data-testid="email-one-click"
+              data-on={settings.oneClickUnsubscribe}
+            >
+              <span
+                className={`badge ${settings.oneClickUnsubscribe ? 'email-secret-set' : 'email-secret-unset'}`}
+              >
+                One-click unsubscribe {settings.oneClickUnsubscribe ? 'on' : 'off'}
+              </span>{' '}
+              <span className="hint">
+                {settings.oneClickUnsubscribe
+                  ? 'Mail apps show their own “Unsubscribe” button, which works in one click.'
+                  : 'Needs an https public address. Until then, emails offer unsubscribing by reply email and through a page that asks to confirm.'}
+              </span>
+            </p>
+          </EditorSection>
+
+          <EditorSection title="DKIM signature">
+            <Checkbox
+              param="dkim"
+              checked={draft.dkimOn}
+              onChange={(dkimOn) => change({ dkimOn }, ['dkim'])}
+              label="Sign emails with DKIM"
+              help="Receiving servers check the signature against a public key in your domain’s DNS; signed email is far less likely to land in spam."
+            />
+            {draft.dkimOn ? (
+              <>
+                <div className="form-grid-2">
+                  <TextSetting
+                    param="dkim.domainName"
+                    label="Domain"
+                    value={draft.dkimDomain}
+                    error={errors['dkim.domainName']}
+                    onChange={(dkimDomain) => change({ dkimDomain }, ['dkim.domainName'])}
+                    placeholder="yourshop.com"
+                  />
+                  <TextSetting
+                    param="dkim.keySelector"
+                    label="Selector"
+                    value={draft.dkimSelector}
+                    error={errors['dkim.keySelector']}
+                    onChange={(dkimSelector) => change({ dkimSelector }, ['dkim.keySelector'])}
+                    placeholder="parley"
+                    hint="The DNS record is <selector>._domainkey.<domain>."
+                  />
+                </div>
+                <SecretSetting
+                  param="dkim.privateKey"
+                  label="Private key"
+                  isSet={settings.dkim?.keySet ?? false}
+                  mode={draft.dkimKeyMode}
+                  value={draft.dkimKey}
+                  error={errors['dkim.privateKey']}
+                  onMode={(dkimKeyMode) =>
+                    change({ dkimKeyMode, dkimKey: '' }, ['dkim.privateKey'])
+                  }
+                  onChange={(dkimKey) => change({ dkimKey }, ['dkim.privateKey'])}
+                  multiline
+                  hint="PEM text. It is stored in this app’s data and used only to sign."
+                />
+              </>
+            ) : null}
+          </EditorSection>
+
+          <div className="email-settings-actions">
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={busy || !dirty}
+              data-testid="email-settings-save"
+            >
+              {busy ? 'Saving…' : 'Save settings'}
+            </button>
+            <span className="hint">
+              {dirty
+                ? 'Unsaved changes.'
+                : settings.updatedAt
+                  ? `Saved ${formatDateTime(settings.updatedAt)}.`
+                  : 'Not saved yet: these are the defaults.'}
+            </span>
+          </div>
+        </form>
+
+        <aside className="card email-check-card" aria-labelledby="email-check-title">
+          <h2 id="email-check-title" className="card-title">
+            Check the connection
+          </h2>
+          <p className="hint">
+            Connects to the server and signs in, as sending would; with an address, also sends it a
+            short test message. {dirty ? 'Your changes are saved first.' : null}
+          </p>
+          <button
+            type="button"
+            className="button"
+            onClick={() => void runCheck(null)}
+            disabled={busy || check.kind === 'running'}
+            data-testid="email-check-connection"
+          >
+            {check.kind === 'running' && check.to === null ? 'Checking…' : 'Check connection'}
+          </button>
+          <div className="field">
+            <label htmlFor="email-settings-check-to">Send a test message to</label>
+            <div className="form-row">
+              <input
+                id="email-settings-check-to"
+                type="email"
+                className={`input field-grow${toError ? ' invalid' : ''}`}
+                value={to}
+                placeholder="you@example.com"
+                autoComplete="email"
+                {...errorAria('email-settings-check-to', toError)}
+                onChange={(event) => {
+                  setTo(event.target.value);
+                  setToError(undefined);
+                }}
+                data-testid="email-settings-check-to"
+              />
+              <button
+                type="button"
+                className="button"
+                onClick={() => void runCheck(to.trim())}
+                disabled={busy || check.kind === 'running'}
+                data-testid="email-send-test-message"
+              >
+                {check.kind === 'running' && check.to !== null ? 'Sending…' : 'Send test message'}
+              </button>
+            </div>
+            <FieldError fieldId="email-settings-check-to" message={toError} />
+          </div>
+          <div aria-live="polite">
+            <CheckAnswer state={check} />
+          </div>
+        </aside>
+      </div>
+    </>
+  );
+}
+
+type Loaded =
+  | { state: 'loading' }
+  | { state: 'ready'; settings: EmailSettings }
+  | { state: 'error'; error: string };
+
+/** The Email screen's settings: the mail server, pace, tracking address, DKIM and sender. */
+export function EmailSettingsView() {
+  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  const environment = useSession((s) => s.environment);
+
+  useEffect(() => {
+    let cancelled = false;
+    emailApi.settings().then(
+      (settings) => !cancelled && setLoaded({ state: 'ready', settings }),
+      (e: unknown) => !cancelled && setLoaded({ state: 'error', error: errorMessage(e) }),
+    );
+    return () => {
+      cancelled = true;
+    };
+  }, [attempt]);
+
+  return (
+    <div
+      className="screen screen-wide"
+      data-testid="email-settings"
+      aria-busy={loaded.state === 'loading'}
+    >
+      <PageHeader
+        title="Email"
+        description={
+          <>
+            How {environment === 'live' ? 'live' : 'test-mode'} email is sent: the mail server, how
+            fast, the address tracking links use, and the signature. Each mode has its own settings.
+            Campaigns are on the <a href={hrefFor('email')}>Campaigns</a> tab.
+          </>
+        }
+      />
+      <EmailTabs current="settings" />
+      {loaded.state === 'loading' ? <p className="muted">Loading the settings…</p> : null}
+      {loaded.state === 'error' ? (
+        <ErrorBanner
+          message={loaded.error}
+          onRetry={() => {
+            setLoaded({ state: 'loading' });
+            setAttempt((n) => n + 1);
+          }}
+        />
+      ) : null}
+      {loaded.state === 'ready' ? (
+        <SettingsForm
+          settings={loaded.settings}
+          onSaved={(settings) => setLoaded({ state: 'ready', settings })}
+        />
+      ) : null}
+    </div>
+  );
+}
