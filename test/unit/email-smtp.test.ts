@@ -1,14 +1,12 @@
 import { generateKeyPairSync } from 'node:crypto';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
-import { simpleParser } from 'mailparser';
-import type { ParsedMail } from 'mailparser';
-import { SMTPServer } from 'smtp-server';
 import type { SMTPServerOptions } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { composeEmail } from '../../main/core/email/compose.ts';
 import type { SmtpConfig, SmtpTransport } from '../../main/core/email/smtp.ts';
 import { classifySmtpError, smtpTransport } from '../../main/core/email/smtp.ts';
+import { smtpPeer } from '../smtp-peer.ts';
 
 const closers: (() => Promise<void>)[] = [];
 afterEach(async () => {
@@ -16,49 +14,11 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-interface Received {
-  from: string;
-  to: string[];
-  raw: Buffer;
-}
-
-/** A real SMTP server on 127.0.0.1 that records what reaches it; hooks answer as a test needs. */
+/** The shared local SMTP peer, closed after the test. */
 async function mailServer(options: SMTPServerOptions = {}) {
-  const received: Received[] = [];
-  let connections = 0;
-  const server = new SMTPServer({
-    disabledCommands: ['STARTTLS'],
-    authOptional: true,
-    logger: false,
-    closeTimeout: 200,
-    onConnect(_session, callback) {
-      connections++;
-      callback();
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = [];
-      stream.on('data', (c: Buffer) => chunks.push(c));
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks),
-        });
-        callback(null, 'Queued as TEST1');
-      });
-    },
-    ...options,
-  });
-  server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  closers.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
-  const port = (server.server.address() as AddressInfo).port;
-  return {
-    port,
-    received,
-    connections: () => connections,
-    parsed: (i = 0): Promise<ParsedMail> => simpleParser(received[i]!.raw),
-  };
+  const peer = await smtpPeer(options);
+  closers.push(peer.close);
+  return peer;
 }
 
 function transport(config: Partial<SmtpConfig> & { port: number }, opts = {}): SmtpTransport {

@@ -185,7 +185,7 @@ export function emailRepo(db: Db) {
      WHERE id = ? AND status = 'sending'`,
   );
   const saveOutcome = db.prepare(
-    `UPDATE email_messages SET status = @status, next_attempt_at = @next_attempt_at,
+    `UPDATE email_messages SET status = @status, attempts = @attempts, next_attempt_at = @next_attempt_at,
        exchange_started_at = @exchange_started_at, sent_at = @sent_at, delivered_at = @delivered_at,
        bounced_at = @bounced_at, failed_at = @failed_at, error_code = @error_code,
        error_message = @error_message, smtp_response = @smtp_response, updated_at = @updated_at

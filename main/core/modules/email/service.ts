@@ -130,7 +130,7 @@ export function emailService(d: EmailDeps) {
   const { db, clock, ids, scheduler, outbox, governor } = d;
   const repo = emailRepo(db);
   let baseUrl = 'http://127.0.0.1:4780';
-  const transports = new Map<string, { stamp: number | null; transport: SmtpTransport }>();
+  const transports = new Map<string, { stamp: string; transport: SmtpTransport }>();
   const lastProgress = new Map<string, { at: number; signature: string }>();
 
   // ---- settings ---------------------------------------------------------------------------------
@@ -169,15 +169,17 @@ export function emailService(d: EmailDeps) {
   function transportFor(s: EmailSettingsRow): SmtpTransport | null {
     const config = smtpConfig(s);
     const key = `${s.workspace_id}/${s.environment}`;
+    // Keyed by the settings themselves: two saves within one millisecond still rebuild it.
+    const stamp = JSON.stringify(config);
     const cached = transports.get(key);
-    if (cached && cached.stamp === s.updated_at) return cached.transport;
+    if (cached && cached.stamp === stamp) return cached.transport;
     cached?.transport.close();
     transports.delete(key);
     if (!config) return null;
     const transport = smtpTransport(config, {
       ...(d.smtpOptions?.timeoutMs ? { timeoutMs: d.smtpOptions.timeoutMs } : {}),
     });
-    transports.set(key, { stamp: s.updated_at, transport });
+    transports.set(key, { stamp, transport });
     return transport;
   }
 
@@ -557,7 +559,13 @@ export function emailService(d: EmailDeps) {
             break;
           case 'settings':
             if (m.campaign_id) {
-              settle(m, { ...answered, status: 'pending', next_attempt_at: now });
+              // The settings failed, not this recipient: the try does not count against it.
+              settle(m, {
+                ...answered,
+                status: 'pending',
+                attempts: m.attempts - 1,
+                next_attempt_at: now,
+              });
               pauseForSettings(m, `${outcome.code}: ${outcome.response}`);
             } else {
               settle(m, {
