@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { campaignBench, printCampaignRows } from './campaigns.mjs';
+import { emailBench, printEmailRows } from './email.mjs';
 import { printWorkflowRows, workflowBench } from './workflows.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -179,6 +180,7 @@ try {
   rows.inbox = await inbox();
   rows.campaigns = await campaignBench();
   rows.workflows = await workflowBench();
+  rows.email = await emailBench();
 } finally {
   cleanup.reverse().forEach((f) => f());
 }
@@ -296,6 +298,7 @@ console.log(
 
 printCampaignRows(rows.campaigns);
 printWorkflowRows(rows.workflows);
+printEmailRows(rows.email);
 
 /**
  * SSE delivery latency: 100 subscribers on GET /events (over 4 keys: a key may hold 32

@@ -188,3 +188,20 @@ describe('the messaging tier', () => {
     expect(governor.tierUsed(key)).toBe(1);
   });
 });
+
+describe('paced starts (SMTP exchanges)', () => {
+  it('spaces starts 1000/mps ms apart after the last one counted, within the horizon', () => {
+    const { governor, clock } = setup();
+    const t0 = clock.now();
+    const first = governor.paced(key, 4, 10, t0, 1000);
+    expect(first).toEqual([t0, t0 + 250, t0 + 500, t0 + 750]);
+    // Only the starts used are counted; the next pass goes on after the last one counted.
+    first.slice(0, 2).forEach((at) => governor.spend(key, 1, at));
+    expect(governor.paced(key, 4, 3, t0 + 100, 1000)).toEqual([t0 + 500, t0 + 750, t0 + 1000]);
+    // A send counted later (an unpaced one) pushes the next start.
+    governor.spend(key, 1, t0 + 900);
+    expect(governor.paced(key, 4, 1, t0 + 100, 5000)).toEqual([t0 + 1150]);
+    // Any one-second window of paced starts holds at most mps.
+    expect(governor.paced(key, 3, 100, t0 + 2000, 1000)).toHaveLength(3);
+  });
+});

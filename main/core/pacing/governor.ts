@@ -53,6 +53,9 @@ export function createGovernor(db: Db, clock: Clock) {
     `INSERT INTO governor_sends (account_id, environment, at, n) VALUES (?, ?, ?, ?)
      ON CONFLICT (account_id, environment, at) DO UPDATE SET n = n + excluded.n`,
   );
+  const lastSend = db
+    .prepare('SELECT max(at) FROM governor_sends WHERE account_id = ? AND environment = ?')
+    .pluck();
   const dropOld = db.prepare(
     'DELETE FROM governor_sends WHERE account_id = ? AND environment = ? AND at <= ?',
   );
@@ -107,6 +110,25 @@ export function createGovernor(db: Db, clock: Clock) {
       const now = at ?? clock.now();
       addSends.run(key.accountId, key.environment, now, n);
       dropOld.run(key.accountId, key.environment, now - WINDOW_MS);
+    },
+
+    /**
+     * Evenly paced start times for up to `want` hand-overs that take time (an SMTP exchange):
+     * `1000 / mps` ms apart, after the last one counted, from `at` to `at + horizonMs`. A burst
+     * would still fit the window but reach the server all at once; paced, any second holds at
+     * most `mps`. The caller counts each time it uses with `spend(key, 1, time)`.
+     */
+    paced(key: PaceKey, mps: number, want: number, at: number, horizonMs: number): number[] {
+      const gap = WINDOW_MS / mps;
+      const last = lastSend.get(key.accountId, key.environment) as number | null;
+      const out: number[] = [];
+      const from = last === null ? at : Math.max(at, last + gap);
+      for (let k = 0; out.length < want; k++) {
+        const t = Math.ceil(from + k * gap);
+        if (t >= at + horizonMs) break;
+        out.push(t);
+      }
+      return out;
     },
 
     /** The earliest time the window has room for `want` more (now if it has). */

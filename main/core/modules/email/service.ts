@@ -42,6 +42,8 @@ const SMTP_CONCURRENCY = 10;
 /** A transient SMTP failure is retried after 2, 4, 8, 16 s; the 5th failure fails the email. */
 const SMTP_ATTEMPTS = 5;
 const PROGRESS_EVERY_MS = 1000;
+/** How far ahead a pass gives SMTP exchanges their start times. */
+const SMTP_HORIZON_MS = 1000;
 
 export interface EmailDeps {
   db: Db;
@@ -400,27 +402,45 @@ export function emailService(d: EmailDeps) {
     const rate = rateOf(scope, settings);
     const key = paceKey(scope);
     const now = clock.now();
-    const room = Math.floor(governor.room(key, rate, now));
-    if (room < 1) {
-      ctx.again(governor.roomAt(key, rate, 1, now));
-      return;
-    }
-    const batch = repo.due(c.id, now, Math.min(room, PASS_MAX));
-    if (batch.length > 0) {
-      if (scope.environment === 'test') simulatedHandOver(batch, now);
-      else {
-        for (const m of batch) {
-          repo.markSending(m.id, now);
-          scheduler.enqueue(SMTP, { id: m.id });
-        }
+    if (scope.environment === 'live') {
+      // SMTP exchanges take time: each gets its own start, paced evenly, up to a second ahead.
+      const slots = governor.paced(key, rate, PASS_MAX, now, SMTP_HORIZON_MS);
+      const batch = slots.length ? repo.due(c.id, now, slots.length) : [];
+      batch.forEach((m, i) => {
+        repo.markSending(m.id, now);
+        scheduler.enqueue(SMTP, { id: m.id }, { runAt: slots[i]! });
+        governor.spend(key, 1, slots[i]!);
+      });
+      if (batch.length > 0) {
+        progress(repo.campaign(c.id)!);
+        ctx.again(
+          batch.length === slots.length
+            ? Math.max(now + 1, slots[slots.length - 1]! - SMTP_HORIZON_MS / 2)
+            : (repo.nextDue(c.id) ?? now + 1000),
+        );
+        return;
       }
-      governor.spend(key, batch.length, now);
-      c = repo.campaign(c.id)!;
-      progress(c);
-      ctx.again(
-        batch.length === Math.min(room, PASS_MAX) ? now : (repo.nextDue(c.id) ?? now + 1000),
-      );
-      return;
+      if (!slots.length) {
+        ctx.again(now + Math.ceil(1000 / rate));
+        return;
+      }
+    } else {
+      const room = Math.floor(governor.room(key, rate, now));
+      if (room < 1) {
+        ctx.again(governor.roomAt(key, rate, 1, now));
+        return;
+      }
+      const batch = repo.due(c.id, now, Math.min(room, PASS_MAX));
+      if (batch.length > 0) {
+        simulatedHandOver(batch, now);
+        governor.spend(key, batch.length, now);
+        c = repo.campaign(c.id)!;
+        progress(c);
+        ctx.again(
+          batch.length === Math.min(room, PASS_MAX) ? now : (repo.nextDue(c.id) ?? now + 1000),
+        );
+        return;
+      }
     }
     if (finishIfDone(c)) return;
     // Retries wait for their time; SMTP exchanges in flight poke the runner when they end.
@@ -892,7 +912,11 @@ export function emailService(d: EmailDeps) {
               { runAt: now + sim.deliveryLatencyMs },
             );
           } else {
-            scheduler.enqueue(SMTP, { id: m.id });
+            // One governor paces campaign and single sends alike.
+            const key = paceKey(scope);
+            const at = governor.paced(key, s.rate_per_second, 1, now, Infinity)[0]!;
+            governor.spend(key, 1, at);
+            scheduler.enqueue(SMTP, { id: m.id }, { runAt: at });
           }
           return toEmailMessage(m);
         })
