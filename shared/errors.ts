@@ -34,6 +34,12 @@ export const ERROR_CATALOG = {
     description:
       'The `X-API-Key` header is missing, malformed, unknown or revoked. Keys look like `svc_test_…` or `svc_live_…`.',
   },
+  invalid_signature: {
+    status: 401,
+    message: 'The webhook signature is missing or invalid.',
+    description:
+      '`POST /channel/webhook`: `X-Hub-Signature-256` must be `sha256=` and the HMAC-SHA256 of the exact body bytes with a connected account’s app secret. Nothing was stored.',
+  },
   insufficient_balance: {
     status: 402,
     message: 'The wallet balance is too low for this send.',

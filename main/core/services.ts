@@ -1,6 +1,8 @@
 import type { Database as Db } from 'better-sqlite3';
 import { createSimulatedChannel } from './channel/simulated.ts';
-import type { Channel } from './channel/types.ts';
+import type { Channel, ChannelRouter } from './channel/types.ts';
+import { channelService } from './modules/channel/service.ts';
+import { channelWebhook } from './modules/channel/webhook.ts';
 import { createHub } from './events/hub.ts';
 import { createOutbox } from './events/outbox.ts';
 import type { ProcessOwner } from './jobs/owner.ts';
@@ -58,8 +60,14 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const hub = createHub(db, { prunedThrough: retention.prunedThrough });
   outbox.onCommit(hub.flush);
   const simulator = simulatorSettings(db);
-  const channel = opts.channel ?? createSimulatedChannel(simulator, random, clock);
+  const simulated = createSimulatedChannel(simulator, random, clock);
   const workspaces = workspacesService(db, clock, ids);
+  // Test keys always use the simulator; a live account connected to a provider uses it.
+  const channels = channelService({ db, clock, random, outbox, workspaces, simulated, log });
+  const channel = opts.channel ?? simulated;
+  const channelFor: ChannelRouter = opts.channel
+    ? () => opts.channel!
+    : (workspaceId, environment) => channels.channelFor(workspaceId, environment);
   const contacts = contactsService(db, clock, ids);
   const wallet = walletService(db, clock, ids);
   const prices = pricesRepo(db);
@@ -73,7 +81,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     ids,
     scheduler,
     outbox,
-    channel,
+    channelFor,
     contacts,
     templates,
     wallet,
@@ -103,6 +111,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     workspaces,
     log,
   });
+  const channelWebhooks = channelWebhook({ db, clock, channels, messages, templates });
   const email = emailService({
     db,
     clock,
@@ -147,6 +156,8 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     hub,
     simulator,
     channel,
+    channels,
+    channelWebhooks,
     workspaces,
     keys: keysService(db, clock, random, ids),
     contacts,

@@ -27,7 +27,8 @@ export interface FollowUp {
 }
 
 export type DeliveryOutcome =
-  | { ok: true; followUps: FollowUp[] }
+  /** `channelMessageId`: the provider's id for the message, when it names one (remote). */
+  | { ok: true; followUps: FollowUp[]; channelMessageId?: string }
   | { ok: false; retryable: boolean; code: string; message: string };
 
 /**
@@ -50,9 +51,13 @@ export interface LocalChannel {
  */
 export interface RemoteChannel {
   kind: 'remote';
-  newMessageId(): string;
+  /** Our id for the channel's message before it answers, or null when the provider names it. */
+  newMessageId(): string | null;
   /** Resolves with the provider's answer; rejects when there was none (network, timeout). */
   deliver(message: ChannelMessage, attempt: number, signal: AbortSignal): Promise<DeliveryOutcome>;
 }
 
 export type Channel = LocalChannel | RemoteChannel;
+
+/** Which channel carries a scope's messages (test keys: always the simulator). */
+export type ChannelRouter = (workspaceId: string, environment: 'test' | 'live') => Channel;

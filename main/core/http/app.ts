@@ -9,6 +9,7 @@ import { ApiError } from '../../../shared/errors.ts';
 import { CsvUpload } from '../modules/contacts/import.ts';
 import { campaignsRoutes } from '../modules/campaigns/routes.ts';
 import { emailRoutes } from '../modules/email/routes.ts';
+import { channelRoutes, registerChannelWebhook } from '../modules/channel/routes.ts';
 import { registerEmailPublicRoutes } from '../modules/email/public-routes.ts';
 import { cannedRepliesRoutes } from '../modules/canned-replies/routes.ts';
 import { interactiveListsRoutes } from '../modules/interactive-lists/routes.ts';
@@ -56,6 +57,7 @@ const API_PREFIXES = [
   '/webhooks',
   '/agents',
   '/canned-replies',
+  '/channel/',
 ];
 
 export interface AppOptions {
@@ -136,11 +138,13 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const guard = createOriginGuard({ port: opts.port, extraHosts: opts.extraHosts });
   // An email's tracking and unsubscribe links are opened by its recipients, through whatever
   // name `publicUrl` gives this server: they carry no authority but their unguessable token.
-  const isPublic = (url: string) => url.startsWith('/e/');
+  // So are Meta's webhook calls (signed with the app secret instead of a key).
+  const isPublic = (url: string) => url.startsWith('/e/') || url.startsWith('/channel/webhook');
   app.addHook('onRequest', async (req) => {
     if (!isPublic(req.url)) guard(req);
   });
   await app.register(async (pub) => registerEmailPublicRoutes(pub, services.email));
+  await app.register(async (pub) => registerChannelWebhook(pub, services.channelWebhooks));
 
   // The document's shape (errors, ids, security, headers, webhooks) lives in openapi.ts.
   await app.register(
@@ -196,6 +200,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       cannedRepliesRoutes,
       campaignsRoutes,
       emailRoutes,
+      channelRoutes,
       interactiveListsRoutes,
       workflowsRoutes,
       simulatorRoutes,

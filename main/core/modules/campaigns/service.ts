@@ -137,8 +137,8 @@ export function campaignsService(d: CampaignsDeps) {
     const left = c.n_pending + c.n_retrying;
     let eta: number | null = null;
     if (sending && left > 0) {
-      const account = d.workspaces.activeAccount(c.workspace_id);
-      const perSecond = rate > 0 ? rate : account.throughputMps;
+      const { throughputMps } = d.workspaces.limitsFor(c.workspace_id, c.environment);
+      const perSecond = rate > 0 ? rate : throughputMps;
       eta = Math.ceil(left / perSecond);
       if (c.blocked_by === 'tier' && c.blocked_until !== null) {
         eta = Math.max(eta, Math.ceil((c.blocked_until - now) / 1000));
@@ -411,11 +411,11 @@ export function campaignsService(d: CampaignsDeps) {
       return { again: null };
     }
 
-    const account = d.workspaces.activeAccount(c.workspace_id);
+    const { account, ...provider } = d.workspaces.limitsFor(c.workspace_id, c.environment);
     const key: PaceKey = { accountId: account.id, environment: c.environment };
     const limits: PaceLimits = {
-      throughputMps: account.throughputMps,
-      messagingTier: account.messagingTier,
+      throughputMps: provider.throughputMps,
+      messagingTier: provider.messagingTier,
     };
     // Campaigns sending on one account share its window: each pass takes its part of the room.
     const sharing = Math.max(1, repo.sendingInScope(c.workspace_id, c.environment));

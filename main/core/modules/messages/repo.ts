@@ -56,6 +56,7 @@ export function messagesRepo(db: Db) {
   );
   const byId = db.prepare('SELECT * FROM messages WHERE id = ?');
   const setDispatching = db.prepare('UPDATE messages SET dispatching_at = ? WHERE id = ?');
+  const setChannelMessageId = db.prepare('UPDATE messages SET channel_message_id = ? WHERE id = ?');
   const byChannelId = db.prepare('SELECT * FROM messages WHERE channel_message_id = ?');
   const setStatus = db.prepare(
     `UPDATE messages SET status = @status, sent_at = @sent_at, delivered_at = @delivered_at, read_at = @read_at,
@@ -78,6 +79,7 @@ export function messagesRepo(db: Db) {
     byChannelId: (id: string) => byChannelId.get(id) as MessageRow | undefined,
     setStatus: (r: MessageRow) => setStatus.run(r),
     setDispatching: (id: string, at: number | null) => setDispatching.run(at, id),
+    setChannelMessageId: (id: string, channelId: string) => setChannelMessageId.run(channelId, id),
     page: (
       by: 'conversation' | 'contact',
       p: {

@@ -2,7 +2,7 @@ import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
 import type { Message, SendTemplateBody } from '../../../../shared/schemas/messages.ts';
 import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
-import type { Channel, ChannelMessage, DeliveryOutcome } from '../../channel/types.ts';
+import type { ChannelMessage, ChannelRouter, DeliveryOutcome } from '../../channel/types.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import type { Governor, PaceKey } from '../../pacing/governor.ts';
 import { listText } from '../../../../shared/list-rules.ts';
@@ -49,6 +49,8 @@ export const RESEND_AFTER_MS = 5 * 60_000;
 /** The longest a remote hand-over may take before it counts as unanswered. */
 const DELIVER_TIMEOUT_MS = 30_000;
 const RANK = { accepted: 0, sent: 1, delivered: 2, read: 3 } as const;
+/** Meta's limit on the rows of one interactive list, across its sections. */
+export const CLOUD_API_LIST_ROWS = 10;
 
 export const toMessage = (r: MessageRow): Message => ({
   id: r.id,
@@ -108,7 +110,8 @@ export interface MessagingDeps {
   ids: IdGenerator;
   scheduler: Scheduler;
   outbox: Outbox;
-  channel: Channel;
+  /** The channel of a scope: the simulator, or the live account's connected provider. */
+  channelFor: ChannelRouter;
   contacts: ContactsService;
   templates: TemplatesService;
   wallet: WalletService;
@@ -190,6 +193,22 @@ export function messagesService(d: MessagingDeps) {
     conversations.insert(row);
     outbox.emit(scope, 'conversation.created', { conversation: conversationEventJson(row.id) });
     return conversations.byContact(contact.id, accountId)!;
+  }
+
+  /**
+   * Meta's Cloud API takes at most 10 rows in a list in all (our lists allow 10 per section):
+   * on that channel a longer list is refused before anything is stored.
+   */
+  function listFitsChannel(scope: Scope, list: InteractiveList) {
+    if (d.channelFor(scope.workspaceId, scope.environment).kind !== 'remote') return;
+    const rows = list.sections.reduce((n, s) => n + s.rows.length, 0);
+    if (rows > CLOUD_API_LIST_ROWS) {
+      throw new ApiError(
+        'list_limits_exceeded',
+        `list ${list.id} has ${rows} rows; the WhatsApp Cloud API takes at most ${CLOUD_API_LIST_ROWS} rows in a list in all (sections included)`,
+        { param: 'listId', details: { rows, providerLimit: CLOUD_API_LIST_ROWS } },
+      );
+    }
   }
 
   /** The contact if it wrote in the last 24 h; else 422 `outside_service_window` (131047). */
@@ -301,7 +320,8 @@ export function messagesService(d: MessagingDeps) {
       sent_by: sender.sentBy,
       agent_id: sender.agentId,
       cost_micros: cost,
-      channel_message_id: opts.channelMessageId ?? d.channel.newMessageId(),
+      channel_message_id:
+        opts.channelMessageId ?? d.channelFor(scope.workspaceId, scope.environment).newMessageId(),
       error_code: null,
       error_message: null,
       created_at: now,
@@ -380,12 +400,17 @@ export function messagesService(d: MessagingDeps) {
 
   /** Commits a channel's answer: `sent` with its follow-ups, or `failed` when it is final. */
   function applyOutcome(
-    row: MessageRow,
+    original: MessageRow,
     outcome: DeliveryOutcome,
     attempt: number,
     at?: number,
   ): boolean {
+    let row = original;
     if (outcome.ok) {
+      if (outcome.channelMessageId && outcome.channelMessageId !== row.channel_message_id) {
+        repo.setChannelMessageId(row.id, outcome.channelMessageId);
+        row = { ...row, channel_message_id: outcome.channelMessageId };
+      }
       applyStatus(row, 'sent', undefined, at);
       for (const f of outcome.followUps) {
         scheduler.enqueue(
@@ -435,7 +460,7 @@ export function messagesService(d: MessagingDeps) {
       const { messageId } = payload as { messageId: string };
       const row = repo.byId(messageId);
       if (!row || row.status !== 'accepted') return;
-      const channel = d.channel;
+      const channel = d.channelFor(row.workspace_id, row.environment);
       if (channel.kind === 'remote') {
         scheduler.enqueue('message.deliver', { messageId });
         return;
@@ -454,10 +479,11 @@ export function messagesService(d: MessagingDeps) {
   scheduler.register(
     'message.deliver',
     async (payload, ctx) => {
-      const channel = d.channel;
       const { messageId } = payload as { messageId: string };
       const row = repo.byId(messageId);
-      if (!row || channel.kind !== 'remote') return;
+      if (!row) return;
+      const channel = d.channelFor(row.workspace_id, row.environment);
+      if (channel.kind !== 'remote') return;
       if (row.status !== 'accepted') {
         // A status arrived while we waited: the provider had it. Nothing is in flight.
         if (row.dispatching_at != null) repo.setDispatching(messageId, null);
@@ -568,7 +594,7 @@ export function messagesService(d: MessagingDeps) {
         takesTierSlot: opts.takesTierSlot,
         at: opts.at,
       };
-      const channel = d.channel;
+      const channel = d.channelFor(scope.workspaceId, scope.environment);
       if (channel.kind === 'remote') {
         return { ok: true, messageId: store(scope, contact, fields, sender, storeOpts).row.id };
       }
@@ -683,11 +709,14 @@ export function messagesService(d: MessagingDeps) {
      * An interactive list, inside the service window (free text's rule): the message keeps a
      * copy of the list as it is now, so later edits do not change what was sent.
      */
+    listFitsChannel,
+
     sendList(scope: Scope, body: { phone: string; listId: string }, sender: Sender = API_SENDER) {
       const phone = phoneOrThrow(body.phone);
       return db
         .transaction(() => {
           const list = d.lists.find(scope, body.listId, 'listId');
+          listFitsChannel(scope, list);
           const contact = contactInWindow(scope, phone);
           const { row, account, conversation } = store(
             scope,
@@ -732,10 +761,13 @@ export function messagesService(d: MessagingDeps) {
         receivedAt: number;
         /** A pick from an interactive list. */
         listReply?: ListReply;
+        /** The provider's id (a real channel): a redelivered webhook stores nothing twice. */
+        channelMessageId?: string;
       },
-    ) {
+    ): Message | null {
       return db
         .transaction(() => {
+          if (input.channelMessageId && repo.byChannelId(input.channelMessageId)) return null;
           const contact = ensureContact(scope, input.phone);
           const now = clock.now();
           const account = d.workspaces.activeAccount(scope.workspaceId);
@@ -757,7 +789,7 @@ export function messagesService(d: MessagingDeps) {
             agent_id: null,
             category: null,
             cost_micros: 0,
-            channel_message_id: null,
+            channel_message_id: input.channelMessageId ?? null,
             error_code: null,
             error_message: null,
             created_at: input.receivedAt,

@@ -62,7 +62,7 @@ export const simulatorRoutes: RegisterRoutes = (
         type: listReply ? 'list' : 'text',
         receivedAt,
         ...(listReply ? { listReply } : {}),
-      });
+      })!; // no channel id: never a duplicate
     },
   );
 

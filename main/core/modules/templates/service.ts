@@ -51,6 +51,19 @@ const TRANSITIONS: Record<ReviewDecision, { from: TemplateStatus[]; to: Template
  * PAUSED → APPROVED, or DISABLED; an edit returns it to PENDING. The simulated provider reviews
  * pending templates through a durable job, so a restart does not lose a review.
  */
+/** Meta's template statuses and events, as ours. */
+const PROVIDER_STATUS: Record<string, TemplateStatus | undefined> = {
+  APPROVED: 'APPROVED',
+  REINSTATED: 'APPROVED',
+  REJECTED: 'REJECTED',
+  PENDING: 'PENDING',
+  IN_APPEAL: 'PENDING',
+  PAUSED: 'PAUSED',
+  DISABLED: 'DISABLED',
+  PENDING_DELETION: 'DISABLED',
+  DELETED: 'DISABLED',
+};
+
 export function templatesService(
   db: Db,
   clock: Clock,
@@ -77,7 +90,13 @@ export function templatesService(
   }
 
   /** Moves a template to a new status and writes its event; inside a transaction. */
-  function transition(row: TemplateRow, to: TemplateStatus, reason: string | null): TemplateRow {
+  function transition(
+    row: TemplateRow,
+    to: TemplateStatus,
+    reason: string | null,
+    /** A real provider's approval: usable at once (the wait is the simulator's). */
+    byProvider = false,
+  ): TemplateRow {
     const now = clock.now();
     const previous = row.status;
     const next: TemplateRow = { ...row, status: to, updated_at: Math.max(now, row.updated_at + 1) };
@@ -85,7 +104,9 @@ export function templatesService(
       next.rejection_reason = null;
       if (previous === 'PENDING') {
         next.approved_at = now;
-        next.usable_at = now + simulator.approvalWait(row.workspace_id, scopeOf(row).environment);
+        next.usable_at = byProvider
+          ? now
+          : now + simulator.approvalWait(row.workspace_id, scopeOf(row).environment);
       }
     }
     if (to === 'REJECTED') next.rejection_reason = reason ?? 'Rejected by the channel provider';
@@ -212,6 +233,25 @@ export function templatesService(
           return { success: true as const, id };
         })
         .immediate();
+    },
+
+    /**
+     * A status the live provider reported (a `message_template_status_update` webhook or a
+     * sync), for the template of that name and language. Meta's other events map onto ours:
+     * a reinstated or appealed one is APPROVED or PENDING, a flagged one keeps its status.
+     */
+    applyProviderStatus(
+      scope: Scope,
+      match: { name: string; language?: string | null },
+      event: string,
+      reason: string | null,
+    ): Template | null {
+      const row = repo.byName(scope, match.name);
+      if (!row || (match.language && row.language !== match.language)) return null;
+      const to = PROVIDER_STATUS[event.toUpperCase()];
+      if (!to || to === row.status) return null;
+      const why = reason && reason !== 'NONE' ? reason : null;
+      return toTemplate(transition(row, to, why, true));
     },
 
     /** A decision forced through the simulator (test keys only). */

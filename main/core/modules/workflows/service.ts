@@ -290,9 +290,8 @@ export function workflowsService(d: WorkflowsDeps) {
   ): Outcome {
     const scope = scopeOf(r);
     const now = clock.now();
-    const account = d.workspaces.activeAccount(r.workspace_id);
+    const { account, ...limits } = d.workspaces.limitsFor(r.workspace_id, r.environment);
     const key: PaceKey = { accountId: account.id, environment: r.environment };
-    const limits = { throughputMps: account.throughputMps, messagingTier: account.messagingTier };
     if (governor.room(key, limits.throughputMps, now) < 1) {
       return { kind: 'hold', until: governor.roomAt(key, limits.throughputMps, 1, now) };
     }
@@ -383,6 +382,7 @@ export function workflowsService(d: WorkflowsDeps) {
         let list;
         try {
           list = d.lists.find(scope, s.listId!, 'listId');
+          d.messages.listFitsChannel(scope, list);
         } catch (e) {
           if (e instanceof ApiError) return { kind: 'fail', error: `${e.code}: ${e.message}` };
           throw e;

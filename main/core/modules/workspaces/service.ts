@@ -26,6 +26,10 @@ export const toBusinessAccount = (r: BusinessAccountRow): BusinessAccount => ({
 });
 
 export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
+  const providerLimits = db.prepare(
+    `SELECT provider_tier, provider_mps, checked_at IS NOT NULL AND check_ok = 1 AS tier_known
+     FROM channel_settings WHERE business_account_id = ? AND provider = 'cloud_api'`,
+  );
   const repo = workspacesRepo(db);
   const readSettings = db.prepare(
     `SELECT w.allow_private_webhooks, wa.low_balance_threshold_micros FROM workspaces w
@@ -88,6 +92,28 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
       const row = repo.activeAccount(workspaceId);
       if (!row) throw new ApiError('not_found', 'the workspace has no active business account');
       return toBusinessAccount(row);
+    },
+    /**
+     * The limits the governor holds an environment's sends to: a live account connected to the
+     * Cloud API uses the tier and throughput its provider reported (on connect and sync), else
+     * the account's own (the simulator's).
+     */
+    limitsFor(
+      workspaceId: string,
+      environment: 'test' | 'live',
+    ): { account: BusinessAccount; throughputMps: number; messagingTier: number | null } {
+      const account = service.activeAccount(workspaceId);
+      const provider =
+        environment === 'live'
+          ? (providerLimits.get(account.id) as
+              | { provider_tier: number | null; provider_mps: number | null; tier_known: number }
+              | undefined)
+          : undefined;
+      return {
+        account,
+        throughputMps: provider?.provider_mps ?? account.throughputMps,
+        messagingTier: provider?.tier_known ? provider.provider_tier : account.messagingTier,
+      };
     },
   };
   return service;

@@ -1,0 +1,322 @@
+import type { InteractiveList } from '../../../shared/schemas/interactive-lists.ts';
+import type { TemplateComponent } from '../../../shared/schemas/templates.ts';
+import { variablesIn } from '../../../shared/template-rules.ts';
+import type { ChannelMessage } from './types.ts';
+
+/**
+ * A client of Meta's WhatsApp Cloud API (Graph API), as documented for
+ * `POST /{phone-number-id}/messages`, `GET /{phone-number-id}` and
+ * `/{waba-id}/message_templates`. Only what the channel needs; every call bounded in time.
+ */
+export interface CloudApiConfig {
+  /** With the version, e.g. `https://graph.facebook.com/v21.0` (tests: a local fake). */
+  graphBaseUrl: string;
+  phoneNumberId: string;
+  wabaId: string;
+  accessToken: string;
+}
+
+export const DEFAULT_GRAPH_BASE_URL = 'https://graph.facebook.com/v21.0';
+const TIMEOUT_MS = 10_000;
+
+/** The provider answered with an error (`{error: {code, message, error_data}}`). */
+export class GraphError extends Error {
+  constructor(
+    readonly httpStatus: number,
+    readonly code: number | null,
+    message: string,
+    readonly details: string | null,
+  ) {
+    super(message);
+    this.name = 'GraphError';
+  }
+}
+
+/** No answer at all (connection refused or dropped, timeout): the request may have arrived. */
+export class GraphUnreachable extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GraphUnreachable';
+  }
+}
+
+/** Meta's messaging limit tiers, as business-initiated conversations per 24 h (null: unlimited). */
+const TIERS: Record<string, number | null> = {
+  TIER_50: 50,
+  TIER_250: 250,
+  TIER_1K: 1000,
+  TIER_2K: 2000,
+  TIER_10K: 10_000,
+  TIER_100K: 100_000,
+  TIER_UNLIMITED: null,
+};
+/** Throughput levels: 80 messages per second by default, up to 1,000 when upgraded. */
+const THROUGHPUT: Record<string, number> = { STANDARD: 80, HIGH: 1000 };
+
+export interface PhoneNumberInfo {
+  displayPhoneNumber: string | null;
+  verifiedName: string | null;
+  qualityRating: string | null;
+  tier: number | null | undefined;
+  mps: number | undefined;
+}
+
+export interface ProviderTemplate {
+  id: string;
+  name: string;
+  language: string;
+  status: string;
+  category: string;
+  rejectedReason: string | null;
+}
+
+/** Values of the variables a text uses, in order, renumbered from 1 (Meta numbers per component). */
+const parametersFor = (text: string | undefined, variables: Record<string, string>) =>
+  [...new Set(variablesIn(text ?? ''))]
+    .sort((a, b) => a - b)
+    .map((n) => ({ type: 'text', text: variables[String(n)] ?? '' }));
+
+/** Our `{{n}}` renumbered per component, as Meta counts them. */
+function renumber(text: string): string {
+  const order = [...new Set(variablesIn(text))].sort((a, b) => a - b);
+  return text.replace(
+    /\{\{\s*(\d+)\s*\}\}/g,
+    (_, n: string) => `{{${order.indexOf(Number(n)) + 1}}}`,
+  );
+}
+
+/** The request body of `POST /{phone-number-id}/messages` for one of our messages. */
+export function messagePayload(
+  m: ChannelMessage,
+  template: { language: string; components: TemplateComponent[] } | null,
+): Record<string, unknown> {
+  const base = {
+    messaging_product: 'whatsapp',
+    recipient_type: 'individual',
+    to: m.phone.replace(/^\+/, ''),
+    // Our message id comes back on its status webhooks: a crash mid-call is reconciled by it.
+    biz_opaque_callback_data: m.id,
+  };
+  if (m.type === 'template') {
+    const variables = m.variables ?? {};
+    const components: Record<string, unknown>[] = [];
+    for (const c of template?.components ?? []) {
+      if (c.type !== 'HEADER' && c.type !== 'BODY') continue;
+      const parameters = parametersFor(c.text, variables);
+      if (parameters.length) components.push({ type: c.type.toLowerCase(), parameters });
+    }
+    return {
+      ...base,
+      type: 'template',
+      template: {
+        name: m.templateName,
+        language: { code: template?.language ?? 'en' },
+        ...(components.length ? { components } : {}),
+      },
+    };
+  }
+  if (m.type === 'list' && m.list)
+    return { ...base, type: 'interactive', interactive: listPayload(m.list) };
+  return { ...base, type: 'text', text: { preview_url: false, body: m.text } };
+}
+
+function listPayload(list: InteractiveList): Record<string, unknown> {
+  return {
+    type: 'list',
+    ...(list.header ? { header: { type: 'text', text: list.header } } : {}),
+    body: { text: list.body },
+    ...(list.footer ? { footer: { text: list.footer } } : {}),
+    action: {
+      button: list.buttonText,
+      sections: list.sections.map((s) => ({
+        ...(s.title ? { title: s.title } : {}),
+        rows: s.rows.map((r) => ({
+          id: r.id,
+          title: r.title,
+          ...(r.description ? { description: r.description } : {}),
+        })),
+      })),
+    },
+  };
+}
+
+/** A template as `POST /{waba-id}/message_templates` takes it. */
+export function templatePayload(t: {
+  name: string;
+  language: string;
+  category: string;
+  components: TemplateComponent[];
+}): Record<string, unknown> {
+  return {
+    name: t.name,
+    language: t.language,
+    category: t.category,
+    components: t.components.map((c) => {
+      if (c.type === 'BODY' || c.type === 'HEADER') {
+        const text = renumber(c.text ?? '');
+        const count = new Set(variablesIn(text)).size;
+        const example = Array.from({ length: count }, (_, i) => `sample${i + 1}`);
+        return {
+          type: c.type,
+          ...(c.type === 'HEADER' ? { format: 'TEXT' } : {}),
+          text,
+          ...(count
+            ? c.type === 'BODY'
+              ? { example: { body_text: [example] } }
+              : { example: { header_text: example } }
+            : {}),
+        };
+      }
+      return c as unknown as Record<string, unknown>;
+    }),
+  };
+}
+
+export function cloudApiClient(config: CloudApiConfig) {
+  const base = config.graphBaseUrl.replace(/\/+$/, '');
+
+  async function call<T>(
+    method: 'GET' | 'POST' | 'DELETE',
+    path: string,
+    body?: unknown,
+    signal?: AbortSignal,
+  ): Promise<T> {
+    const timeout = AbortSignal.timeout(TIMEOUT_MS);
+    let res: Response;
+    try {
+      res = await fetch(`${base}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${config.accessToken}`,
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
+        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+      });
+    } catch (e) {
+      const err = e as Error;
+      throw new GraphUnreachable(
+        timeout.aborted
+          ? `no answer within ${TIMEOUT_MS / 1000} s`
+          : `${err.message}${err.cause ? ` (${(err.cause as Error).message})` : ''}`,
+      );
+    }
+    let json: unknown;
+    try {
+      json = await res.json();
+    } catch {
+      json = null;
+    }
+    if (!res.ok) {
+      const error = (
+        json as {
+          error?: { code?: number; message?: string; error_data?: { details?: string } };
+        } | null
+      )?.error;
+      throw new GraphError(
+        res.status,
+        typeof error?.code === 'number' ? error.code : null,
+        error?.message ?? `HTTP ${res.status}`,
+        error?.error_data?.details ?? null,
+      );
+    }
+    return json as T;
+  }
+
+  return {
+    /** Sends one message; the provider's message id (`wamid.…`). */
+    async send(payload: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
+      const r = await call<{ messages?: { id: string }[] }>(
+        'POST',
+        `/${config.phoneNumberId}/messages`,
+        payload,
+        signal,
+      );
+      const id = r.messages?.[0]?.id;
+      if (!id) throw new GraphError(200, null, 'the answer named no message id', null);
+      return id;
+    },
+
+    async phoneNumber(signal?: AbortSignal): Promise<PhoneNumberInfo> {
+      const r = await call<{
+        display_phone_number?: string;
+        verified_name?: string;
+        quality_rating?: string;
+        messaging_limit_tier?: string;
+        throughput?: { level?: string };
+      }>(
+        'GET',
+        `/${config.phoneNumberId}?fields=display_phone_number,verified_name,quality_rating,messaging_limit_tier,throughput`,
+        undefined,
+        signal,
+      );
+      return {
+        displayPhoneNumber: r.display_phone_number ?? null,
+        verifiedName: r.verified_name ?? null,
+        qualityRating: r.quality_rating ?? null,
+        tier:
+          r.messaging_limit_tier !== undefined && r.messaging_limit_tier in TIERS
+            ? TIERS[r.messaging_limit_tier]
+            : undefined,
+        mps: r.throughput?.level ? THROUGHPUT[r.throughput.level] : undefined,
+      };
+    },
+
+    async createTemplate(
+      t: Parameters<typeof templatePayload>[0],
+    ): Promise<{ id: string; status: string }> {
+      return call('POST', `/${config.wabaId}/message_templates`, templatePayload(t));
+    },
+
+    async editTemplate(id: string, components: TemplateComponent[]): Promise<void> {
+      const { components: c } = templatePayload({
+        name: '',
+        language: '',
+        category: '',
+        components,
+      });
+      await call('POST', `/${id}`, { components: c });
+    },
+
+    async deleteTemplate(name: string): Promise<void> {
+      await call('DELETE', `/${config.wabaId}/message_templates?name=${encodeURIComponent(name)}`);
+    },
+
+    /** Every template of the account, all pages. */
+    async templates(): Promise<ProviderTemplate[]> {
+      const out: ProviderTemplate[] = [];
+      let after: string | null = null;
+      for (let page = 0; page < 100; page++) {
+        const r: {
+          data: {
+            id: string;
+            name: string;
+            language: string;
+            status: string;
+            category: string;
+            rejected_reason?: string;
+          }[];
+          paging?: { cursors?: { after?: string }; next?: string };
+        } = await call(
+          'GET',
+          `/${config.wabaId}/message_templates?fields=id,name,language,status,category,rejected_reason&limit=100${after ? `&after=${encodeURIComponent(after)}` : ''}`,
+        );
+        for (const t of r.data) {
+          out.push({
+            id: t.id,
+            name: t.name,
+            language: t.language,
+            status: t.status,
+            category: t.category,
+            rejectedReason:
+              t.rejected_reason && t.rejected_reason !== 'NONE' ? t.rejected_reason : null,
+          });
+        }
+        after = r.paging?.next ? (r.paging.cursors?.after ?? null) : null;
+        if (!after) break;
+      }
+      return out;
+    },
+  };
+}
+export type CloudApiClient = ReturnType<typeof cloudApiClient>;

@@ -1,0 +1,149 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { ApiError } from '../../../../shared/errors.ts';
+import { channelSettingsBody, channelSettingsSchema } from '../../../../shared/schemas/channel.ts';
+import type { RegisterRoutes } from '../../http/types.ts';
+import type { ChannelWebhook } from './webhook.ts';
+
+const tags = ['Channel'];
+
+const example = {
+  provider: 'cloud_api',
+  connected: true,
+  phoneNumberId: '106540352242922',
+  wabaId: '102290129340398',
+  accessTokenSet: true,
+  appSecretSet: true,
+  verifyToken: 'Jx4k9Qm2Rt7Vw1Zy5Ab8Cd3Ef6Gh0Ij',
+  graphBaseUrl: 'https://graph.facebook.com/v21.0',
+  webhookPath: '/channel/webhook',
+  number: {
+    displayPhoneNumber: '+1 555-010-0199',
+    verifiedName: 'Acme Shop',
+    qualityRating: 'GREEN',
+    messagingTier: 1000,
+    throughputMps: 80,
+  },
+  lastCheck: {
+    at: '2026-12-01T09:00:00.000Z',
+    ok: true,
+    message: 'Connected: Acme Shop (+1 555-010-0199), quality GREEN',
+  },
+  environment: 'live',
+  updatedAt: '2026-12-01T09:00:00.000Z',
+};
+
+const LIVE_ONLY =
+  'Live keys only (and the app in live mode): test keys always use the simulated channel and answer 403.';
+
+export const channelRoutes: RegisterRoutes = (app, { channels }) => {
+  app.get(
+    '/api/channel',
+    {
+      config: { docs: { errors: ['forbidden'], responseExample: example } },
+      schema: {
+        operationId: 'getChannel',
+        tags,
+        summary: 'The live channel: simulated, or connected to the WhatsApp Cloud API',
+        description: `${LIVE_ONLY} Secrets are never shown, only whether they are set.`,
+        response: { 200: channelSettingsSchema },
+      },
+    },
+    async (req) => channels.get(req.principal),
+  );
+
+  app.put(
+    '/api/channel',
+    {
+      config: {
+        docs: {
+          errors: ['forbidden'],
+          requestExample: {
+            provider: 'cloud_api',
+            phoneNumberId: '106540352242922',
+            wabaId: '102290129340398',
+            accessToken: 'EAAGm0PX4ZCpsBAKZBZCxyz…',
+            appSecret: '3f1c2b9a8d7e6f50',
+          },
+          responseExample: example,
+        },
+      },
+      schema: {
+        operationId: 'updateChannel',
+        tags,
+        summary: 'Connect the Cloud API (or go back to the simulator)',
+        description: `${LIVE_ONLY} Fields left out keep their values; \`accessToken\` and \`appSecret\` are write-only. With \`provider: "cloud_api"\`, phone number id, WABA id, access token and app secret are required (400 naming the missing one). Follow with \`POST /api/channel/check\`.`,
+        body: channelSettingsBody,
+        response: { 200: channelSettingsSchema },
+      },
+    },
+    (req) => channels.put(req.principal, req.body),
+  );
+
+  app.post(
+    '/api/channel/check',
+    {
+      config: { docs: { errors: ['forbidden', 'invalid_state'], responseExample: example } },
+      schema: {
+        operationId: 'checkChannel',
+        tags,
+        summary: 'Check the connection: ask Meta about the phone number',
+        description: `${LIVE_ONLY} Calls the phone number endpoint; \`lastCheck\` says what Meta answered, in plain words. On success the number's messaging tier and throughput become the governor's limits for live sends.`,
+        response: { 200: channelSettingsSchema },
+      },
+    },
+    async (req) => channels.check(req.principal),
+  );
+};
+
+/**
+ * Meta calls these without an API key, through whatever public address reaches this desk: the
+ * verification handshake and signed deliveries. The signature is checked over the raw bytes, so
+ * the body is kept as it arrived.
+ */
+export function registerChannelWebhook(app: FastifyInstance, webhook: ChannelWebhook) {
+  app.addContentTypeParser(
+    ['application/json', 'application/json; charset=utf-8'],
+    { parseAs: 'buffer', bodyLimit: 3 * 1024 * 1024 },
+    (_req, body, done) => done(null, body),
+  );
+
+  app.get<{ Querystring: Record<string, string | undefined> }>(
+    '/channel/webhook',
+    { schema: { hide: true } },
+    async (req, reply) => {
+      const challenge = webhook.verify(
+        req.query['hub.mode'],
+        req.query['hub.verify_token'],
+        req.query['hub.challenge'],
+      );
+      if (challenge === null) {
+        throw new ApiError('forbidden', 'hub.verify_token does not match the channel settings');
+      }
+      return reply.type('text/plain; charset=utf-8').send(challenge);
+    },
+  );
+
+  app.post('/channel/webhook', { schema: { hide: true } }, async (req, reply) => {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const header = req.headers['x-hub-signature-256'];
+    if (!webhook.signedBy(raw, Array.isArray(header) ? header[0] : header)) {
+      throw new ApiError(
+        'invalid_signature',
+        'X-Hub-Signature-256 is missing or does not match a connected app secret',
+      );
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(raw.toString('utf8'));
+    } catch {
+      throw new ApiError('invalid_json');
+    }
+    const parsed = z
+      .object({ entry: z.array(z.unknown()).optional() })
+      .passthrough()
+      .safeParse(body);
+    if (!parsed.success) throw new ApiError('validation_error', 'not a webhook envelope');
+    return webhook.handle(body as Parameters<ChannelWebhook['handle']>[0]);
+  });
+}

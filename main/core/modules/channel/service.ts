@@ -1,0 +1,353 @@
+import type { Database as Db } from 'better-sqlite3';
+import { ApiError } from '../../../../shared/errors.ts';
+import type { ChannelSettings, ChannelSettingsBody } from '../../../../shared/schemas/channel.ts';
+import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
+import type { CloudApiClient } from '../../channel/cloud-api.ts';
+import {
+  cloudApiClient,
+  DEFAULT_GRAPH_BASE_URL,
+  GraphError,
+  GraphUnreachable,
+  messagePayload,
+} from '../../channel/cloud-api.ts';
+import type { Channel, DeliveryOutcome, LocalChannel, RemoteChannel } from '../../channel/types.ts';
+import type { Outbox } from '../../events/outbox.ts';
+import type { Clock, Random, Scope } from '../../runtime.ts';
+import { isoOrNull, randomBase62 } from '../../runtime.ts';
+import type { WorkspacesService } from '../workspaces/service.ts';
+
+export interface ChannelRow {
+  business_account_id: string;
+  workspace_id: string;
+  provider: 'simulated' | 'cloud_api';
+  phone_number_id: string | null;
+  waba_id: string | null;
+  access_token: string | null;
+  app_secret: string | null;
+  verify_token: string;
+  graph_base_url: string | null;
+  display_phone_number: string | null;
+  verified_name: string | null;
+  quality_rating: string | null;
+  provider_tier: number | null;
+  provider_mps: number | null;
+  checked_at: number | null;
+  check_ok: number | null;
+  check_message: string | null;
+  updated_at: number;
+}
+
+/** Provider errors the governor backs off from (too fast overall, or to one person). */
+const RETRYABLE_CODES = new Set([130429, 131056, 131057, 131000, 1, 2, 4, 80007, 133004]);
+
+/** What Meta's error codes mean for a message: failed for good or worth another try. */
+export function outcomeOfGraphError(e: GraphError): DeliveryOutcome & { ok: false } {
+  const code = e.code === null ? `http_${e.httpStatus}` : String(e.code);
+  const detail = e.details ? `${e.message}: ${e.details}` : e.message;
+  if (e.code === 190) {
+    return {
+      ok: false,
+      retryable: false,
+      code: '190',
+      message:
+        'The Cloud API access token is invalid or expired: create a new one in Meta Business settings and save it under Settings → Channel',
+    };
+  }
+  const retryable =
+    (e.code !== null && RETRYABLE_CODES.has(e.code)) || e.httpStatus >= 500 || e.httpStatus === 429;
+  return { ok: false, retryable, code, message: detail };
+}
+
+/**
+ * The channel a business account uses for live keys (design.md §5): the simulator until it is
+ * connected to the WhatsApp Cloud API. Settings are write-only for secrets; a check reads the
+ * number's name, quality, tier and throughput from the provider, and those limits feed the
+ * governor (workspaces.limitsFor).
+ */
+export function channelService(d: {
+  db: Db;
+  clock: Clock;
+  random: Random;
+  outbox: Outbox;
+  workspaces: WorkspacesService;
+  simulated: LocalChannel;
+  log: (message: string, error?: unknown) => void;
+}) {
+  const { db, clock } = d;
+  const byAccount = db.prepare('SELECT * FROM channel_settings WHERE business_account_id = ?');
+  const byPhone = db.prepare('SELECT * FROM channel_settings WHERE phone_number_id = ?');
+  const withSecrets = db.prepare(
+    `SELECT * FROM channel_settings WHERE provider = 'cloud_api' AND app_secret IS NOT NULL`,
+  );
+  const insert = db.prepare(
+    `INSERT INTO channel_settings (business_account_id, workspace_id, verify_token, updated_at)
+     VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
+  );
+  const save = db.prepare(
+    `UPDATE channel_settings SET provider = @provider, phone_number_id = @phone_number_id,
+       waba_id = @waba_id, access_token = @access_token, app_secret = @app_secret,
+       verify_token = @verify_token, graph_base_url = @graph_base_url,
+       display_phone_number = @display_phone_number, verified_name = @verified_name,
+       quality_rating = @quality_rating, provider_tier = @provider_tier,
+       provider_mps = @provider_mps, checked_at = @checked_at, check_ok = @check_ok,
+       check_message = @check_message, updated_at = @updated_at
+     WHERE business_account_id = @business_account_id`,
+  );
+  const templateOf = db.prepare(
+    `SELECT language, components FROM templates
+     WHERE workspace_id = ? AND environment = 'live' AND name = ?`,
+  );
+
+  function row(workspaceId: string): ChannelRow {
+    const account = d.workspaces.activeAccount(workspaceId);
+    let r = byAccount.get(account.id) as ChannelRow | undefined;
+    if (!r) {
+      insert.run(account.id, workspaceId, randomBase62(d.random, 32), clock.now());
+      r = byAccount.get(account.id) as ChannelRow;
+    }
+    return r;
+  }
+
+  const connected = (r: ChannelRow) =>
+    r.provider === 'cloud_api' &&
+    !!r.phone_number_id &&
+    !!r.waba_id &&
+    !!r.access_token &&
+    !!r.app_secret;
+
+  const clientOf = (r: ChannelRow): CloudApiClient =>
+    cloudApiClient({
+      graphBaseUrl: r.graph_base_url ?? DEFAULT_GRAPH_BASE_URL,
+      phoneNumberId: r.phone_number_id!,
+      wabaId: r.waba_id!,
+      accessToken: r.access_token!,
+    });
+
+  /** One remote channel per account, rebuilt when its settings change. */
+  const remotes = new Map<string, { stamp: string; channel: RemoteChannel }>();
+  function remoteFor(r: ChannelRow): RemoteChannel {
+    const stamp = [r.graph_base_url, r.phone_number_id, r.waba_id, r.access_token].join('\n');
+    const cached = remotes.get(r.business_account_id);
+    if (cached?.stamp === stamp) return cached.channel;
+    const client = clientOf(r);
+    const channel: RemoteChannel = {
+      kind: 'remote',
+      // The provider names the message (`wamid.…`) when it accepts it.
+      newMessageId: () => null,
+      async deliver(m, _attempt, signal) {
+        let template: { language: string; components: TemplateComponent[] } | null = null;
+        if (m.type === 'template' && m.templateName) {
+          const t = templateOf.get(m.workspaceId, m.templateName) as
+            { language: string; components: string } | undefined;
+          if (t) template = { language: t.language, components: JSON.parse(t.components) };
+        }
+        try {
+          const wamid = await client.send(messagePayload(m, template), signal);
+          return { ok: true, followUps: [], channelMessageId: wamid };
+        } catch (e) {
+          if (e instanceof GraphError) {
+            const outcome = outcomeOfGraphError(e);
+            if (e.code === 190) markCheck(r.business_account_id, false, outcome.message);
+            return outcome;
+          }
+          throw e;
+        }
+      },
+    };
+    remotes.set(r.business_account_id, { stamp, channel });
+    return channel;
+  }
+
+  function markCheck(accountId: string, ok: boolean, message: string) {
+    const r = byAccount.get(accountId) as ChannelRow | undefined;
+    if (!r) return;
+    save.run({ ...r, checked_at: clock.now(), check_ok: ok ? 1 : 0, check_message: message });
+  }
+
+  function view(scope: Scope, r: ChannelRow): ChannelSettings {
+    return {
+      provider: r.provider,
+      connected: connected(r),
+      phoneNumberId: r.phone_number_id,
+      wabaId: r.waba_id,
+      accessTokenSet: r.access_token !== null,
+      appSecretSet: r.app_secret !== null,
+      verifyToken: r.verify_token,
+      graphBaseUrl: r.graph_base_url ?? DEFAULT_GRAPH_BASE_URL,
+      webhookPath: '/channel/webhook',
+      number:
+        r.checked_at !== null
+          ? {
+              displayPhoneNumber: r.display_phone_number,
+              verifiedName: r.verified_name,
+              qualityRating: r.quality_rating,
+              messagingTier: r.provider_tier,
+              throughputMps: r.provider_mps,
+            }
+          : null,
+      lastCheck:
+        r.checked_at !== null
+          ? { at: isoOrNull(r.checked_at)!, ok: r.check_ok === 1, message: r.check_message ?? '' }
+          : null,
+      environment: scope.environment,
+      updatedAt: isoOrNull(r.updated_at)!,
+    };
+  }
+
+  function liveOnly(scope: Scope) {
+    if (scope.environment !== 'live') {
+      throw new ApiError(
+        'forbidden',
+        'The channel is set for live keys: test keys always use the simulated channel.',
+      );
+    }
+  }
+
+  const service = {
+    channelFor(workspaceId: string, environment: 'test' | 'live'): Channel {
+      if (environment === 'test') return d.simulated;
+      const account = d.workspaces.activeAccount(workspaceId);
+      const r = byAccount.get(account.id) as ChannelRow | undefined;
+      return r && connected(r) ? remoteFor(r) : d.simulated;
+    },
+
+    /** The live channel's settings row, if the account connected a provider. */
+    connectedRow(workspaceId: string): ChannelRow | null {
+      const r = byAccount.get(d.workspaces.activeAccount(workspaceId).id) as ChannelRow | undefined;
+      return r && connected(r) ? r : null;
+    },
+
+    clientFor: (r: ChannelRow) => clientOf(r),
+
+    /** The account a webhook's `phone_number_id` names, if connected. */
+    byPhoneNumberId(id: string): ChannelRow | null {
+      const r = byPhone.get(id) as ChannelRow | undefined;
+      return r && connected(r) ? r : null;
+    },
+
+    /** Every connected account's app secret: a webhook's signature must match one. */
+    appSecrets: () => withSecrets.all() as ChannelRow[],
+
+    /** The verify token Meta's handshake must present, per connected account. */
+    verifyTokens: () =>
+      (withSecrets.all() as ChannelRow[]).map((r) => r.verify_token).filter(Boolean),
+
+    get(scope: Scope): ChannelSettings {
+      liveOnly(scope);
+      return view(scope, row(scope.workspaceId));
+    },
+
+    put(scope: Scope, body: ChannelSettingsBody): ChannelSettings {
+      liveOnly(scope);
+      return db
+        .transaction(() => {
+          const r = row(scope.workspaceId);
+          const next: ChannelRow = {
+            ...r,
+            provider: body.provider ?? r.provider,
+            phone_number_id:
+              body.phoneNumberId === undefined ? r.phone_number_id : body.phoneNumberId,
+            waba_id: body.wabaId === undefined ? r.waba_id : body.wabaId,
+            access_token: body.accessToken === undefined ? r.access_token : body.accessToken,
+            app_secret: body.appSecret === undefined ? r.app_secret : body.appSecret,
+            verify_token: body.verifyToken ?? r.verify_token,
+            graph_base_url:
+              body.graphBaseUrl === undefined
+                ? r.graph_base_url
+                : (body.graphBaseUrl?.replace(/\/+$/, '') ?? null),
+            updated_at: clock.now(),
+          };
+          if (next.provider === 'cloud_api') {
+            const missing = (
+              [
+                ['phoneNumberId', next.phone_number_id],
+                ['wabaId', next.waba_id],
+                ['accessToken', next.access_token],
+                ['appSecret', next.app_secret],
+              ] as const
+            ).find(([, v]) => !v);
+            if (missing) {
+              throw new ApiError(
+                'validation_error',
+                `${missing[0]} is needed to connect the Cloud API`,
+                { param: missing[0] },
+              );
+            }
+            if (next.phone_number_id !== r.phone_number_id) {
+              const other = byPhone.get(next.phone_number_id) as ChannelRow | undefined;
+              if (other && other.business_account_id !== r.business_account_id) {
+                throw new ApiError(
+                  'validation_error',
+                  'another business account is connected to this phone number id',
+                  { param: 'phoneNumberId' },
+                );
+              }
+            }
+          }
+          // New credentials: what the last check said no longer holds.
+          if (
+            next.phone_number_id !== r.phone_number_id ||
+            next.access_token !== r.access_token ||
+            next.graph_base_url !== r.graph_base_url
+          ) {
+            Object.assign(next, {
+              checked_at: null,
+              check_ok: null,
+              check_message: null,
+              provider_tier: null,
+              provider_mps: null,
+            });
+          }
+          save.run(next);
+          return view(scope, next);
+        })
+        .immediate();
+    },
+
+    /**
+     * Calls the phone number endpoint and keeps what the provider said (its name, quality,
+     * tier and throughput feed the governor), in plain words.
+     */
+    async check(scope: Scope): Promise<ChannelSettings> {
+      liveOnly(scope);
+      const r = row(scope.workspaceId);
+      if (!connected(r)) {
+        throw new ApiError(
+          'invalid_state',
+          'connect the Cloud API first: provider "cloud_api" with phone number id, WABA id, access token and app secret',
+          { details: { provider: r.provider } },
+        );
+      }
+      let patch: Partial<ChannelRow>;
+      try {
+        const info = await clientOf(r).phoneNumber();
+        patch = {
+          display_phone_number: info.displayPhoneNumber,
+          verified_name: info.verifiedName,
+          quality_rating: info.qualityRating,
+          provider_tier: info.tier === undefined ? r.provider_tier : info.tier,
+          provider_mps: info.mps ?? r.provider_mps,
+          check_ok: 1,
+          check_message: `Connected: ${info.verifiedName ?? 'the number'} (${info.displayPhoneNumber ?? r.phone_number_id}), quality ${info.qualityRating ?? 'unknown'}`,
+        };
+      } catch (e) {
+        const message =
+          e instanceof GraphError
+            ? e.code === 190
+              ? 'Meta refused the access token (code 190): it is invalid or expired. Create a new one and save it here.'
+              : e.code === 100
+                ? `Meta does not know this phone number id, or the token cannot see it (code 100): ${e.message}`
+                : `Meta answered HTTP ${e.httpStatus}${e.code !== null ? ` (code ${e.code})` : ''}: ${e.message}`
+            : e instanceof GraphUnreachable
+              ? `Could not reach ${r.graph_base_url ?? DEFAULT_GRAPH_BASE_URL}: ${e.message}`
+              : String(e);
+        patch = { check_ok: 0, check_message: message };
+      }
+      const next = { ...r, ...patch, checked_at: clock.now() };
+      save.run(next);
+      return view(scope, next);
+    },
+  };
+  return service;
+}
+export type ChannelService = ReturnType<typeof channelService>;
