@@ -124,7 +124,7 @@ export function registerChannelWebhook(app: FastifyInstance, webhook: ChannelWeb
     },
   );
 
-  app.post('/channel/webhook', { schema: { hide: true } }, async (req, reply) => {
+  app.post('/channel/webhook', { schema: { hide: true } }, async (req) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const header = req.headers['x-hub-signature-256'];
     if (!webhook.signedBy(raw, Array.isArray(header) ? header[0] : header)) {
