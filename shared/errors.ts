@@ -135,6 +135,12 @@ export const ERROR_CATALOG = {
     description:
       'An unexpected error. Nothing was half-written: the request either happened in full or not at all.',
   },
+  channel_error: {
+    status: 502,
+    message: 'The channel provider refused the message.',
+    description:
+      'A live send through the WhatsApp Cloud API was refused by Meta for a reason that is not the request’s (an expired access token, code 190, or another provider error). The message is stored as failed and refunded; `details.channelCode` is Meta’s code.',
+  },
   service_unavailable: {
     status: 503,
     message: 'The service is shutting down.',

@@ -77,7 +77,7 @@ export const sendListResponse = z.object({
   message: z.string(),
   data: z.object({
     messageId: z.string(),
-    channelMessageId: z.string(),
+    channelMessageId: z.string().nullable(),
     phone: z.string(),
     listId: z.string(),
     contactId: z.string(),

@@ -27,7 +27,11 @@ export const sendTemplateResponse = z.object({
   success: z.literal(true),
   message: z.string(),
   data: z.object({
-    channelMessageId: z.string(),
+    channelMessageId: z
+      .string()
+      .nullable()
+      .describe('null in a 202: the provider has not answered yet (see messageId)'),
+    messageId: z.string().optional().describe('our id; follow it with GET /messages or events'),
     phone: z.string(),
     templateName: z.string(),
     contactId: z.string(),
@@ -49,7 +53,10 @@ export const sendTextResponse = z.object({
   message: z.string(),
   data: z.object({
     messageId: z.string(),
-    channelMessageId: z.string(),
+    channelMessageId: z
+      .string()
+      .nullable()
+      .describe('null in a 202: the provider has not answered yet'),
     phone: z.string(),
     contactId: z.string(),
     conversationId: z.string(),

@@ -91,12 +91,15 @@ it('lists error answers with the shared Error schema, one example per code', () 
     expect(Object.keys(op.responses), name).toEqual(expect.arrayContaining(statuses));
   }
   const send = doc.paths['/api/send']!.post!.responses;
-  expect(Object.keys(send['422']!.content!['application/json']!.examples!)).toEqual([
+  expect(Object.keys(send['422']!.content!['application/json']!.examples!).sort()).toEqual([
+    // A live send on the Cloud API: Meta's 131047.
+    'outside_service_window',
+    'recipient_invalid',
     'template_not_approved',
     'template_not_ready',
     'template_paused',
-    'recipient_invalid',
   ]);
+  expect(send['502']!.content!['application/json']!.examples).toHaveProperty('channel_error');
   expect(send['404']!.content!['application/json']!.examples).toHaveProperty('template_not_found');
   expect(send['402']).toBeDefined();
   expect(send['429']!.headers).toHaveProperty('Retry-After');

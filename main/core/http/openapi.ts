@@ -129,10 +129,14 @@ export const TEMPLATE_SEND_ERRORS: readonly ErrorCode[] = [
   'template_not_ready',
   'template_paused',
   'recipient_invalid',
+  'outside_service_window',
+  'channel_error',
 ];
 
 /** Why an operation answers a code, where the catalog's description would not say. */
 const WHY: Partial<Record<ErrorCode, string>> = {
+  channel_error:
+    'live keys on the WhatsApp Cloud API: Meta refused the message (see `details.channelCode`)',
   not_found: 'the id in the path (or one the body names) does not exist in the key’s scope',
   idempotency_conflict: 'the `Idempotency-Key` was used with a different request, or is in use',
   rate_limited: 'wait `Retry-After` seconds',

@@ -10,12 +10,12 @@ import {
 import { sendListBody, sendListResponse } from '../../../../shared/schemas/interactive-lists.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
 import { TEMPLATE_SEND_ERRORS } from '../../http/openapi.ts';
-import type { FastifyRequest } from 'fastify';
-import type { RegisterRoutes } from '../../http/types.ts';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { RegisterRoutes, ZodApp } from '../../http/types.ts';
 import { queryPhoneOrThrow } from '../contacts/service.ts';
 import { sendJson } from '../../http/types.ts';
 import type { ConversationsService } from '../conversations/service.ts';
-import { API_SENDER, type Sender } from './service.ts';
+import { API_SENDER, type MessagesService, type Sender } from './service.ts';
 
 const tags = ['Messages'];
 
@@ -43,7 +43,7 @@ const SEND_TEMPLATE_DOCS: OperationDocs = {
 
 const SEND_TEXT_DOCS: OperationDocs = {
   // Free text is charged the SERVICE price, free by default but configurable.
-  errors: ['outside_service_window', 'recipient_invalid', 'insufficient_balance'],
+  errors: ['outside_service_window', 'recipient_invalid', 'insufficient_balance', 'channel_error'],
   headers: ['X-Parley-Agent'],
   requestExample: { phone: '+14155552671', message: 'Your order has shipped.' },
   responseExample: {
@@ -74,6 +74,54 @@ function senderOf(req: FastifyRequest, conversations: ConversationsService): Sen
   return agent ? { sentBy: 'agent', agentId: agent.id } : API_SENDER;
 }
 
+/**
+ * An API send's answer (design.md §5). The simulator answers in the send's transaction: 200.
+ * A live account on the Cloud API gets the message inside the request: the message is committed
+ * first (with its idempotent answer, a 202 — what a retry of the key replays), then handed over,
+ * bounded at 10 s: the provider's id → 200; its refusal → the mapped error (the message failed
+ * and refunded); no answer → 202 with `channelMessageId: null` while the delivery job goes on.
+ */
+async function answerSend<
+  R extends {
+    remote: boolean;
+    message: { id: string };
+    response: { data: { channelMessageId: string | null } };
+  },
+>(
+  app: ZodApp,
+  messages: MessagesService,
+  req: FastifyRequest,
+  reply: FastifyReply,
+  send: () => R,
+): Promise<R['response']> {
+  const first = app.commitWithResponse(
+    req,
+    reply,
+    () => {
+      const r = send();
+      if (r.remote) reply.code(202);
+      return r;
+    },
+    (r) => ({ body: JSON.stringify(r.response), contentType: 'application/json; charset=utf-8' }),
+  );
+  if (first === reply) return reply as never; // a replay: its stored answer went out
+  const r = first as R;
+  if (!r.remote) return r.response;
+  const answer = await messages.deliverNow(r.message.id);
+  if (answer.kind === 'refused') throw answer.error;
+  if (answer.kind === 'pending') return r.response;
+  reply.code(200);
+  // The 200 is the simulator's answer with the provider's id (our id went only in the 202).
+  const { messageId: _ours, ...data } = r.response.data as typeof r.response.data & {
+    messageId?: string;
+  };
+  const exact = 'conversationId' in data ? r.response.data : data;
+  return {
+    ...r.response,
+    data: { ...exact, channelMessageId: answer.channelMessageId },
+  } as R['response'];
+}
+
 export const messagesRoutes: RegisterRoutes = (app, { messages, conversations }) => {
   app.post(
     '/api/send',
@@ -86,10 +134,13 @@ export const messagesRoutes: RegisterRoutes = (app, { messages, conversations })
         description:
           'Addressed by phone and template name (case-sensitive); the contact is created if absent and the active business account is used. A live key is charged the price of the template’s category; a test key never is.',
         body: sendTemplateBody,
-        response: { 200: sendTemplateResponse },
+        response: { 200: sendTemplateResponse, 202: sendTemplateResponse },
       },
     },
-    (req) => messages.sendTemplate(req.principal, req.body, senderOf(req, conversations)).response,
+    async (req, reply) =>
+      answerSend(app, messages, req, reply, () =>
+        messages.sendTemplate(req.principal, req.body, senderOf(req, conversations)),
+      ),
   );
 
   app.post(
@@ -103,10 +154,13 @@ export const messagesRoutes: RegisterRoutes = (app, { messages, conversations })
         description:
           'Works only within 24 h of the contact’s last message; otherwise 422 `outside_service_window` (channel code 131047).',
         body: sendTextBody,
-        response: { 200: sendTextResponse },
+        response: { 200: sendTextResponse, 202: sendTextResponse },
       },
     },
-    (req) => messages.sendText(req.principal, req.body, senderOf(req, conversations)).response,
+    async (req, reply) =>
+      answerSend(app, messages, req, reply, () =>
+        messages.sendText(req.principal, req.body, senderOf(req, conversations)),
+      ),
   );
 
   app.post(
@@ -119,6 +173,8 @@ export const messagesRoutes: RegisterRoutes = (app, { messages, conversations })
             'outside_service_window',
             'recipient_invalid',
             'insufficient_balance',
+            'list_limits_exceeded',
+            'channel_error',
           ],
           headers: ['X-Parley-Agent'],
           requestExample: { phone: '+14155552671', listId: 'lst_01JH2Z3Q4R5S6T7V8W9X0Y1Z2A' },
@@ -144,10 +200,13 @@ export const messagesRoutes: RegisterRoutes = (app, { messages, conversations })
         description:
           'Like free text, only within 24 h of the contact’s last message (else 422 `outside_service_window`, channel code 131047). An unknown `listId` answers 404 naming it. The message keeps the list as it is now; the person’s pick arrives as an inbound message with `listReply` `{listId, rowId, title}`.',
         body: sendListBody,
-        response: { 200: sendListResponse },
+        response: { 200: sendListResponse, 202: sendListResponse },
       },
     },
-    (req) => messages.sendList(req.principal, req.body, senderOf(req, conversations)).response,
+    async (req, reply) =>
+      answerSend(app, messages, req, reply, () =>
+        messages.sendList(req.principal, req.body, senderOf(req, conversations)),
+      ),
   );
 
   app.get(

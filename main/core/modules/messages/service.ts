@@ -48,6 +48,8 @@ const MAX_DISPATCH_ATTEMPTS = 5;
 export const RESEND_AFTER_MS = 5 * 60_000;
 /** The longest a remote hand-over may take before it counts as unanswered. */
 const DELIVER_TIMEOUT_MS = 30_000;
+/** An API send's hand-over inside its request: longer, and it answers 202 and goes on behind. */
+const IN_REQUEST_MS = 10_000;
 const RANK = { accepted: 0, sent: 1, delivered: 2, read: 3 } as const;
 /** Meta's limit on the rows of one interactive list, across its sections. */
 export const CLOUD_API_LIST_ROWS = 10;
@@ -144,6 +146,28 @@ interface StoreOptions {
   takesTierSlot?: boolean;
   /** The hand-over's time: a runner's pass stamps all its messages with one (the governor's). */
   at?: number;
+  /** An API send: a remote channel gets the message inside the request (deliverNow). */
+  inRequest?: boolean;
+}
+
+/** What a provider's refusal of an API send answers (design.md §5 error mapping). */
+export function channelApiError(code: string, message: string): ApiError {
+  const details = { channelCode: Number(code) || code };
+  switch (code) {
+    case '131047':
+      return new ApiError('outside_service_window', message, { details });
+    case '132001':
+      return new ApiError('template_not_found', message, { param: 'templateName', details });
+    case '132000':
+      return new ApiError('template_variables_mismatch', message, { param: 'variables', details });
+    case '131026':
+    case '131021':
+      return new ApiError('recipient_invalid', message, { param: 'phone', details });
+    case '131009':
+      return new ApiError('list_limits_exceeded', message, { param: 'listId', details });
+    default:
+      return new ApiError('channel_error', message, { details });
+  }
 }
 
 export const insideServiceWindow = (lastInboundAt: number | null, now: number): boolean =>
@@ -351,8 +375,25 @@ export function messagesService(d: MessagingDeps) {
         },
       },
     });
-    if (opts.dispatch !== false) scheduler.enqueue('message.dispatch', { messageId: id });
-    return { row, account, conversation };
+    // Live sends through a provider (test keys never use one, except a test's own channel).
+    const remote =
+      !!opts.inRequest &&
+      scope.environment === 'live' &&
+      d.channelFor(scope.workspaceId, scope.environment).kind === 'remote';
+    if (remote) {
+      // Handed over by the request itself (deliverNow): recorded as in flight before the call;
+      // should the request's call end without an answer, this job takes over (design.md §5).
+      repo.setDispatching(id, now);
+      row.dispatching_at = now;
+      scheduler.enqueue(
+        'message.deliver',
+        { messageId: id },
+        { runAt: now + IN_REQUEST_MS + 5000 },
+      );
+    } else if (opts.dispatch !== false) {
+      scheduler.enqueue('message.dispatch', { messageId: id });
+    }
+    return { row, account, conversation, remote };
   }
 
   /** Moves a message's status forward (never back); refunds a charged send that failed. */
@@ -639,7 +680,7 @@ export function messagesService(d: MessagingDeps) {
           const variables = body.variables ?? {};
           const contact = ensureContact(scope, phone);
           const components = JSON.parse(tpl.components) as TemplateComponent[];
-          const { row, account } = store(
+          const { row, account, remote } = store(
             scope,
             contact,
             {
@@ -650,14 +691,18 @@ export function messagesService(d: MessagingDeps) {
               category: tpl.category,
             },
             sender,
+            { inRequest: true },
           );
           return {
+            remote,
             message: toMessage(row),
             response: {
               success: true as const,
               message: `Template message accepted for ${phone}`,
               data: {
-                channelMessageId: row.channel_message_id!,
+                channelMessageId: row.channel_message_id,
+                // Spec §2.2's answer, plus our id when the provider has not answered yet (202).
+                ...(remote ? { messageId: row.id } : {}),
                 phone,
                 templateName: tpl.name,
                 contactId: contact.id,
@@ -674,7 +719,7 @@ export function messagesService(d: MessagingDeps) {
       return db
         .transaction(() => {
           const contact = contactInWindow(scope, phone);
-          const { row, account, conversation } = store(
+          const { row, account, conversation, remote } = store(
             scope,
             contact,
             {
@@ -685,15 +730,17 @@ export function messagesService(d: MessagingDeps) {
               category: 'SERVICE',
             },
             sender,
+            { inRequest: true },
           );
           return {
+            remote,
             message: toMessage(row),
             response: {
               success: true as const,
               message: `Text message accepted for ${phone}`,
               data: {
                 messageId: row.id,
-                channelMessageId: row.channel_message_id!,
+                channelMessageId: row.channel_message_id,
                 phone,
                 contactId: contact.id,
                 conversationId: conversation.id,
@@ -711,6 +758,71 @@ export function messagesService(d: MessagingDeps) {
      */
     listFitsChannel,
 
+    /**
+     * An API send's hand-over to a remote channel inside its request (design.md §5), after the
+     * message was committed as in flight: `sent` with the provider's id; `refused` — the
+     * message failed (refunded) and the API error saying why; `pending` when there was no
+     * answer within 10 s or the provider asked to retry (the delivery job goes on, re-sending
+     * an unanswered call only if no status for it arrives within the window).
+     */
+    async deliverNow(
+      messageId: string,
+    ): Promise<
+      | { kind: 'sent'; channelMessageId: string | null }
+      | { kind: 'pending' }
+      | { kind: 'refused'; error: ApiError }
+    > {
+      const row = repo.byId(messageId);
+      if (!row) return { kind: 'pending' };
+      const channel = d.channelFor(row.workspace_id, row.environment);
+      if (channel.kind !== 'remote') return { kind: 'pending' };
+      const abort = new AbortController();
+      let timer: NodeJS.Timeout | undefined;
+      let outcome: DeliveryOutcome;
+      try {
+        outcome = await Promise.race([
+          channel.deliver(toChannelMessage(row), 1, abort.signal),
+          new Promise<never>((_, reject) => {
+            timer = setTimeout(() => {
+              abort.abort();
+              reject(new Error('no answer in time'));
+            }, IN_REQUEST_MS);
+          }),
+        ]);
+      } catch {
+        return { kind: 'pending' };
+      } finally {
+        clearTimeout(timer);
+      }
+      return db
+        .transaction(() => {
+          const current = repo.byId(messageId)!;
+          if (current.status !== 'accepted') {
+            // A status webhook arrived first: the provider had it.
+            const id = outcome.ok ? (outcome.channelMessageId ?? null) : null;
+            return current.status === 'failed'
+              ? {
+                  kind: 'refused' as const,
+                  error: channelApiError(current.error_code ?? '', current.error_message ?? ''),
+                }
+              : { kind: 'sent' as const, channelMessageId: current.channel_message_id ?? id };
+          }
+          repo.setDispatching(messageId, null);
+          if (!applyOutcome(current, outcome, 1)) return { kind: 'pending' as const };
+          if (outcome.ok) {
+            return {
+              kind: 'sent' as const,
+              channelMessageId: outcome.channelMessageId ?? current.channel_message_id,
+            };
+          }
+          return {
+            kind: 'refused' as const,
+            error: channelApiError(outcome.code, outcome.message),
+          };
+        })
+        .immediate();
+    },
+
     sendList(scope: Scope, body: { phone: string; listId: string }, sender: Sender = API_SENDER) {
       const phone = phoneOrThrow(body.phone);
       return db
@@ -718,7 +830,7 @@ export function messagesService(d: MessagingDeps) {
           const list = d.lists.find(scope, body.listId, 'listId');
           listFitsChannel(scope, list);
           const contact = contactInWindow(scope, phone);
-          const { row, account, conversation } = store(
+          const { row, account, conversation, remote } = store(
             scope,
             contact,
             {
@@ -730,15 +842,17 @@ export function messagesService(d: MessagingDeps) {
               interactive: JSON.stringify(list),
             },
             sender,
+            { inRequest: true },
           );
           return {
+            remote,
             message: toMessage(row),
             response: {
               success: true as const,
               message: `List message accepted for ${phone}`,
               data: {
                 messageId: row.id,
-                channelMessageId: row.channel_message_id!,
+                channelMessageId: row.channel_message_id,
                 phone,
                 listId: list.id,
                 contactId: contact.id,

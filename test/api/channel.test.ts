@@ -1,0 +1,392 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { FakeGraph } from '../fake-graph.ts';
+import { startFakeGraph } from '../fake-graph.ts';
+import type { TestCore } from '../helpers.ts';
+import { makeCore } from '../helpers.ts';
+
+let t: TestCore;
+let graph: FakeGraph | null = null;
+afterEach(async () => {
+  await graph?.close();
+  graph = null;
+  await t?.close();
+});
+
+const ANN = '+14155550123';
+const ANN_WA = '14155550123';
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A listening core whose live account is connected to a fake Graph API (a real HTTP peer on
+ * 127.0.0.1 that checks Meta's payloads and signs its webhooks), an approved live template
+ * `order_update` ("Hi {{1}}, order {{2}} shipped") known to both, and a funded wallet.
+ */
+async function setup(opts: { connect?: boolean; autoStatuses?: boolean } = {}) {
+  t = await makeCore();
+  const { url } = await t.core.start({ port: 0 });
+  const webhookUrl = `${url}/channel/webhook`;
+  graph = await startFakeGraph({
+    webhookUrl,
+    tier: 'TIER_10K',
+    throughputLevel: 'HIGH',
+    ...(opts.autoStatuses ? { autoStatuses: { delayMs: 20 } } : {}),
+  });
+  const key = t.key('live');
+  const services = t.core.services;
+  services.simulator.update(t.workspaceId, { approvalWaitMs: 0 });
+  services.wallet.topup(t.workspaceId, 10_000_000);
+  const tpl = await t.request('POST', '/api/templates', {
+    key,
+    body: {
+      name: 'order_update',
+      category: 'UTILITY',
+      language: 'en',
+      components: [{ type: 'BODY', text: 'Hi {{1}}, order {{2}} shipped' }],
+    },
+  });
+  services.templates.decide(
+    { workspaceId: t.workspaceId, environment: 'live' },
+    tpl.body.template.id,
+    'approve',
+  );
+  graph.addTemplate({
+    name: 'order_update',
+    language: 'en',
+    category: 'UTILITY',
+    status: 'APPROVED',
+    components: [
+      {
+        type: 'BODY',
+        text: 'Hi {{1}}, order {{2}} shipped',
+        example: { body_text: [['Ann', '1']] },
+      },
+    ],
+  });
+  if (opts.connect !== false) {
+    const put = await t.request('PUT', '/api/channel', {
+      key,
+      body: {
+        provider: 'cloud_api',
+        phoneNumberId: graph.phoneNumberId,
+        wabaId: graph.wabaId,
+        accessToken: graph.accessToken,
+        appSecret: graph.appSecret,
+        graphBaseUrl: graph.baseUrl,
+      },
+    });
+    expect(put.status).toBe(200);
+  }
+  const send = (body: Record<string, unknown> = {}) =>
+    t.request('POST', '/api/send', {
+      key,
+      body: {
+        phone: ANN,
+        templateName: 'order_update',
+        variables: { 1: 'Ann', 2: 'A-17' },
+        ...body,
+      },
+    });
+  const message = (id: string) =>
+    t.core.db.prepare('SELECT * FROM messages WHERE id = ?').get(id) as Record<string, unknown>;
+  const byChannelId = (wamid: string) =>
+    t.core.db.prepare('SELECT * FROM messages WHERE channel_message_id = ?').get(wamid) as
+      Record<string, unknown> | undefined;
+  return { key, url, webhookUrl, send, message, byChannelId, g: graph };
+}
+
+describe('channel settings (live only)', () => {
+  it('keeps secrets write-only, names what is missing, and reads tier and throughput on check', async () => {
+    const { key, g } = await setup({ connect: false });
+    const test = await t.request('GET', '/api/channel', { key: t.key('test') });
+    expect(test.status).toBe(403);
+    const fresh = await t.request('GET', '/api/channel', { key });
+    expect(fresh.body).toMatchObject({
+      provider: 'simulated',
+      connected: false,
+      webhookPath: '/channel/webhook',
+    });
+    expect(fresh.body.verifyToken).toMatch(/^[A-Za-z0-9]{32}$/);
+    const missing = await t.request('PUT', '/api/channel', {
+      key,
+      body: { provider: 'cloud_api', phoneNumberId: g.phoneNumberId, wabaId: g.wabaId },
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error.param).toBe('accessToken');
+    const put = await t.request('PUT', '/api/channel', {
+      key,
+      body: {
+        provider: 'cloud_api',
+        phoneNumberId: g.phoneNumberId,
+        wabaId: g.wabaId,
+        accessToken: g.accessToken,
+        appSecret: g.appSecret,
+        graphBaseUrl: g.baseUrl,
+      },
+    });
+    expect(put.body).toMatchObject({ connected: true, accessTokenSet: true, appSecretSet: true });
+    expect(JSON.stringify(put.body)).not.toContain(g.accessToken);
+    expect(JSON.stringify(put.body)).not.toContain(g.appSecret);
+    const checked = await t.request('POST', '/api/channel/check', { key });
+    expect(checked.body.lastCheck).toMatchObject({ ok: true });
+    expect(checked.body.number).toMatchObject({ messagingTier: 10_000, throughputMps: 1000 });
+    const limits = t.core.services.workspaces.limitsFor(t.workspaceId, 'live');
+    expect(limits).toMatchObject({ throughputMps: 1000, messagingTier: 10_000 });
+    // A bad token is reported in plain words.
+    await t.request('PUT', '/api/channel', { key, body: { accessToken: 'x'.repeat(40) } });
+    const bad = await t.request('POST', '/api/channel/check', { key });
+    expect(bad.body.lastCheck.ok).toBe(false);
+    expect(bad.body.lastCheck.message).toContain('code 190');
+  });
+});
+
+describe('live sends through the Cloud API', () => {
+  it('hands a template over inside the request: 200 with the provider id, Meta’s payload shape', async () => {
+    const { send, g, message } = await setup();
+    const res = await send();
+    expect(res.status).toBe(200);
+    expect(res.body.data.channelMessageId).toMatch(/^wamid\./);
+    expect(res.body.data).not.toHaveProperty('messageId');
+    const sent = g.sent.at(-1)!;
+    expect(sent.body).toMatchObject({
+      messaging_product: 'whatsapp',
+      to: ANN_WA,
+      type: 'template',
+      template: {
+        name: 'order_update',
+        language: { code: 'en' },
+        components: [
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: 'Ann' },
+              { type: 'text', text: 'A-17' },
+            ],
+          },
+        ],
+      },
+    });
+    const row = t.core.db
+      .prepare('SELECT * FROM messages WHERE channel_message_id = ?')
+      .get(res.body.data.channelMessageId) as Record<string, unknown>;
+    expect(row).toMatchObject({ status: 'sent', dispatching_at: null });
+    expect(sent.body).toMatchObject({ biz_opaque_callback_data: row.id });
+    expect(message(row.id as string).cost_micros).toBeGreaterThan(0);
+  });
+
+  it('maps provider errors, fails and refunds the message; a hang answers 202 and goes on behind', async () => {
+    const { send, g } = await setup();
+    const balance = () => t.core.services.wallet.get(t.workspaceId).balanceMicros;
+    const before = balance();
+    g.failNext({ code: 132000 });
+    const mismatch = await send();
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.error).toMatchObject({
+      code: 'template_variables_mismatch',
+      details: { channelCode: 132000 },
+    });
+    g.failNext({ code: 131026 });
+    expect((await send()).body.error.code).toBe('recipient_invalid');
+    g.failNext({ code: 190, httpStatus: 401 });
+    const token = await send();
+    expect(token.status).toBe(502);
+    expect(token.body.error.message).toContain('access token');
+    expect(balance()).toBe(before);
+    const failed = t.core.db
+      .prepare(`SELECT error_code FROM messages WHERE status = 'failed' ORDER BY created_at`)
+      .pluck()
+      .all();
+    expect(failed).toEqual(['132000', '131026', '190']);
+
+    g.hangNext(11_500);
+    const slow = await send();
+    expect(slow.status).toBe(202);
+    expect(slow.body.data).toMatchObject({ channelMessageId: null, messageId: expect.any(String) });
+    const row = t.core.db
+      .prepare('SELECT * FROM messages WHERE id = ?')
+      .get(slow.body.data.messageId) as {
+      status: string;
+      dispatching_at: number | null;
+    };
+    // In flight: not re-sent until a status arrives or the window passes.
+    expect(row.status).toBe('accepted');
+    expect(row.dispatching_at).not.toBeNull();
+  }, 20_000);
+
+  it('retries 130429 behind a 202 and sends free text and lists inside the window', async () => {
+    const { key, send, g, byChannelId } = await setup();
+    g.failNext({ code: 130429, httpStatus: 429 });
+    const throttled = await send();
+    expect(throttled.status).toBe(202);
+    // An inbound message opens the window (and the fake's).
+    expect(await g.post(g.inboundText({ from: ANN_WA, name: 'Ann', text: 'Hello 👋 café' }))).toBe(
+      200,
+    );
+    const text = await t.request('POST', '/api/send-text', {
+      key,
+      body: { phone: ANN, message: 'Hi Ann!' },
+    });
+    expect(text.status).toBe(200);
+    expect(g.sent.at(-1)!.body).toMatchObject({ type: 'text', text: { body: 'Hi Ann!' } });
+
+    const rows = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ id: `r${i}`, title: `Row ${i}` }));
+    const big = await t.request('POST', '/interactive-lists', {
+      key,
+      body: {
+        name: 'Big',
+        body: 'Pick one',
+        buttonText: 'Options',
+        sections: [
+          { title: 'A', rows: rows(6) },
+          { title: 'B', rows: rows(6).map((r) => ({ ...r, id: `b${r.id}` })) },
+        ],
+      },
+    });
+    const tooBig = await t.request('POST', '/api/send-list', {
+      key,
+      body: { phone: ANN, listId: big.body.id },
+    });
+    expect(tooBig.status).toBe(400);
+    expect(tooBig.body.error).toMatchObject({
+      code: 'list_limits_exceeded',
+      details: { providerLimit: 10 },
+    });
+    const menu = await t.request('POST', '/interactive-lists', {
+      key,
+      body: {
+        name: 'Menu',
+        body: 'How can we help?',
+        buttonText: 'Topics',
+        sections: [
+          {
+            title: 'Help',
+            rows: [
+              { id: 'billing', title: 'Billing' },
+              { id: 'orders', title: 'Orders' },
+            ],
+          },
+        ],
+      },
+    });
+    const list = await t.request('POST', '/api/send-list', {
+      key,
+      body: { phone: ANN, listId: menu.body.id },
+    });
+    expect(list.status).toBe(200);
+    expect(g.sent.at(-1)!.body).toMatchObject({
+      type: 'interactive',
+      interactive: { type: 'list', action: { button: 'Topics', sections: [{ title: 'Help' }] } },
+    });
+    // The pick comes back naming the row; context.id finds our list.
+    expect(
+      await g.post(
+        g.inboundListReply({
+          from: ANN_WA,
+          listRowId: 'billing',
+          title: 'Billing',
+          contextId: list.body.data.channelMessageId,
+        }),
+      ),
+    ).toBe(200);
+    const pick = t.core.db
+      .prepare(
+        `SELECT * FROM messages WHERE direction = 'inbound' ORDER BY created_at DESC, id DESC LIMIT 1`,
+      )
+      .get() as { type: string; interactive: string; text: string };
+    expect(pick.type).toBe('list');
+    expect(JSON.parse(pick.interactive)).toEqual({
+      listId: menu.body.id,
+      rowId: 'billing',
+      title: 'Billing',
+    });
+    expect(byChannelId(list.body.data.channelMessageId)).toMatchObject({ status: 'sent' });
+  });
+});
+
+describe('the webhook', () => {
+  it('verifies Meta’s handshake and refuses unsigned or mis-signed deliveries, storing nothing', async () => {
+    const { webhookUrl, key, g } = await setup();
+    const token = (await t.request('GET', '/api/channel', { key })).body.verifyToken as string;
+    expect(await g.verify(webhookUrl, token, 'challenge-123')).toMatchObject({
+      status: 200,
+      body: 'challenge-123',
+    });
+    expect((await g.verify(webhookUrl, 'wrong-token-xyz', 'c')).status).toBe(403);
+    const count = () => t.core.db.prepare(`SELECT count(*) FROM messages`).pluck().get();
+    const payload = g.inboundText({ from: ANN_WA, text: 'hi' });
+    expect(await g.post(payload, { signature: 'bad' })).toBe(401);
+    expect(await g.post(payload, { signature: 'none' })).toBe(401);
+    expect(count()).toBe(0);
+    expect(await g.post(payload)).toBe(200);
+    // Meta redelivers: nothing is stored twice.
+    expect(await g.post(payload)).toBe(200);
+    expect(count()).toBe(1);
+  });
+
+  it('stores every entry and change, keeps unsupported types with a placeholder, moves statuses forward only', async () => {
+    const { send, g, byChannelId } = await setup();
+    const wamid = (await send()).body.data.channelMessageId as string;
+    const both = g.mergeEntries(
+      g.inboundText({ from: ANN_WA, text: 'first' }),
+      g.envelope([
+        g.inboundUnsupported({ from: '14155550999', type: 'sticker' }),
+        g.inboundText({ from: '14155550999', text: 'second 😀' }),
+      ]),
+    );
+    expect(await g.post(both)).toBe(200);
+    const texts = t.core.db
+      .prepare(`SELECT text FROM messages WHERE direction = 'inbound' ORDER BY text`)
+      .pluck()
+      .all() as string[];
+    expect(texts).toEqual(['[a sticker — open WhatsApp to see it]', 'first', 'second 😀']);
+    // Read arrives before delivered: read stays.
+    await g.post(g.status({ wamid, status: 'read', recipient: ANN_WA }));
+    await g.post(g.status({ wamid, status: 'delivered', recipient: ANN_WA }));
+    await g.post(
+      g.status({
+        wamid,
+        status: 'failed',
+        recipient: ANN_WA,
+        errors: [{ code: 131026, title: 'Message undeliverable' }],
+      }),
+    );
+    expect(byChannelId(wamid)).toMatchObject({ status: 'read' });
+    const types = t.core.db
+      .prepare(`SELECT type FROM events WHERE type LIKE 'message.%' ORDER BY seq`)
+      .pluck()
+      .all();
+    expect(types.filter((x) => x === 'message.read')).toHaveLength(1);
+    expect(types).not.toContain('message.delivered');
+    // A failure with its code, for a message not yet delivered.
+    const other = (await send()).body.data.channelMessageId as string;
+    await g.post(
+      g.status({
+        wamid: other,
+        status: 'failed',
+        recipient: ANN_WA,
+        errors: [{ code: 131049, title: 'Not delivered to maintain healthy ecosystem engagement' }],
+      }),
+    );
+    expect(byChannelId(other)).toMatchObject({ status: 'failed', error_code: '131049' });
+  });
+
+  it('reconciles a send whose answer was lost through biz_opaque_callback_data, and moves templates', async () => {
+    const { send, g, message } = await setup({ autoStatuses: true });
+    g.dropNext({ processed: true });
+    const lost = await send();
+    expect(lost.status).toBe(202);
+    await g.settled();
+    await sleep(50);
+    const row = message(lost.body.data.messageId);
+    expect(row.status).toBe('read');
+    expect(row.channel_message_id).toMatch(/^wamid\./);
+    expect(row.dispatching_at).toBeNull();
+    expect(g.sent).toHaveLength(1);
+
+    expect(await g.setTemplateStatus('order_update', 'en', 'PAUSED', 'Quality rating low')).toBe(
+      200,
+    );
+    const tpl = await t.request('GET', '/api/templates?name=order_update', { key: t.key('live') });
+    expect(tpl.body.data[0].status).toBe('PAUSED');
+  });
+});
