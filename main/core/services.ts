@@ -71,7 +71,11 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const contacts = contactsService(db, clock, ids);
   const wallet = walletService(db, clock, ids);
   const prices = pricesRepo(db);
-  const templates = templatesService(db, clock, ids, scheduler, outbox, simulator);
+  const templates = templatesService(db, clock, ids, scheduler, outbox, simulator, (scope) => {
+    if (scope.environment !== 'live' || opts.channel) return null;
+    const connected = channels.connectedRow(scope.workspaceId);
+    return connected ? channels.clientFor(connected) : null;
+  });
   const interactiveLists = interactiveListsService(db, clock, ids);
   const messages = messagesService({
     governor,

@@ -390,3 +390,83 @@ describe('the webhook', () => {
     expect(tpl.body.data[0].status).toBe('PAUSED');
   });
 });
+
+describe('live templates on the Cloud API', () => {
+  it('submits, edits and deletes them at Meta; webhooks and sync bring Meta’s verdicts back', async () => {
+    const { key, g } = await setup();
+    const jobs = t.core.services.scheduler;
+    const created = await t.request('POST', '/api/templates', {
+      key,
+      body: {
+        name: 'spring_promo',
+        category: 'MARKETING',
+        language: 'en_US',
+        components: [
+          { type: 'HEADER', format: 'TEXT', text: 'Hello {{1}}' },
+          { type: 'BODY', text: 'Save {{2}} today, {{3}}' },
+        ],
+      },
+    });
+    expect(created.status).toBe(200);
+    await jobs.runDue();
+    const submitted = g.templates.find((x) => x.name === 'spring_promo')!;
+    expect(submitted).toMatchObject({
+      status: 'PENDING',
+      language: 'en_US',
+      category: 'MARKETING',
+    });
+    // Meta numbers variables per component.
+    expect(JSON.stringify(submitted.components)).toContain('Save {{1}} today, {{2}}');
+    const id = created.body.template.id as string;
+    const get = async () => (await t.request('GET', `/api/templates/${id}`, { key })).body;
+    expect((await get()).status).toBe('PENDING');
+
+    expect(await g.setTemplateStatus('spring_promo', 'en_US', 'APPROVED')).toBe(200);
+    expect(await get()).toMatchObject({ status: 'APPROVED' });
+    // Usable at once: a provider's approval has no simulated wait.
+    const sent = await t.request('POST', '/api/send', {
+      key,
+      body: {
+        phone: ANN,
+        templateName: 'spring_promo',
+        variables: { 1: 'Ann', 2: '20%', 3: 'Ann' },
+      },
+    });
+    expect(sent.status).toBe(200);
+    expect(g.sent.at(-1)!.body).toMatchObject({
+      template: {
+        components: [
+          { type: 'header', parameters: [{ type: 'text', text: 'Ann' }] },
+          {
+            type: 'body',
+            parameters: [
+              { type: 'text', text: '20%' },
+              { type: 'text', text: 'Ann' },
+            ],
+          },
+        ],
+      },
+    });
+
+    // An edit goes to Meta as an edit of the same template; Meta's rejection comes back by sync.
+    const edited = await t.request('PUT', `/api/templates/${id}/edit`, {
+      key,
+      body: { components: [{ type: 'BODY', text: 'Save {{1}} now' }] },
+    });
+    expect(edited.status).toBe(200);
+    await jobs.runDue();
+    expect(g.requests.some((r) => r.method === 'POST' && r.path.endsWith(`/${submitted.id}`))).toBe(
+      true,
+    );
+    const t2 = g.templates.find((x) => x.name === 'spring_promo')!;
+    t2.status = 'REJECTED';
+    t2.rejectedReason = 'INVALID_FORMAT';
+    const synced = await t.request('POST', '/api/templates/sync', { key });
+    expect(synced.status).toBe(200);
+    expect(await get()).toMatchObject({ status: 'REJECTED', rejectionReason: 'INVALID_FORMAT' });
+
+    expect((await t.request('DELETE', `/api/templates/${id}`, { key })).status).toBe(200);
+    await jobs.runDue();
+    expect(g.templates.some((x) => x.name === 'spring_promo')).toBe(false);
+  });
+});

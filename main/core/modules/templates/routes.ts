@@ -49,6 +49,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
   app.post(
     '/api/templates/sync',
     {
+      config: { docs: { errors: ['channel_error'] } },
       schema: {
         operationId: 'syncTemplates',
         tags,
@@ -56,7 +57,11 @@ export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
         response: { 200: syncResponse },
       },
     },
-    (req) => templates.sync(req.principal),
+    async (req, reply) => {
+      // Meta's list is read first (a network call), then applied in one transaction.
+      const pulled = await templates.pull(req.principal);
+      return app.commitWithResponse(req, reply, () => templates.sync(req.principal, pulled));
+    },
   );
 
   app.get(

@@ -10,12 +10,15 @@ import type {
 import type { Outbox } from '../../events/outbox.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
+import { RetryLater } from '../../jobs/scheduler.ts';
 import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
 import { iso, isoOrNull } from '../../runtime.ts';
 import type { SimulatorSettingsService } from '../simulator/settings.ts';
 import type { TemplateRow } from './repo.ts';
 import { templatesRepo } from './repo.ts';
 import { checkTemplate, policyViolation } from './rules.ts';
+import type { CloudApiClient, ProviderTemplate } from '../../channel/cloud-api.ts';
+import { GraphError, GraphUnreachable } from '../../channel/cloud-api.ts';
 
 export const toTemplate = (r: TemplateRow): Template => ({
   id: r.id,
@@ -46,11 +49,6 @@ const TRANSITIONS: Record<ReviewDecision, { from: TemplateStatus[]; to: Template
   disable: { from: ['APPROVED', 'PAUSED'], to: 'DISABLED' },
 };
 
-/**
- * Templates and their lifecycle (design.md §4): PENDING → APPROVED | REJECTED; APPROVED →
- * PAUSED → APPROVED, or DISABLED; an edit returns it to PENDING. The simulated provider reviews
- * pending templates through a durable job, so a restart does not lose a review.
- */
 /** Meta's template statuses and events, as ours. */
 const PROVIDER_STATUS: Record<string, TemplateStatus | undefined> = {
   APPROVED: 'APPROVED',
@@ -64,6 +62,13 @@ const PROVIDER_STATUS: Record<string, TemplateStatus | undefined> = {
   DELETED: 'DISABLED',
 };
 
+/**
+ * Templates and their lifecycle (design.md §4): PENDING → APPROVED | REJECTED; APPROVED →
+ * PAUSED → APPROVED, or DISABLED; an edit returns it to PENDING. The simulated provider reviews
+ * pending templates through a durable job, so a restart does not lose a review. A live account
+ * connected to the Cloud API submits them to Meta instead (a durable job too), deletes them there,
+ * and sync reads Meta's list back.
+ */
 export function templatesService(
   db: Db,
   clock: Clock,
@@ -71,8 +76,14 @@ export function templatesService(
   scheduler: Scheduler,
   outbox: Outbox,
   simulator: SimulatorSettingsService,
+  /** The Cloud API of a live account connected to it; null: the simulated review. */
+  provider: (scope: Scope) => CloudApiClient | null = () => null,
 ) {
   const repo = templatesRepo(db);
+  const setProviderId = db.prepare('UPDATE templates SET provider_template_id = ? WHERE id = ?');
+  const providerIdOf = db
+    .prepare('SELECT provider_template_id FROM templates WHERE id = ?')
+    .pluck();
 
   function require(scope: Scope, id: string): TemplateRow {
     const row = repo.get(scope, id);
@@ -81,6 +92,14 @@ export function templatesService(
   }
 
   function scheduleReview(row: TemplateRow) {
+    if (provider(scopeOf(row))) {
+      scheduler.enqueue(
+        'template.submit',
+        { templateId: row.id, stamp: row.updated_at },
+        { dedupeKey: `template.submit:${row.id}:${row.updated_at}` },
+      );
+      return;
+    }
     const delay = simulator.get(row.workspace_id).reviewDelayMs;
     scheduler.enqueue(
       'template.review',
@@ -124,6 +143,73 @@ export function templatesService(
     const violation = policyViolation(JSON.parse(row.components) as TemplateComponent[]);
     return violation ? transition(row, 'REJECTED', violation) : transition(row, 'APPROVED', null);
   }
+
+  // A live template goes to Meta (create, or edit once it has Meta's id); Meta's verdict comes
+  // back by webhook or sync. A refusal of the submission itself rejects it with Meta's words.
+  scheduler.register(
+    'template.submit',
+    async (payload) => {
+      const { templateId, stamp } = payload as { templateId: string; stamp: number };
+      const row = repo.byId(templateId);
+      if (!row || row.status !== 'PENDING' || row.updated_at !== stamp) return;
+      const client = provider(scopeOf(row));
+      if (!client) return;
+      const components = JSON.parse(row.components) as TemplateComponent[];
+      const providerId = providerIdOf.get(row.id) as string | null;
+      let created: { id: string; status?: string } | null = null;
+      try {
+        if (providerId) await client.editTemplate(providerId, components);
+        else {
+          created = await client.createTemplate({
+            name: row.name,
+            language: row.language,
+            category: row.category,
+            components,
+          });
+        }
+      } catch (e) {
+        if (e instanceof GraphError && e.httpStatus < 500 && e.httpStatus !== 429) {
+          db.transaction(() => {
+            const now = repo.byId(templateId);
+            if (now && now.status === 'PENDING' && now.updated_at === stamp) {
+              transition(now, 'REJECTED', `Meta refused the submission: ${e.details ?? e.message}`);
+            }
+          }).immediate();
+          return;
+        }
+        throw e instanceof GraphError || e instanceof GraphUnreachable
+          ? new RetryLater(e.message)
+          : e;
+      }
+      db.transaction(() => {
+        if (created) setProviderId.run(created.id, templateId);
+        const now = repo.byId(templateId);
+        const to = created?.status ? PROVIDER_STATUS[created.status] : undefined;
+        if (now && to && to !== 'PENDING' && now.status === 'PENDING')
+          transition(now, to, null, true);
+      }).immediate();
+    },
+    { sync: false, concurrency: 2, maxAttempts: 6, baseDelayMs: 5000 },
+  );
+
+  scheduler.register(
+    'template.delete',
+    async (payload) => {
+      const { workspaceId, name } = payload as { workspaceId: string; name: string };
+      const client = provider({ workspaceId, environment: 'live' });
+      if (!client) return;
+      try {
+        await client.deleteTemplate(name);
+      } catch (e) {
+        // Gone there already (or never submitted): nothing to delete.
+        if (e instanceof GraphError && e.httpStatus < 500 && e.httpStatus !== 429) return;
+        throw e instanceof GraphError || e instanceof GraphUnreachable
+          ? new RetryLater(e.message)
+          : e;
+      }
+    },
+    { sync: false, concurrency: 2, maxAttempts: 6, baseDelayMs: 5000 },
+  );
 
   scheduler.register('template.review', (payload) => {
     const { templateId, stamp } = payload as { templateId: string; stamp: number };
@@ -228,8 +314,14 @@ export function templatesService(
     remove(scope: Scope, id: string) {
       return db
         .transaction(() => {
-          require(scope, id);
+          const row = require(scope, id);
           repo.remove(id);
+          if (provider(scope)) {
+            scheduler.enqueue('template.delete', {
+              workspaceId: scope.workspaceId,
+              name: row.name,
+            });
+          }
           return { success: true as const, id };
         })
         .immediate();
@@ -268,10 +360,45 @@ export function templatesService(
         .immediate();
     },
 
-    /** Reconciles with the provider: pending reviews that are due complete now. */
-    sync(scope: Scope) {
+    /** A connected live account's templates as Meta has them (null: the simulated provider). */
+    async pull(scope: Scope): Promise<ProviderTemplate[] | null> {
+      const client = provider(scope);
+      if (!client) return null;
+      try {
+        return await client.templates();
+      } catch (e) {
+        const message = e instanceof Error ? e.message : String(e);
+        throw new ApiError('channel_error', `could not read the templates from Meta: ${message}`, {
+          details: e instanceof GraphError && e.code !== null ? { channelCode: e.code } : {},
+        });
+      }
+    },
+
+    /**
+     * Reconciles with the provider: the simulator completes pending reviews that are due; Meta's
+     * list (`pulled`) sets each live template's status and rejection reason.
+     */
+    sync(scope: Scope, pulled: ProviderTemplate[] | null = null) {
       return db
         .transaction(() => {
+          if (pulled) {
+            let reviewed = 0;
+            for (const p of pulled) {
+              const row = repo.byName(scope, p.name);
+              if (!row || row.language !== p.language) continue;
+              setProviderId.run(p.id, row.id);
+              const to = PROVIDER_STATUS[p.status.toUpperCase()];
+              if (to && to !== row.status) {
+                const wasPending = row.status === 'PENDING';
+                transition(row, to, p.rejectedReason, true);
+                if (wasPending) reviewed++;
+              }
+            }
+            const templates = repo
+              .list(scope, { status: null, name: null }, null, 1000)
+              .map(toTemplate);
+            return { success: true as const, reviewed, templates };
+          }
           const delay = simulator.get(scope.workspaceId).reviewDelayMs;
           let reviewed = 0;
           for (const row of repo.pending(scope)) {
