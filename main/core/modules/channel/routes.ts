@@ -72,12 +72,16 @@ export const channelRoutes: RegisterRoutes = (app, { channels }) => {
         operationId: 'updateChannel',
         tags,
         summary: 'Connect the Cloud API (or go back to the simulator)',
-        description: `${LIVE_ONLY} Fields left out keep their values; \`accessToken\` and \`appSecret\` are write-only. With \`provider: "cloud_api"\`, phone number id, WABA id, access token and app secret are required (400 naming the missing one). Follow with \`POST /api/channel/check\`.`,
+        description: `${LIVE_ONLY} Fields left out keep their values; \`accessToken\` and \`appSecret\` are write-only. With \`provider: "cloud_api"\`, phone number id, WABA id, access token and app secret are required (400 naming the missing one). A new connection is checked at once (as \`POST /api/channel/check\` does).`,
         body: channelSettingsBody,
         response: { 200: channelSettingsSchema },
       },
     },
-    (req) => channels.put(req.principal, req.body),
+    async (req) => {
+      const saved = channels.put(req.principal, req.body);
+      // Connecting reads the number's tier and throughput at once (they pace live sends).
+      return saved.connected && saved.lastCheck === null ? channels.check(req.principal) : saved;
+    },
   );
 
   app.post(

@@ -12,7 +12,7 @@ import type { RegisterRoutes } from '../../http/types.ts';
 
 const tags = ['Templates'];
 
-export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
+export const templatesRoutes: RegisterRoutes = (app, { templates, channels }) => {
   app.post(
     '/api/templates',
     {
@@ -60,6 +60,8 @@ export const templatesRoutes: RegisterRoutes = (app, { templates }) => {
     async (req, reply) => {
       // Meta's list is read first (a network call), then applied in one transaction.
       const pulled = await templates.pull(req.principal);
+      // A sync also reads the number's current tier and throughput (they pace live sends).
+      if (pulled) await channels.check(req.principal);
       return app.commitWithResponse(req, reply, () => templates.sync(req.principal, pulled));
     },
   );
