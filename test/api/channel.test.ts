@@ -470,3 +470,54 @@ describe('live templates on the Cloud API', () => {
     expect(g.templates.some((x) => x.name === 'spring_promo')).toBe(false);
   });
 });
+
+describe('runners on the Cloud API', () => {
+  it('a live campaign hands every recipient to Meta once, and statuses complete its funnel', async () => {
+    const { key, g } = await setup({ autoStatuses: true });
+    const phones = Array.from({ length: 6 }, (_, i) => `+1415555070${i}`);
+    const ids: string[] = [];
+    for (const phone of phones) {
+      ids.push(
+        (
+          await t.request('POST', '/api/contacts', {
+            key,
+            body: { phone, name: `P${phone.slice(-1)}` },
+          })
+        ).body.id,
+      );
+    }
+    const group = (
+      await t.request('POST', '/api/contacts/groups', {
+        key,
+        body: { name: 'Live', contactIds: ids },
+      })
+    ).body;
+    const campaign = (
+      await t.request('POST', '/campaigns', {
+        key,
+        body: {
+          name: 'Live run',
+          templateName: 'order_update',
+          variables: { 1: '{{contact.name}}', 2: 'B-1' },
+          target: { groupId: group.id },
+        },
+      })
+    ).body;
+    expect(
+      (await t.request('POST', '/campaigns/launch', { key, body: { id: campaign.id } })).status,
+    ).toBe(200);
+    const deadline = Date.now() + 15_000;
+    let progress: Record<string, unknown> = {};
+    while (Date.now() < deadline) {
+      progress = (await t.request('GET', `/campaigns/${campaign.id}/progress`, { key })).body;
+      if (progress.status === 'completed' && progress.read === 6) break;
+      await sleep(50);
+    }
+    expect(progress).toMatchObject({ status: 'completed', sent: 6, read: 6, failed: 0 });
+    const to = g.sent
+      .filter((s) => s.type === 'template')
+      .map((s) => s.to)
+      .sort();
+    expect(to).toEqual(phones.map((p) => p.slice(1)).sort());
+  }, 20_000);
+});
