@@ -213,10 +213,15 @@ describe('live sends through the Cloud API', () => {
   }, 20_000);
 
   it('retries 130429 behind a 202 and sends free text and lists inside the window', async () => {
-    const { key, send, g, byChannelId } = await setup();
+    const { key, send, g, byChannelId, message } = await setup();
+    const byChannelIdOf = (id: string) => message(id).channel_message_id as string | null;
     g.failNext({ code: 130429, httpStatus: 429 });
     const throttled = await send();
     expect(throttled.status).toBe(202);
+    // The delivery job tries again a second later, and Meta takes it.
+    const retried = Date.now() + 5000;
+    while (!byChannelIdOf(throttled.body.data.messageId) && Date.now() < retried) await sleep(50);
+    expect(byChannelIdOf(throttled.body.data.messageId)).toMatch(/^wamid\./);
     // An inbound message opens the window (and the fake's).
     expect(await g.post(g.inboundText({ from: ANN_WA, name: 'Ann', text: 'Hello 👋 café' }))).toBe(
       200,

@@ -388,7 +388,7 @@ export function messagesService(d: MessagingDeps) {
       scheduler.enqueue(
         'message.deliver',
         { messageId: id },
-        { runAt: now + IN_REQUEST_MS + 5000 },
+        { runAt: now + IN_REQUEST_MS + 5000, dedupeKey: `message.deliver:${id}` },
       );
     } else if (opts.dispatch !== false) {
       scheduler.enqueue('message.dispatch', { messageId: id });
@@ -808,7 +808,20 @@ export function messagesService(d: MessagingDeps) {
               : { kind: 'sent' as const, channelMessageId: current.channel_message_id ?? id };
           }
           repo.setDispatching(messageId, null);
-          if (!applyOutcome(current, outcome, 1)) return { kind: 'pending' as const };
+          if (!applyOutcome(current, outcome, 1)) {
+            // The provider asked to retry (130429, 131056, a 5xx): the delivery job tries again
+            // soon, with the backoff of its attempts.
+            scheduler.enqueue(
+              'message.deliver',
+              { messageId },
+              {
+                runAt: clock.now() + 1000,
+                dedupeKey: `message.deliver:${messageId}`,
+                sooner: true,
+              },
+            );
+            return { kind: 'pending' as const };
+          }
           if (outcome.ok) {
             return {
               kind: 'sent' as const,
