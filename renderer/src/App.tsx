@@ -13,6 +13,7 @@ import { InboxScreen } from './screens/inbox/inbox-screen.tsx';
 import { InteractiveListsScreen } from './screens/interactive-lists/interactive-lists-screen.tsx';
 import { PlaygroundScreen } from './screens/playground/playground-screen.tsx';
 import { ApiKeysScreen } from './screens/settings/api-keys-screen.tsx';
+import { ChannelSettingsScreen } from './screens/settings/channel-settings.tsx';
 import { TemplatesScreen } from './screens/templates/templates-screen.tsx';
 import { WalletScreen } from './screens/wallet/wallet-screen.tsx';
 import { WorkflowsScreen } from './screens/workflows/workflows-screen.tsx';
@@ -46,6 +47,8 @@ function Screen({ route }: { route: Route }) {
       return <PlaygroundScreen />;
     case 'settings/keys':
       return <ApiKeysScreen />;
+    case 'settings/channel':
+      return <ChannelSettingsScreen />;
   }
 }
 

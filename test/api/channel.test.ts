@@ -226,6 +226,18 @@ describe('live sends through the Cloud API', () => {
     expect(await g.post(g.inboundText({ from: ANN_WA, name: 'Ann', text: 'Hello 👋 café' }))).toBe(
       200,
     );
+    // An agent's reply from the inbox goes to Meta inside its request too.
+    const conversation = (await t.request('GET', '/conversations', { key })).body.data[0];
+    const reply = await t.request('POST', `/conversations/${conversation.id}/reply`, {
+      key,
+      body: { text: 'From the inbox' },
+    });
+    expect(reply.status).toBe(200);
+    expect(reply.body).toMatchObject({
+      status: 'sent',
+      channelMessageId: expect.stringMatching(/^wamid\./),
+    });
+    expect(g.sent.at(-1)!.body).toMatchObject({ type: 'text', text: { body: 'From the inbox' } });
     const text = await t.request('POST', '/api/send-text', {
       key,
       body: { phone: ANN, message: 'Hi Ann!' },

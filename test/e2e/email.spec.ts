@@ -1,8 +1,9 @@
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
-import type { APIRequestContext, Page } from '@playwright/test';
+import type { APIRequestContext } from '@playwright/test';
 import { SMTPServer } from 'smtp-server';
-import { customerPhone } from './campaign-seed.ts';
+import type { EmailCounts } from '../../shared/schemas/email.ts';
+import { seedGroup, setSimulator } from './campaign-seed.ts';
+import { audit } from './axe-audit.ts';
 import { apiPost, createApiKey, expect, test, waitForLiveUpdates } from './fixtures.ts';
 
 /** Contacts of the "Newsletter" group with an email, and without one. */
@@ -19,19 +20,6 @@ const emailOf = (i: number): string | undefined => {
   return `customer${String(i + 1).padStart(3, '0')}@example.com`;
 };
 
-interface EmailCounts {
-  total: number;
-  pending: number;
-  sent: number;
-  delivered: number;
-  opened: number;
-  clicked: number;
-  bounced: number;
-  failed: number;
-  unsubscribed: number;
-  cancelled: number;
-}
-
 /**
  * A "Newsletter" group of contacts, WITH_EMAIL of them with an address (one bounces, one never
  * opens) and WITHOUT_EMAIL without, and a simulated transport slow enough to pause. Returns the
@@ -42,32 +30,9 @@ async function seed(
   key: string,
   settings: Record<string, number>,
 ): Promise<string> {
-  const total = WITH_EMAIL + WITHOUT_EMAIL;
-  const ids: string[] = [];
-  for (let start = 0; start < total; start += 20) {
-    const batch = await Promise.all(
-      Array.from({ length: Math.min(20, total - start) }, (_, j) => {
-        const i = start + j;
-        const email = emailOf(i);
-        return apiPost(request, key, '/api/contacts', {
-          phone: customerPhone(i),
-          name: `Customer ${String(i + 1).padStart(3, '0')}`,
-          ...(email ? { email } : {}),
-        });
-      }),
-    );
-    ids.push(...batch.map((c) => c.id as string));
-  }
-  const group = await apiPost(request, key, '/api/contacts/groups', {
-    name: 'Newsletter',
-    contactIds: ids,
-  });
-  const response = await request.put('/api/simulator/settings', {
-    headers: { 'X-API-Key': key },
-    data: settings,
-  });
-  expect(response.status(), await response.text()).toBe(200);
-  return group.id as string;
+  const groupId = await seedGroup(request, key, 'Newsletter', WITH_EMAIL + WITHOUT_EMAIL, emailOf);
+  await setSimulator(request, key, settings);
+  return groupId;
 }
 
 const HTML = `<h1>Hello {{contact.name}}</h1>
@@ -330,27 +295,6 @@ test('email settings keep the password write-only and check the SMTP server, ans
     await smtp.close();
   }
 });
-
-const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
-
-/** axe's critical and serious findings on the page as it is, and whether it has one h1. */
-async function audit(page: Page, where: string): Promise<string[]> {
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
-  if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (...args: unknown[]) => Promise<unknown> } })
-      .axe;
-    const result = (await axe.run(document, {
-      runOnly: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'],
-    })) as { violations: { id: string; impact: string | null; nodes: { target: unknown[] }[] }[] };
-    return result.violations;
-  });
-  const h1s = await page.locator('h1').count();
-  return violations
-    .filter((v) => v.impact === 'critical' || v.impact === 'serious')
-    .map((v) => `[${where}] ${v.id}: ${JSON.stringify(v.nodes.slice(0, 3).map((n) => n.target))}`)
-    .concat(h1s === 1 ? [] : [`[${where}] ${h1s} h1`]);
-}
 
 test('the email screens, their dialogs, the settings and the recipients table pass axe', async ({
   browser,

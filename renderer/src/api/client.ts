@@ -22,6 +22,7 @@ import type {
   WorkflowStatus,
 } from '../../../shared/workflow-rules.ts';
 import type { Workflow, WorkflowRun } from '../../../shared/schemas/workflows.ts';
+import type { ChannelSettings, ChannelSettingsBody } from '../../../shared/schemas/channel.ts';
 import type {
   CreateEmailCampaignBody,
   EmailAudience,
@@ -804,6 +805,16 @@ export const api = {
     /** Connects and signs in to the saved SMTP server; with `to`, also sends it a test message. */
     checkSettings: (to?: string): Promise<SmtpCheck> =>
       json('POST', '/v1/email/settings/check', { body: to ? { to } : {} }),
+  },
+
+  /** The live channel (design.md §5); every call answers 403 in test mode. */
+  channel: {
+    get: (): Promise<ChannelSettings> => json('GET', '/api/channel'),
+    /** Fields left out keep their values: leaving out `accessToken` or `appSecret` keeps it. */
+    save: (body: ChannelSettingsBody): Promise<ChannelSettings> =>
+      json('PUT', '/api/channel', { body }),
+    /** Asks Meta about the phone number; `lastCheck` and `number` carry the answer. */
+    check: (): Promise<ChannelSettings> => json('POST', '/api/channel/check'),
   },
 
   interactiveLists: {

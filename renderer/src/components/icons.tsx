@@ -183,6 +183,14 @@ export const MegaphoneIcon = () => (
   </Icon>
 );
 
+/** An envelope: the Email screen. */
+export const MailIcon = () => (
+  <Icon>
+    <rect x="3" y="5" width="18" height="14" rx="2" />
+    <path d="m3 7 9 6 9-6" />
+  </Icon>
+);
+
 /** A bulleted list: interactive lists, and the button that opens one. */
 export const ListIcon = ({ size = 18 }: { size?: number }) => (
   <Icon width={size} height={size}>

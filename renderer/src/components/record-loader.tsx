@@ -18,16 +18,11 @@ interface RecordLoaderProps<T> {
   children: (record: T) => ReactNode;
 }
 
-/** A page about one saved record (an editor, a run): a loading page until it is read. */
-export function RecordLoader<T>({
-  load,
-  back,
-  title,
-  loadingText,
-  failedText,
-  testId,
-  children,
-}: RecordLoaderProps<T>) {
+/**
+ * Reads a record once, and again on `retry` (the caller keys its component by the record's id):
+ * loading, the record, or why it could not be read. `setRecord` puts a fresher copy in place.
+ */
+export function useRecord<T>(load: () => Promise<T>) {
   const [loaded, setLoaded] = useState<Loaded<T>>({ state: 'loading' });
   const [attempt, setAttempt] = useState(0);
   const read = useRef(load);
@@ -46,6 +41,26 @@ export function RecordLoader<T>({
     };
   }, [attempt]);
 
+  const retry = () => {
+    setLoaded({ state: 'loading' });
+    setAttempt((n) => n + 1);
+  };
+  const setRecord = (record: T) => setLoaded({ state: 'ready', record });
+  return { loaded, retry, setRecord };
+}
+
+/** A page about one saved record (an editor, a run): a loading page until it is read. */
+export function RecordLoader<T>({
+  load,
+  back,
+  title,
+  loadingText,
+  failedText,
+  testId,
+  children,
+}: RecordLoaderProps<T>) {
+  const { loaded, retry } = useRecord(load);
+
   if (loaded.state === 'ready') return <>{children(loaded.record)}</>;
   return (
     <div className="screen" aria-busy={loaded.state === 'loading'} data-testid={testId}>
@@ -58,15 +73,7 @@ export function RecordLoader<T>({
         title={title}
         description={loaded.state === 'loading' ? loadingText : failedText}
       />
-      {loaded.state === 'error' ? (
-        <ErrorBanner
-          message={loaded.error}
-          onRetry={() => {
-            setLoaded({ state: 'loading' });
-            setAttempt((n) => n + 1);
-          }}
-        />
-      ) : null}
+      {loaded.state === 'error' ? <ErrorBanner message={loaded.error} onRetry={retry} /> : null}
     </div>
   );
 }

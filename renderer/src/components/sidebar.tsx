@@ -1,5 +1,4 @@
 import type { ReactNode } from 'react';
-import { MailIcon } from '../screens/email/mail-icon.tsx';
 import { useInbox } from '../stores/inbox.ts';
 import { hrefFor, useRoute, type Route } from '../stores/route.ts';
 import {
@@ -9,7 +8,9 @@ import {
   ContactsIcon,
   KeyIcon,
   ListIcon,
+  MailIcon,
   MegaphoneIcon,
+  PhoneIcon,
   ReplyIcon,
   TemplateIcon,
   WalletIcon,
@@ -100,6 +101,9 @@ export function Sidebar() {
         <div className="nav-heading">Settings</div>
         <NavLink route="settings/keys" icon={<KeyIcon />}>
           API keys
+        </NavLink>
+        <NavLink route="settings/channel" icon={<PhoneIcon />}>
+          Channel
         </NavLink>
       </div>
       <StreamIndicator />

@@ -1,42 +1,30 @@
-import { create } from 'zustand';
 import type { CampaignStatus } from '../../../shared/campaign-rules.ts';
-import { events } from '../api/events.ts';
-import { campaignsApi, type Campaign, type CampaignProgress } from './campaigns-api.ts';
 import {
-  createStatusFilteredList,
-  emptyPagedList,
-  withFresherRow,
-  type PagedListMeta,
-  type StatusFilteredActions,
-} from './paged-list.ts';
-import { registerScopedStore } from './scope.ts';
+  createCampaignListStore,
+  newerOf,
+  notBehind,
+  type CampaignKind,
+} from './campaign-stores.ts';
+import { campaignsApi, type Campaign, type CampaignProgress } from './campaigns-api.ts';
 
 export type CampaignStatusFilter = CampaignStatus | '';
 
 /**
  * How far a funnel has come: recipients done (sent, failed or skipped) first, then outcomes the
- * channel reported. Neither ever goes back (a sent message that fails moves from delivered to
- * failed), so of two reads of one campaign the one further along is the newer.
+ * channel reported. A sent message that fails moves from delivered to failed, so neither goes
+ * back.
  */
-const advance = (p: CampaignProgress): [number, number] => [
+export const progressNotBehind = notBehind((p: CampaignProgress): [number, number] => [
   p.sent + p.failed + p.skipped,
   p.delivered + p.read + p.failed,
-];
-
-/** Whether `next` is at least as far along as `current` (an older answer must not roll back). */
-export function progressNotBehind(next: CampaignProgress, current: CampaignProgress): boolean {
-  const [a1, a2] = advance(next);
-  const [b1, b2] = advance(current);
-  return a1 > b1 || (a1 === b1 && a2 >= b2);
-}
+]);
 
 /**
  * A fresher copy of a campaign, from an answer or a `campaign.status_updated` event: its record
  * when it is not older than the one shown, and the funnel that is further along.
  */
 export function mergeCampaign(current: Campaign, next: Campaign): Campaign {
-  const newer = !(Date.parse(next.updatedAt) < Date.parse(current.updatedAt));
-  const base = newer ? next : current;
+  const base = newerOf(current, next);
   const metrics = progressNotBehind(next.metrics, current.metrics) ? next.metrics : current.metrics;
   return { ...base, metrics: { ...metrics, status: base.status } };
 }
@@ -50,63 +38,6 @@ export const withProgress = (campaign: Campaign, progress: CampaignProgress): Ca
   status: progress.status,
   metrics: progress,
 });
-
-interface CampaignsState extends PagedListMeta, StatusFilteredActions<CampaignStatusFilter> {
-  campaigns: Campaign[];
-  statusFilter: CampaignStatusFilter;
-  /** Puts a fresher copy of a campaign into the list (a save, an answer, an event). */
-  apply: (campaign: Campaign) => void;
-  applyProgress: (campaignId: string, progress: CampaignProgress) => void;
-  reset: () => void;
-}
-
-const PAGE_SIZE = 50;
-
-const emptyList = (): Pick<CampaignsState, 'campaigns' | keyof PagedListMeta> => ({
-  ...emptyPagedList(),
-  campaigns: [],
-});
-
-export const useCampaigns = create<CampaignsState>()((set, get) => {
-  const list = createStatusFilteredList({
-    set,
-    get,
-    read: (query) => campaignsApi.list(query),
-    pageSize: PAGE_SIZE,
-    rows: (s) => s.campaigns,
-    withRows: (campaigns) => ({ campaigns }),
-  });
-
-  return {
-    ...emptyList(),
-    statusFilter: '',
-    ...list.actions,
-
-    apply: (campaign) => {
-      set((s) => {
-        const campaigns = withFresherRow(s.campaigns, campaign, s, mergeCampaign);
-        return campaigns === s.campaigns ? s : { campaigns };
-      });
-    },
-
-    applyProgress: (campaignId, progress) => {
-      set((s) => {
-        const index = s.campaigns.findIndex((c) => c.id === campaignId);
-        if (index < 0) return s;
-        const campaigns = s.campaigns.slice();
-        campaigns[index] = withProgress(s.campaigns[index]!, progress);
-        return { campaigns };
-      });
-    },
-
-    reset: () => {
-      list.invalidate();
-      set(emptyList());
-    },
-  };
-});
-
-registerScopedStore(() => useCampaigns.getState().reset());
 
 /** The data of a `campaign.progress` event, when it has the shape the API documents. */
 export function progressEvent(
@@ -127,15 +58,22 @@ export function statusEvent(data: Record<string, unknown>): Campaign | null {
   return campaign && typeof campaign.id === 'string' ? campaign : null;
 }
 
-events.subscribe('campaign.status_updated', (event) => {
-  const campaign = statusEvent(event.data);
-  if (campaign) useCampaigns.getState().apply(campaign);
-});
+/** Messaging campaigns, as the campaign stores (campaign-stores.ts) read them. */
+export const campaignKind: CampaignKind<Campaign, CampaignProgress> = {
+  statusEvent: 'campaign.status_updated',
+  progressEvent: 'campaign.progress',
+  campaignOf: statusEvent,
+  progressOf: progressEvent,
+  merge: mergeCampaign,
+  withProgress,
+};
 
-events.subscribe('campaign.progress', (event) => {
-  const found = progressEvent(event.data);
-  if (found) useCampaigns.getState().applyProgress(found.campaignId, found.progress);
-});
+/** The campaigns list, newest first, filtered by status and kept live by the stream. */
+export const useCampaigns = createCampaignListStore<
+  Campaign,
+  CampaignProgress,
+  CampaignStatusFilter
+>(campaignKind, (query) => campaignsApi.list(query));
 
 export const CAMPAIGN_STATUS_LABELS: Record<CampaignStatus, string> = {
   draft: 'Draft',

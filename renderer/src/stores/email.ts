@@ -1,46 +1,34 @@
-import { create } from 'zustand';
-import { events } from '../api/events.ts';
+import {
+  createCampaignListStore,
+  newerOf,
+  notBehind,
+  type CampaignKind,
+} from './campaign-stores.ts';
+import { CAMPAIGN_STATUS_LABELS } from './campaigns.ts';
 import {
   emailApi,
   type EmailCampaign,
   type EmailCampaignStatus,
   type EmailCounts,
 } from './email-api.ts';
-import {
-  createStatusFilteredList,
-  emptyPagedList,
-  withFresherRow,
-  type PagedListMeta,
-  type StatusFilteredActions,
-} from './paged-list.ts';
-import { registerScopedStore } from './scope.ts';
 
 export type EmailStatusFilter = EmailCampaignStatus | '';
 
 /**
  * How far an email campaign's counts have come: recipients done (sent, failed or cancelled)
- * first, then what happened to the emails sent. Neither goes back, so of two reads of one
- * campaign the one further along is the newer.
+ * first, then what happened to the emails sent.
  */
-const advance = (c: EmailCounts): [number, number] => [
+export const countsNotBehind = notBehind((c: EmailCounts): [number, number] => [
   c.sent + c.failed + c.cancelled,
   c.delivered + c.bounced + c.opened + c.clicked + c.unsubscribed,
-];
-
-/** Whether `next` is at least as far along as `current` (an older answer must not roll back). */
-export function countsNotBehind(next: EmailCounts, current: EmailCounts): boolean {
-  const [a1, a2] = advance(next);
-  const [b1, b2] = advance(current);
-  return a1 > b1 || (a1 === b1 && a2 >= b2);
-}
+]);
 
 /**
  * A fresher copy of a campaign, from an answer or an `email_campaign.status_updated` event: its
  * record when it is not older than the one shown, and the counts that are further along.
  */
 export function mergeEmailCampaign(current: EmailCampaign, next: EmailCampaign): EmailCampaign {
-  const newer = !(Date.parse(next.updatedAt) < Date.parse(current.updatedAt));
-  const base = newer ? next : current;
+  const base = newerOf(current, next);
   const counts = countsNotBehind(next.counts, current.counts) ? next.counts : current.counts;
   return { ...base, counts };
 }
@@ -72,82 +60,32 @@ export function emailStatusEvent(data: Record<string, unknown>): EmailCampaign |
   return campaign && typeof campaign.id === 'string' && campaign.counts ? campaign : null;
 }
 
-interface EmailCampaignsState extends PagedListMeta, StatusFilteredActions<EmailStatusFilter> {
-  campaigns: EmailCampaign[];
-  statusFilter: EmailStatusFilter;
-  /** Puts a fresher copy of a campaign into the list (a save, an answer, an event). */
-  apply: (campaign: EmailCampaign) => void;
-  applyProgress: (progress: EmailProgress) => void;
-  reset: () => void;
-}
-
-const PAGE_SIZE = 50;
-
-const emptyList = (): Pick<EmailCampaignsState, 'campaigns' | keyof PagedListMeta> => ({
-  ...emptyPagedList(),
-  campaigns: [],
-});
+/** Email campaigns, as the campaign stores (campaign-stores.ts) read them. */
+export const emailCampaignKind: CampaignKind<EmailCampaign, EmailProgress> = {
+  statusEvent: 'email_campaign.status_updated',
+  progressEvent: 'email_campaign.progress',
+  campaignOf: emailStatusEvent,
+  progressOf: (data) => {
+    const progress = emailProgressEvent(data);
+    return progress && { campaignId: progress.campaignId, progress };
+  },
+  merge: mergeEmailCampaign,
+  withProgress,
+};
 
 /** The email campaigns list, newest first, filtered by status and kept live by the stream. */
-export const useEmailCampaigns = create<EmailCampaignsState>()((set, get) => {
-  const list = createStatusFilteredList({
-    set,
-    get,
-    read: (query) => emailApi.list(query),
-    pageSize: PAGE_SIZE,
-    rows: (s) => s.campaigns,
-    withRows: (campaigns) => ({ campaigns }),
-  });
+export const useEmailCampaigns = createCampaignListStore<
+  EmailCampaign,
+  EmailProgress,
+  EmailStatusFilter
+>(emailCampaignKind, (query) => emailApi.list(query));
 
-  return {
-    ...emptyList(),
-    statusFilter: '',
-    ...list.actions,
-
-    apply: (campaign) => {
-      set((s) => {
-        const campaigns = withFresherRow(s.campaigns, campaign, s, mergeEmailCampaign);
-        return campaigns === s.campaigns ? s : { campaigns };
-      });
-    },
-
-    applyProgress: (progress) => {
-      set((s) => {
-        const index = s.campaigns.findIndex((c) => c.id === progress.campaignId);
-        if (index < 0) return s;
-        const campaigns = s.campaigns.slice();
-        campaigns[index] = withProgress(s.campaigns[index]!, progress);
-        return { campaigns };
-      });
-    },
-
-    reset: () => {
-      list.invalidate();
-      set(emptyList());
-    },
-  };
-});
-
-registerScopedStore(() => useEmailCampaigns.getState().reset());
-
-events.subscribe('email_campaign.status_updated', (event) => {
-  const campaign = emailStatusEvent(event.data);
-  if (campaign) useEmailCampaigns.getState().apply(campaign);
-});
-
-events.subscribe('email_campaign.progress', (event) => {
-  const progress = emailProgressEvent(event.data);
-  if (progress) useEmailCampaigns.getState().applyProgress(progress);
-});
-
-export const EMAIL_CAMPAIGN_STATUS_LABELS: Record<EmailCampaignStatus, string> = {
-  draft: 'Draft',
-  scheduled: 'Scheduled',
-  sending: 'Sending',
-  paused: 'Paused',
-  completed: 'Completed',
-  cancelled: 'Cancelled',
-};
+/**
+ * An email campaign's states in words: a messaging campaign's, which it has all of but `failed`
+ * (its status chip is theirs too).
+ */
+const { failed: _failed, ...emailStatusLabels } = CAMPAIGN_STATUS_LABELS;
+export const EMAIL_CAMPAIGN_STATUS_LABELS: Record<EmailCampaignStatus, string> = emailStatusLabels;
 
 /** The states in the order a campaign goes through them (the filter's order). */
 export const EMAIL_CAMPAIGN_STATUSES = Object.keys(

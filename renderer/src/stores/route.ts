@@ -12,6 +12,7 @@ export const ROUTES = [
   'wallet',
   'playground',
   'settings/keys',
+  'settings/channel',
 ] as const;
 export type Route = (typeof ROUTES)[number];
 

@@ -12,7 +12,9 @@ import {
   patchConversationBody,
   replyBody,
 } from '../../../../shared/schemas/conversations.ts';
+import type { Message } from '../../../../shared/schemas/messages.ts';
 import { messageSchema } from '../../../../shared/schemas/messages.ts';
+import { toMessage } from '../messages/service.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
 import { messageExample, TEMPLATE_SEND_ERRORS } from '../../http/openapi.ts';
 import type { Conversation } from '../../../../shared/schemas/conversations.ts';
@@ -23,13 +25,13 @@ const tags = ['Conversations (inbox)'];
 
 const REPLY_DOCS: OperationDocs = {
   // A reply is a text, template or list send; `listId` naming no list is a 404 too.
-  errors: [...TEMPLATE_SEND_ERRORS, 'outside_service_window'],
+  errors: [...TEMPLATE_SEND_ERRORS],
   headers: ['X-Parley-Agent'],
   requestExample: { text: 'Your order has shipped.' },
   responseExample: messageExample,
 };
 
-export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
+export const conversationsRoutes: RegisterRoutes = (app, { conversations, messages }) => {
   const me = (req: FastifyRequest) => {
     const h = req.headers['x-parley-agent'];
     return Array.isArray(h) ? h[0] : h;
@@ -121,7 +123,19 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations }) => {
         response: { 200: messageSchema },
       },
     },
-    (req) => conversations.reply(req.principal, req.params.id, req.body, me(req)),
+    async (req, reply) => {
+      const stored = app.commitWithResponse(req, reply, () =>
+        conversations.reply(req.principal, req.params.id, req.body, me(req)),
+      );
+      if (stored === reply) return reply as never; // a replay
+      const message = stored as Message;
+      // Live on the Cloud API: handed to Meta inside the request, like /api/send (design.md §5);
+      // elsewhere (the simulator) the message is already on its way.
+      if (message.direction !== 'outbound' || message.status !== 'accepted') return message;
+      const answer = await messages.deliverNow(message.id);
+      if (answer.kind === 'refused') throw answer.error;
+      return toMessage(messages.repo.byId(message.id)!);
+    },
   );
 
   app.patch(

@@ -1,11 +1,12 @@
+import type { ReactNode } from 'react';
 import { LABEL_SEPARATOR_HINT, splitLabels } from '../../../../shared/labels.ts';
 import { RECOMMENDED_MIN_AUDIENCE } from '../../../../shared/campaign-rules.ts';
 import { errorAria, FieldError } from '../../components/field-error.tsx';
 import { plural } from '../../components/format.ts';
 import { hrefFor } from '../../stores/route.ts';
-import { fieldId, type AudienceKind, type CampaignDraft } from './campaign-draft.ts';
+import { fieldId, type AudienceDraft, type AudienceKind } from './campaign-draft.ts';
 import { describeFilter, formatCount } from './campaign-format.ts';
-import type { AudienceCheck } from './use-audience.ts';
+import type { AudienceCheck, Check } from './use-audience.ts';
 import type { Groups } from './use-groups.ts';
 
 const KINDS: { value: AudienceKind; label: string; help: string }[] = [
@@ -14,24 +15,16 @@ const KINDS: { value: AudienceKind; label: string; help: string }[] = [
 ];
 
 interface AudienceFieldProps {
-  draft: CampaignDraft;
-  onChange: (patch: Partial<CampaignDraft>) => void;
+  draft: AudienceDraft;
+  onChange: (patch: Partial<AudienceDraft>) => void;
   groups: Groups;
-  check: AudienceCheck;
   error: string | undefined;
-  /** The contact fields the variables use, for the "would fail" warning. */
-  fieldsUsed: string[];
+  /** How many the audience reaches now, as the kind of campaign counts them (`AudienceCount`). */
+  count: ReactNode;
 }
 
 /** Who receives the campaign, and how many they are now (asked of the core as it changes). */
-export function AudienceField({
-  draft,
-  onChange,
-  groups,
-  check,
-  error,
-  fieldsUsed,
-}: AudienceFieldProps) {
+export function AudienceField({ draft, onChange, groups, error, count }: AudienceFieldProps) {
   const id = fieldId('target');
   const keptFilter = draft.keptTarget?.filter;
   const kinds =
@@ -144,38 +137,62 @@ export function AudienceField({
 
       <FieldError fieldId={id} message={error} />
 
-      <AudienceCount check={check} id={`${id}-count`} fieldsUsed={fieldsUsed} />
+      <div className="campaign-audience-count" aria-live="polite" id={`${id}-count`}>
+        {count}
+      </div>
     </>
   );
 }
 
-function AudienceCount({
+/** The line that says how many an audience reaches (`describe`), or why that is not known yet. */
+export function AudienceTotal<R extends { total: number }>({
   check,
-  id,
-  fieldsUsed,
+  describe,
+  testId,
 }: {
-  check: AudienceCheck;
-  id: string;
-  fieldsUsed: string[];
+  check: Check<R>;
+  describe: (result: R) => string;
+  testId: string;
 }) {
   const { state, result } = check;
   let text: string;
   if (state === 'idle') text = 'Choose who receives it to see how many they are.';
   else if (!result) text = state === 'error' ? 'The audience could not be counted.' : 'Counting…';
-  else if (result.total === 0)
-    text = 'No contact matches: a campaign needs at least one recipient.';
-  else text = `${plural(result.total, 'recipient')} (one per phone number).`;
+  else text = describe(result);
+  return (
+    <p
+      className={`campaign-count${result && result.total === 0 ? ' campaign-count-none' : ''}`}
+      data-testid={testId}
+      data-total={result?.total ?? ''}
+      aria-busy={state === 'checking' ? true : undefined}
+    >
+      {text}
+    </p>
+  );
+}
+
+/** How many a messaging campaign's audience reaches (one per phone number), and who would fail. */
+export function AudienceCount({
+  check,
+  fieldsUsed,
+}: {
+  check: AudienceCheck;
+  /** The contact fields the variables use, for the "would fail" warning. */
+  fieldsUsed: string[];
+}) {
+  const { result } = check;
   const missing = result?.missingVariables ?? 0;
   return (
-    <div className="campaign-audience-count" aria-live="polite" id={id}>
-      <p
-        className={`campaign-count${result && result.total === 0 ? ' campaign-count-none' : ''}`}
-        data-testid="campaign-audience-count"
-        data-total={result?.total ?? ''}
-        aria-busy={state === 'checking' ? true : undefined}
-      >
-        {text}
-      </p>
+    <>
+      <AudienceTotal
+        check={check}
+        describe={({ total }) =>
+          total === 0
+            ? 'No contact matches: a campaign needs at least one recipient.'
+            : `${plural(total, 'recipient')} (one per phone number).`
+        }
+        testId="campaign-audience-count"
+      />
       {result && missing > 0 ? (
         <p className="banner banner-warning" data-testid="campaign-missing-warning">
           <span className="banner-text">
@@ -192,6 +209,6 @@ function AudienceCount({
           may be quicker.
         </p>
       ) : null}
-    </div>
+    </>
   );
 }

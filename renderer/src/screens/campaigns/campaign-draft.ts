@@ -19,20 +19,28 @@ import { fromLocalInput, toLocalInput } from '../../components/format.ts';
  */
 export type AudienceKind = 'group' | 'labels' | 'kept';
 
-export interface CampaignDraft {
-  name: string;
-  templateName: string;
-  /** Values for {{1}}…{{n}}, as typed ({{contact.*}} unrendered). */
-  variables: Record<string, string>;
+/** Who a campaign reaches, as the audience field edits it. */
+export interface AudienceDraft {
   audience: AudienceKind;
   groupId: string;
   /** The labels as typed: "vip, wholesale". */
   labels: string;
-  /** The target the draft had when it was opened (kept for `audience: 'kept'`). */
+  /** The target the campaign had when it was opened (kept for `audience: 'kept'`). */
   keptTarget: CampaignTarget | null;
+}
+
+/** When a campaign starts, as the schedule field edits it. */
+export interface ScheduleDraft {
   when: 'now' | 'later';
   /** A `datetime-local` value, in the user's time zone. */
   scheduledAt: string;
+}
+
+export interface CampaignDraft extends AudienceDraft, ScheduleDraft {
+  name: string;
+  templateName: string;
+  /** Values for {{1}}…{{n}}, as typed ({{contact.*}} unrendered). */
+  variables: Record<string, string>;
 }
 
 /** The fields an error can be shown under. */
@@ -42,20 +50,25 @@ export type FieldErrors = Partial<Record<Field, string>>;
 export const NAME_MAX = 200;
 export const VARIABLE_MAX = 1024;
 
-export const emptyDraft = (): CampaignDraft => ({
-  name: '',
-  templateName: '',
-  variables: {},
+export const emptyAudience = (): AudienceDraft => ({
   audience: 'group',
   groupId: '',
   labels: '',
   keptTarget: null,
-  when: 'now',
-  scheduledAt: '',
 });
 
-export function draftFromCampaign(campaign: Campaign): CampaignDraft {
-  const { target } = campaign;
+export const emptySchedule = (): ScheduleDraft => ({ when: 'now', scheduledAt: '' });
+
+export const emptyDraft = (): CampaignDraft => ({
+  name: '',
+  templateName: '',
+  variables: {},
+  ...emptyAudience(),
+  ...emptySchedule(),
+});
+
+/** A saved target as the audience field shows it: a group, labels, or kept as it is. */
+export function audienceDraftOf(target: CampaignTarget): AudienceDraft {
   const filter = target.filter;
   const labelsOnly =
     filter !== undefined &&
@@ -63,25 +76,45 @@ export function draftFromCampaign(campaign: Campaign): CampaignDraft {
     filter.phones === undefined &&
     filter.attributes === undefined;
   return {
-    name: campaign.name,
-    templateName: campaign.templateName,
-    variables: { ...campaign.variables },
     audience: target.groupId ? 'group' : labelsOnly ? 'labels' : 'kept',
     groupId: target.groupId ?? '',
     labels: labelsOnly ? (filter.labels ?? []).join(', ') : '',
     keptTarget: target,
-    when: campaign.scheduledFor ? 'later' : 'now',
-    scheduledAt: toLocalInput(campaign.scheduledFor),
   };
 }
 
+/** A saved start time as the schedule field shows it. */
+export const scheduleDraftOf = (scheduledFor: string | null): ScheduleDraft => ({
+  when: scheduledFor ? 'later' : 'now',
+  scheduledAt: toLocalInput(scheduledFor),
+});
+
+export const draftFromCampaign = (campaign: Campaign): CampaignDraft => ({
+  name: campaign.name,
+  templateName: campaign.templateName,
+  variables: { ...campaign.variables },
+  ...audienceDraftOf(campaign.target),
+  ...scheduleDraftOf(campaign.scheduledFor),
+});
+
 /** The target the draft describes, or null while it describes none yet. */
-export function targetOf(draft: CampaignDraft): CampaignTarget | null {
+export function targetOf(draft: AudienceDraft): CampaignTarget | null {
   if (draft.audience === 'group') return draft.groupId ? { groupId: draft.groupId } : null;
   if (draft.audience === 'kept') return draft.keptTarget;
   const labels = splitLabels(draft.labels);
   if (labels.length === 0 || labelsProblem(labels)) return null;
   return { filter: { labels } };
+}
+
+/** What is wrong with the audience chosen, before anything is sent. */
+export function audienceProblem(draft: AudienceDraft): string | undefined {
+  if (draft.audience === 'group' && !draft.groupId) return 'Choose a group.';
+  if (draft.audience !== 'labels') return undefined;
+  const labels = splitLabels(draft.labels);
+  const problem = labelsProblem(labels);
+  if (labels.length === 0) return 'Type at least one label.';
+  if (problem) return `${problem[0]!.toUpperCase()}${problem.slice(1)}.`;
+  return undefined;
 }
 
 /** The variable numbers of a template with `count` variables: "1", "2", … */
@@ -145,13 +178,8 @@ export function checkDraft(draft: CampaignDraft, ctx: CheckContext): FieldErrors
     }
   }
 
-  if (draft.audience === 'group' && !draft.groupId) errors.target = 'Choose a group.';
-  if (draft.audience === 'labels') {
-    const labels = splitLabels(draft.labels);
-    const problem = labelsProblem(labels);
-    if (labels.length === 0) errors.target = 'Type at least one label.';
-    else if (problem) errors.target = `${problem[0]!.toUpperCase()}${problem.slice(1)}.`;
-  }
+  const audience = audienceProblem(draft);
+  if (audience) errors.target = audience;
 
   if (draft.when === 'later') {
     const at = fromLocalInput(draft.scheduledAt);
@@ -181,6 +209,16 @@ export function fieldForParam(param: string | undefined): Field | null {
   if (head === 'variables')
     return second && /^\d+$/.test(second) ? `variables.${second}` : 'variables';
   return null;
+}
+
+/**
+ * The field a key of a draft is edited in, whose error a change clears: the audience's keys are
+ * its `audience` field, the schedule's `scheduledFor`, any other its own.
+ */
+export function fieldOfKey(key: string, audience: string): string {
+  if (key === 'groupId' || key === 'labels' || key === 'audience') return audience;
+  if (key === 'scheduledAt' || key === 'when') return 'scheduledFor';
+  return key;
 }
 
 /** The DOM id of a field's input. */

@@ -3,23 +3,14 @@ import { errorMessage } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { campaignsApi, type Campaign } from '../../stores/campaigns-api.ts';
-import { hrefFor, useRoute } from '../../stores/route.ts';
+import { hrefFor } from '../../stores/route.ts';
 import { CampaignWizard } from './campaign-wizard.tsx';
+import { newCampaignEditor } from './editor-parts.tsx';
 
-/** The draft a new-campaign editor created: its address then names it, in the same editor. */
-let createdHere: string | null = null;
+const newEditor = newCampaignEditor('campaigns');
 
 /** The editor's key: a new campaign's editor stays mounted as its address turns into its id. */
-export const editorKey = (campaignId: string | null): string =>
-  campaignId && campaignId !== createdHere ? `edit-${campaignId}` : 'new';
-
-function rememberCreated(campaign: Campaign): void {
-  createdHere = campaign.id;
-  const subPath = `${campaign.id}/edit`;
-  // A reload opens the draft; the form stays as it is.
-  history.replaceState(null, '', hrefFor('campaigns', subPath));
-  useRoute.setState({ subPath });
-}
+export const editorKey = newEditor.key;
 
 type Loaded =
   | { id: string; state: 'loading' }
@@ -46,7 +37,7 @@ export function CampaignEditor({ campaignId }: { campaignId: string | null }) {
     };
   }, [openedOn, attempt]);
 
-  if (!openedOn) return <CampaignWizard campaign={null} onCreated={rememberCreated} />;
+  if (!openedOn) return <CampaignWizard campaign={null} onCreated={newEditor.created} />;
 
   const back = (
     <a href={hrefFor('campaigns')} className="link-button">

@@ -75,3 +75,18 @@ export function describeFilter(filter: CampaignTarget['filter']): string {
   }
   return parts.join('; ') || 'a filter';
 }
+
+/** The latest of when a campaign ended, was launched or was made: "Finished Nov 3, 09:00". */
+export function describeWhen(campaign: {
+  status: string;
+  createdAt: string;
+  launchedAt: string | null;
+  completedAt: string | null;
+}): string {
+  if (campaign.completedAt) {
+    const ended = campaign.status === 'completed' ? 'Finished' : 'Ended';
+    return `${ended} ${formatDateTime(campaign.completedAt)}`;
+  }
+  if (campaign.launchedAt) return `Launched ${formatDateTime(campaign.launchedAt)}`;
+  return `Created ${formatDateTime(campaign.createdAt)}`;
+}

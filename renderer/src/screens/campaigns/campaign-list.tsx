@@ -1,12 +1,9 @@
 import { CAMPAIGN_STATUSES } from '../../../../shared/campaign-rules.ts';
-import { ErrorBanner } from '../../components/error-banner.tsx';
 import { formatDateTime } from '../../components/format.ts';
-import { FilterToolbar } from '../../components/filter-toolbar.tsx';
 import { PlusIcon } from '../../components/icons.tsx';
 import { ListIntro } from '../../components/list-intro.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { PagedTable, type Column } from '../../components/table.tsx';
-import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
+import type { Column } from '../../components/table.tsx';
 import type { Campaign } from '../../stores/campaigns-api.ts';
 import {
   CAMPAIGN_STATUS_LABELS,
@@ -16,6 +13,7 @@ import {
 import { hrefFor, useRoute } from '../../stores/route.ts';
 import { formatCount } from './campaign-format.ts';
 import { CampaignStatusChip } from './campaign-status.tsx';
+import { CampaignTable } from './campaign-table.tsx';
 import { ProgressBar } from './progress-bar.tsx';
 
 /** Where a campaign's row leads: a draft to its editor, any other to its progress. */
@@ -89,22 +87,8 @@ const COLUMNS: Column[] = [
 ];
 
 export function CampaignList() {
-  const campaigns = useCampaigns((s) => s.campaigns);
-  const status = useCampaigns((s) => s.status);
-  const error = useCampaigns((s) => s.error);
-  const filter = useCampaigns((s) => s.statusFilter);
-  const setFilter = useCampaigns((s) => s.setStatusFilter);
-  const load = useCampaigns((s) => s.load);
-  const nextCursor = useCampaigns((s) => s.nextCursor);
-  const loadingMore = useCampaigns((s) => s.loadingMore);
-  const loadMore = useCampaigns((s) => s.loadMore);
   const navigate = useRoute((s) => s.navigate);
-
-  useLoadWhenIdle(status, load);
-
-  const loading = status === 'idle' || status === 'loading';
   const create = () => navigate('campaigns', 'new');
-  const nothingYet = !loading && status !== 'error' && campaigns.length === 0 && !filter;
 
   return (
     <div className="screen" data-testid="screen-campaigns">
@@ -124,75 +108,39 @@ export function CampaignList() {
         }
       />
 
-      {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
-
-      <section className="card card-flush" aria-label="Campaigns">
-        {nothingYet ? (
-          <Intro onCreate={create} />
-        ) : (
-          <>
-            <FilterToolbar
-              label="Filter by status"
-              options={FILTERS}
-              value={filter}
-              onChange={setFilter}
-              labels={CAMPAIGN_STATUS_LABELS}
-              testId={(value) => `campaign-filter-${value || 'all'}`}
-            >
-              {loading
-                ? 'Loading…'
-                : `${campaigns.length}${nextCursor ? '+' : ''} campaign${campaigns.length === 1 ? '' : 's'}`}
-            </FilterToolbar>
-            <PagedTable
-              hasRows={campaigns.length > 0}
-              emptyTestId="campaigns-none"
-              empty={
-                loading
-                  ? 'Loading campaigns…'
-                  : filter
-                    ? `No ${CAMPAIGN_STATUS_LABELS[filter].toLowerCase()} campaigns.`
-                    : 'No campaigns.'
-              }
-              className="campaigns-table"
-              testId="campaigns-table"
-              columns={COLUMNS}
-              nextCursor={nextCursor}
-              loadingMore={loadingMore}
-              loadMore={loadMore}
-            >
-              {campaigns.map((campaign) => (
-                <tr key={campaign.id} data-testid="campaign-row" data-campaign-id={campaign.id}>
-                  <td className="campaigns-name-cell">
-                    <a
-                      href={campaignHref(campaign)}
-                      className="cell-strong"
-                      data-testid="campaign-link"
-                    >
-                      {campaign.name}
-                    </a>
-                    <div className="muted small mono truncate">{campaign.templateName}</div>
-                  </td>
-                  <td>
-                    <CampaignStatusChip status={campaign.status} />
-                  </td>
-                  <td className="campaigns-progress-col">
-                    {campaign.status === 'draft' || campaign.metrics.total === 0 ? (
-                      <span className="muted">—</span>
-                    ) : (
-                      <ProgressBar
-                        progress={campaign.metrics}
-                        label={`Progress of ${campaign.name}`}
-                      />
-                    )}
-                  </td>
-                  <Metrics campaign={campaign} />
-                  <td className="nowrap muted">{formatDateTime(campaign.updatedAt)}</td>
-                </tr>
-              ))}
-            </PagedTable>
-          </>
+      <CampaignTable
+        store={useCampaigns}
+        label="Campaigns"
+        noun="campaign"
+        filters={FILTERS}
+        labels={CAMPAIGN_STATUS_LABELS}
+        intro={<Intro onCreate={create} />}
+        testIds={{ filter: 'campaign-filter', table: 'campaigns-table', empty: 'campaigns-none' }}
+        className="campaigns-table"
+        columns={COLUMNS}
+        row={(campaign) => (
+          <tr key={campaign.id} data-testid="campaign-row" data-campaign-id={campaign.id}>
+            <td className="campaigns-name-cell">
+              <a href={campaignHref(campaign)} className="cell-strong" data-testid="campaign-link">
+                {campaign.name}
+              </a>
+              <div className="muted small mono truncate">{campaign.templateName}</div>
+            </td>
+            <td>
+              <CampaignStatusChip status={campaign.status} />
+            </td>
+            <td className="campaigns-progress-col">
+              {campaign.status === 'draft' || campaign.metrics.total === 0 ? (
+                <span className="muted">—</span>
+              ) : (
+                <ProgressBar progress={campaign.metrics} label={`Progress of ${campaign.name}`} />
+              )}
+            </td>
+            <Metrics campaign={campaign} />
+            <td className="nowrap muted">{formatDateTime(campaign.updatedAt)}</td>
+          </tr>
         )}
-      </section>
+      />
     </div>
   );
 }

@@ -1,7 +1,6 @@
 import { useEffect, useId, useState } from 'react';
 import { PLACEHOLDER_HELP } from '../../../../shared/placeholders.ts';
 import type { Template } from '../../../../shared/schemas/index.ts';
-import { ApiRequestError, errorMessage } from '../../api/client.ts';
 import { EditorPreview, EditorSection } from '../../components/editor-section.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { errorAria, FieldError } from '../../components/field-error.tsx';
@@ -13,8 +12,8 @@ import { campaignsApi, type Campaign } from '../../stores/campaigns-api.ts';
 import { useCampaigns } from '../../stores/campaigns.ts';
 import { hrefFor, useRoute } from '../../stores/route.ts';
 import { selectIsTestMode, useSession } from '../../stores/session.ts';
-import { notify } from '../../stores/toasts.ts';
-import { AudienceField } from './audience-field.tsx';
+import { fromLocalInput } from '../../components/format.ts';
+import { AudienceCount, AudienceField } from './audience-field.tsx';
 import {
   checkDraft,
   contactFieldsUsed,
@@ -23,6 +22,7 @@ import {
   emptyDraft,
   fieldForParam,
   fieldId,
+  fieldOfKey,
   firstField,
   NAME_MAX,
   targetOf,
@@ -30,12 +30,11 @@ import {
   variableNumbers,
   variablesOf,
   type CampaignDraft,
-  type FieldErrors,
 } from './campaign-draft.ts';
-import { formatDateTime, fromLocalInput, toLocalInput } from '../../components/format.ts';
-import { timeZone } from './campaign-format.ts';
+import { EditorActions, ScheduleField } from './editor-parts.tsx';
 import { LaunchDialog } from './launch-dialog.tsx';
 import { useAudience } from './use-audience.ts';
+import { useCampaignForm } from './use-campaign-form.ts';
 import { useGroups } from './use-groups.ts';
 
 const CONTACT_FIELDS = [
@@ -91,20 +90,24 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
   const groups = useGroups();
   const formId = useId();
 
-  const [draft, setDraft] = useState<CampaignDraft>(() =>
-    campaign ? draftFromCampaign(campaign) : emptyDraft(),
-  );
   /** The saved draft's id, once it has one. */
   const [savedId, setSavedId] = useState<string | null>(campaign?.id ?? null);
-  const [errors, setErrors] = useState<FieldErrors>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'save' | 'launch' | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [launchError, setLaunchError] = useState<string | null>(null);
+  const templateOf = (d: CampaignDraft) => approved.find((t) => t.name === d.templateName) ?? null;
+  const form = useCampaignForm({
+    initial: (): CampaignDraft => (campaign ? draftFromCampaign(campaign) : emptyDraft()),
+    route: 'campaigns',
+    fieldOfKey: (key) => fieldOfKey(key, 'target'),
+    check: (d, launching) =>
+      checkDraft(d, { launching, variableCount: templateOf(d)?.variableCount ?? null }),
+    firstField,
+    fieldForParam,
+    show: (field) => focusField(field === 'variables' ? 'variables.1' : field),
+  });
+  const { draft, setDraft, change, errors, setErrors, setFormError, busy } = form;
 
   useEffect(() => ensureTemplates(), [ensureTemplates]);
 
-  const template = approved.find((t) => t.name === draft.templateName) ?? null;
+  const template = templateOf(draft);
   const variableCount = template?.variableCount ?? Object.keys(draft.variables).length;
   const numbers = variableNumbers(template?.variableCount ?? 0);
   const variables = variablesOf(draft, variableCount);
@@ -119,24 +122,6 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
       ? check.error?.message
       : undefined;
 
-  const change = (patch: Partial<CampaignDraft>) => {
-    setDraft((d) => ({ ...d, ...patch }));
-    setErrors((current) => {
-      const next = { ...current };
-      for (const key of Object.keys(patch)) {
-        const field =
-          key === 'groupId' || key === 'labels' || key === 'audience'
-            ? 'target'
-            : key === 'scheduledAt' || key === 'when'
-              ? 'scheduledFor'
-              : key;
-        delete next[field];
-      }
-      return next;
-    });
-    setFormError(null);
-  };
-
   const changeVariable = (n: string, value: string) => {
     setDraft((d) => ({ ...d, variables: { ...d.variables, [n]: value } }));
     setErrors((current) => {
@@ -146,28 +131,6 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
       return next;
     });
     setFormError(null);
-  };
-
-  const validate = (launching: boolean): boolean => {
-    const found = checkDraft(draft, {
-      launching,
-      variableCount: template ? template.variableCount : null,
-    });
-    setErrors(found);
-    const first = firstField(found);
-    if (first) focusField(first);
-    return first === null;
-  };
-
-  /** Puts an answer's error under its field, or above the form. */
-  const showError = (e: unknown): void => {
-    const field = e instanceof ApiRequestError ? fieldForParam(e.param) : null;
-    if (field) {
-      setErrors((current) => ({ ...current, [field]: errorMessage(e) }));
-      focusField(field === 'variables' ? 'variables.1' : field);
-    } else {
-      setFormError(errorMessage(e));
-    }
   };
 
   /** Creates the draft, or saves its changes; the address then names it. */
@@ -183,54 +146,15 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
     return saved;
   };
 
-  const saveDraft = async () => {
-    if (busy || !validate(false)) return;
-    setBusy('save');
-    setFormError(null);
-    try {
-      const saved = await persist();
-      notify('success', `Saved the draft “${saved.name}”.`);
-    } catch (e) {
-      showError(e);
-    } finally {
-      setBusy(null);
-    }
-  };
-
-  const askLaunch = () => {
-    if (busy || !validate(true)) return;
-    setLaunchError(null);
-    setConfirming(true);
-  };
-
   const scheduledFor = draft.when === 'later' ? fromLocalInput(draft.scheduledAt) : null;
 
-  const launch = async () => {
-    setBusy('launch');
-    setLaunchError(null);
-    try {
+  const launch = () =>
+    form.launch(async () => {
       const saved = await persist();
       const launched = await campaignsApi.launch(saved.id, scheduledFor ?? undefined);
       applyToList(launched);
-      notify(
-        'success',
-        launched.status === 'scheduled'
-          ? `“${launched.name}” is scheduled for ${formatDateTime(launched.scheduledFor)}.`
-          : `“${launched.name}” is sending.`,
-      );
-      setConfirming(false);
-      navigate('campaigns', launched.id);
-    } catch (e) {
-      setBusy(null);
-      const field = e instanceof ApiRequestError ? fieldForParam(e.param) : null;
-      if (field) {
-        setConfirming(false);
-        showError(e);
-      } else {
-        setLaunchError(errorMessage(e));
-      }
-    }
-  };
+      return launched;
+    });
 
   const sample = check.result?.sample ?? null;
   const previewSamples = sample && template ? sample.variables : variables;
@@ -249,38 +173,21 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
         title={savedId ? 'Edit draft campaign' : 'New campaign'}
         description="Choose the template, who receives it and when. Save it as a draft to finish later, or launch it."
         actions={
-          <>
-            <button
-              type="button"
-              className="button"
-              onClick={() => navigate('campaigns')}
-              disabled={busy !== null}
-            >
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="button"
-              onClick={() => void saveDraft()}
-              disabled={busy !== null}
-              data-testid="campaign-save"
-            >
-              {busy === 'save' ? 'Saving…' : 'Save draft'}
-            </button>
-            <button
-              type="submit"
-              form={formId}
-              className="button button-primary"
-              disabled={busy !== null}
-              data-testid="campaign-launch"
-            >
-              {draft.when === 'later' ? 'Schedule…' : 'Launch…'}
-            </button>
-          </>
+          <EditorActions
+            testIdPrefix="campaign"
+            busy={busy}
+            onCancel={() => navigate('campaigns')}
+            onSave={() => void form.save(persist, (saved) => `Saved the draft “${saved.name}”.`)}
+            saveLabel="Save draft"
+            formId={formId}
+            later={draft.when === 'later'}
+          />
         }
       />
 
-      {formError ? <ErrorBanner message={formError} testId="campaign-form-error" /> : null}
+      {form.formError ? (
+        <ErrorBanner message={form.formError} testId="campaign-form-error" />
+      ) : null}
 
       <div className="editor-grid">
         <form
@@ -289,7 +196,7 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            askLaunch();
+            form.askLaunch();
           }}
           data-testid="campaign-form"
         >
@@ -409,71 +316,21 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
               draft={draft}
               onChange={change}
               groups={groups}
-              check={check}
               error={errors.target ?? audienceError}
-              fieldsUsed={fieldsUsed}
+              count={<AudienceCount check={check} fieldsUsed={fieldsUsed} />}
             />
           </EditorSection>
 
           <EditorSection title="Schedule">
-            <fieldset className="radio-list">
-              <legend className="visually-hidden">When it starts</legend>
-              <label className={`radio-card${draft.when === 'now' ? ' selected' : ''}`}>
-                <input
-                  type="radio"
-                  name="campaign-when"
-                  checked={draft.when === 'now'}
-                  onChange={() => change({ when: 'now' })}
-                  data-testid="campaign-when-now"
-                />
-                <span>
-                  <span className="radio-title">When I launch it</span>
-                  <span className="hint">Sending starts at once.</span>
-                </span>
-              </label>
-              <label className={`radio-card${draft.when === 'later' ? ' selected' : ''}`}>
-                <input
-                  type="radio"
-                  name="campaign-when"
-                  checked={draft.when === 'later'}
-                  onChange={() =>
-                    change({
-                      when: 'later',
-                      scheduledAt:
-                        draft.scheduledAt || toLocalInput(new Date(Date.now() + 3_600_000)),
-                    })
-                  }
-                  data-testid="campaign-when-later"
-                />
-                <span>
-                  <span className="radio-title">Later</span>
-                  <span className="hint">It waits as scheduled until then.</span>
-                </span>
-              </label>
-            </fieldset>
-            {draft.when === 'later' ? (
-              <div className="field campaign-schedule">
-                <label htmlFor={fieldId('scheduledFor')}>Start on</label>
-                <input
-                  id={fieldId('scheduledFor')}
-                  type="datetime-local"
-                  className={`input${errors.scheduledFor ? ' invalid' : ''}`}
-                  value={draft.scheduledAt}
-                  min={toLocalInput(new Date())}
-                  {...errorAria(
-                    fieldId('scheduledFor'),
-                    errors.scheduledFor,
-                    `${fieldId('scheduledFor')}-zone`,
-                  )}
-                  onChange={(event) => change({ scheduledAt: event.target.value })}
-                  data-testid="campaign-scheduled-at"
-                />
-                <p className="hint" id={`${fieldId('scheduledFor')}-zone`}>
-                  In your time zone, <strong data-testid="campaign-time-zone">{timeZone()}</strong>.
-                </p>
-                <FieldError fieldId={fieldId('scheduledFor')} message={errors.scheduledFor} />
-              </div>
-            ) : null}
+            <ScheduleField
+              draft={draft}
+              onChange={change}
+              error={errors.scheduledFor}
+              id={fieldId('scheduledFor')}
+              prefix="campaign"
+              legend="When it starts"
+              label="Start on"
+            />
           </EditorSection>
         </form>
 
@@ -499,7 +356,7 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
         </EditorPreview>
       </div>
 
-      {confirming ? (
+      {form.confirming ? (
         <LaunchDialog
           name={draft.name.trim()}
           templateName={draft.templateName}
@@ -508,9 +365,9 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
           scheduledFor={scheduledFor}
           testMode={testMode}
           busy={busy === 'launch'}
-          error={launchError}
+          error={form.launchError}
           onConfirm={() => void launch()}
-          onClose={() => setConfirming(false)}
+          onClose={() => form.setConfirming(false)}
         />
       ) : null}
     </div>

@@ -1,15 +1,13 @@
+import type { ReactNode } from 'react';
 import { Dialog } from '../../components/dialog.tsx';
 import { FormButtons } from '../../components/form-buttons.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { formatDateTime, plural } from '../../components/format.ts';
 import { formatCount, timeZone } from './campaign-format.ts';
 
-interface LaunchDialogProps {
+/** What every launch dialog is told. */
+export interface LaunchProps {
   name: string;
-  templateName: string;
-  /** Recipients the audience has now (null while it is being counted). */
-  total: number | null;
-  missing: number;
   /** When it starts, for a scheduled launch. */
   scheduledFor: string | null;
   testMode: boolean;
@@ -19,43 +17,74 @@ interface LaunchDialogProps {
   onClose: () => void;
 }
 
-/** The last look before a campaign goes out: to whom, what, when, and what it costs. */
-export function LaunchDialog({
+interface LaunchDialogFrameProps extends Omit<LaunchProps, 'testMode'> {
+  /** Whom it goes to: "120 recipients", "its audience". */
+  who: string;
+  /** Starts the test ids: `<prefix>-launch-dialog`, `<prefix>-launch-confirm`, … */
+  testIdPrefix: string;
+  /** To whom, what and when, and what else to know before it goes. */
+  children: ReactNode;
+}
+
+/** The last look before a campaign (of any kind) goes out: confirmed, or kept back. */
+export function LaunchDialogFrame({
   name,
-  templateName,
-  total,
-  missing,
+  who,
   scheduledFor,
-  testMode,
   busy,
   error,
   onConfirm,
   onClose,
-}: LaunchDialogProps) {
-  const who = total === null ? 'its audience' : plural(total, 'recipient');
+  testIdPrefix,
+  children,
+}: LaunchDialogFrameProps) {
   return (
     <Dialog
       title={scheduledFor ? `Schedule “${name}”?` : `Send “${name}” now?`}
       onClose={onClose}
       dismissible={!busy}
       size="small"
-      testId="campaign-launch-dialog"
+      testId={`${testIdPrefix}-launch-dialog`}
       footer={
         <FormButtons
           onCancel={onClose}
           cancelDisabled={busy}
           onConfirm={onConfirm}
           disabled={busy}
-          testId="campaign-launch-confirm"
+          testId={`${testIdPrefix}-launch-confirm`}
         >
           {busy ? 'Launching…' : scheduledFor ? 'Schedule' : `Send to ${who}`}
         </FormButtons>
       }
     >
+      {children}
+      <FormError error={error} testId={`${testIdPrefix}-launch-error`} />
+    </Dialog>
+  );
+}
+
+interface LaunchDialogProps extends LaunchProps {
+  templateName: string;
+  /** Recipients the audience has now (null while it is being counted). */
+  total: number | null;
+  missing: number;
+}
+
+/** The last look before a campaign goes out: to whom, what, when, and what it costs. */
+export function LaunchDialog({
+  templateName,
+  total,
+  missing,
+  testMode,
+  ...launch
+}: LaunchDialogProps) {
+  const who = total === null ? 'its audience' : plural(total, 'recipient');
+  return (
+    <LaunchDialogFrame who={who} testIdPrefix="campaign" {...launch}>
       <p>
-        {scheduledFor ? (
+        {launch.scheduledFor ? (
           <>
-            On {formatDateTime(scheduledFor)} ({timeZone()}) Parley starts sending{' '}
+            On {formatDateTime(launch.scheduledFor)} ({timeZone()}) Parley starts sending{' '}
             <code>{templateName}</code> to {who}.
           </>
         ) : (
@@ -80,7 +109,6 @@ export function LaunchDialog({
           ? 'Test mode: the messages go to the simulated channel and nothing is charged.'
           : 'Live: each message is charged to the wallet like any template send; the campaign pauses by itself if the wallet runs out.'}
       </p>
-      <FormError error={error} testId="campaign-launch-error" />
-    </Dialog>
+    </LaunchDialogFrame>
   );
 }

@@ -1,9 +1,5 @@
 import { RECIPIENT_STATUSES } from '../../../../shared/campaign-rules.ts';
-import { ErrorBanner } from '../../components/error-banner.tsx';
-import { FilterToolbar } from '../../components/filter-toolbar.tsx';
 import { formatDateTime } from '../../components/format.ts';
-import { SyncIcon } from '../../components/icons.tsx';
-import { VirtualTable } from '../../components/virtual-table.tsx';
 import {
   useCampaignRecipients,
   type RecipientFilter,
@@ -11,6 +7,7 @@ import {
 } from '../../stores/campaigns-recipients.ts';
 import { explainError, formatSoon } from './campaign-format.ts';
 import { RECIPIENT_STATUS_LABELS, RecipientStatusChip } from './campaign-status.tsx';
+import { RecipientsCard } from './recipients-card.tsx';
 
 const FILTERS: readonly RecipientFilter[] = ['', ...RECIPIENT_STATUSES];
 
@@ -75,119 +72,56 @@ function ErrorLegend({ recipients }: { recipients: RecipientRow[] }) {
   );
 }
 
-/** Everyone the campaign reaches, virtualised (a campaign may have 100,000), by status. */
+/** Everyone the campaign reaches, by status, with the errors among them explained. */
 export function RecipientsTable() {
   const recipients = useCampaignRecipients((s) => s.recipients);
-  const status = useCampaignRecipients((s) => s.status);
-  const error = useCampaignRecipients((s) => s.error);
-  const filter = useCampaignRecipients((s) => s.statusFilter);
-  const setFilter = useCampaignRecipients((s) => s.setStatusFilter);
-  const outdated = useCampaignRecipients((s) => s.outdated);
-  const nextCursor = useCampaignRecipients((s) => s.nextCursor);
-  const loadingMore = useCampaignRecipients((s) => s.loadingMore);
-  const loadMore = useCampaignRecipients((s) => s.loadMore);
-  const load = useCampaignRecipients((s) => s.load);
-
-  const loading = status === 'idle' || status === 'loading';
-
   return (
-    <section
-      className="card card-flush campaign-recipients"
-      aria-labelledby="campaign-recipients-title"
-    >
-      <div className="card-header">
-        <h2 id="campaign-recipients-title" className="card-title">
-          Recipients
-        </h2>
-        <button
-          type="button"
-          className={`button button-small${outdated ? ' button-primary' : ''}`}
-          onClick={() => void load()}
-          disabled={status === 'loading'}
-          data-testid="recipients-refresh"
-        >
-          <SyncIcon />
-          {outdated ? 'New results — refresh' : 'Refresh'}
-        </button>
-      </div>
-      <FilterToolbar
-        label="Filter recipients by status"
-        options={FILTERS}
-        value={filter}
-        onChange={setFilter}
-        labels={RECIPIENT_STATUS_LABELS}
-        testId={(value) => `recipient-filter-${value || 'all'}`}
-      >
-        {loading
-          ? 'Loading…'
-          : nextCursor
-            ? `${recipients.length.toLocaleString('en-US')} shown · scroll for more`
-            : `${recipients.length.toLocaleString('en-US')} recipient${recipients.length === 1 ? '' : 's'}`}
-      </FilterToolbar>
-      {status === 'error' && error ? (
-        <ErrorBanner message={error} onRetry={() => void load()} />
-      ) : null}
-      <VirtualTable
-        label="Recipients"
-        gridClassName="recipients-grid"
-        columns={
-          <>
-            <div role="columnheader">Phone</div>
-            <div role="columnheader">Name</div>
-            <div role="columnheader">Status</div>
-            <div role="columnheader" className="num">
-              Attempts
-            </div>
-            <div role="columnheader">Outcome</div>
-            <div role="columnheader" className="col-optional">
-              Updated
-            </div>
-          </>
-        }
-        rows={recipients}
-        nextCursor={nextCursor}
-        loadingMore={loadingMore}
-        loadMore={loadMore}
-        scrollClassName="recipients-scroll"
-        scrollTestId="recipients-scroll"
-        emptyTestId="recipients-empty"
-        empty={
-          loading
-            ? 'Loading recipients…'
-            : filter
-              ? `No ${RECIPIENT_STATUS_LABELS[filter].toLowerCase()} recipients.`
-              : 'No recipients: they are fixed when the campaign is launched.'
-        }
-        renderRow={(recipient, rowProps) => (
-          <div
-            key={recipient.id}
-            className="vtable-row recipients-grid"
-            {...rowProps}
-            data-testid="recipient-row"
-            data-status={recipient.status}
-          >
-            <div role="cell" className="mono">
-              {recipient.phone}
-            </div>
-            <div role="cell" className="truncate">
-              {recipient.name ?? <span className="muted">—</span>}
-            </div>
-            <div role="cell">
-              <RecipientStatusChip status={recipient.status} />
-            </div>
-            <div role="cell" className="num">
-              {recipient.attempts}
-            </div>
-            <div role="cell" className="truncate">
-              <Outcome recipient={recipient} />
-            </div>
-            <div role="cell" className="nowrap muted col-optional">
-              {formatDateTime(recipient.updatedAt)}
-            </div>
+    <RecipientsCard
+      store={useCampaignRecipients}
+      titleId="campaign-recipients-title"
+      testIdPrefix=""
+      filters={FILTERS}
+      labels={RECIPIENT_STATUS_LABELS}
+      gridClassName="recipients-grid"
+      columns={
+        <>
+          <div role="columnheader">Phone</div>
+          <div role="columnheader">Name</div>
+          <div role="columnheader">Status</div>
+          <div role="columnheader" className="num">
+            Attempts
           </div>
-        )}
-      />
+          <div role="columnheader">Outcome</div>
+          <div role="columnheader" className="col-optional">
+            Updated
+          </div>
+        </>
+      }
+      noneYet="No recipients: they are fixed when the campaign is launched."
+      cells={(recipient) => (
+        <>
+          <div role="cell" className="mono">
+            {recipient.phone}
+          </div>
+          <div role="cell" className="truncate">
+            {recipient.name ?? <span className="muted">—</span>}
+          </div>
+          <div role="cell">
+            <RecipientStatusChip status={recipient.status} />
+          </div>
+          <div role="cell" className="num">
+            {recipient.attempts}
+          </div>
+          <div role="cell" className="truncate">
+            <Outcome recipient={recipient} />
+          </div>
+          <div role="cell" className="nowrap muted col-optional">
+            {formatDateTime(recipient.updatedAt)}
+          </div>
+        </>
+      )}
+    >
       <ErrorLegend recipients={recipients} />
-    </section>
+    </RecipientsCard>
   );
 }

@@ -6,32 +6,40 @@ import {
   type CampaignAudience,
 } from '../../stores/campaigns-api.ts';
 
-export interface AudienceCheck {
+/** The core's answer about an audience, as the editor shows it. */
+export interface Check<R> {
   /** `checking` keeps showing the last answer while the next is on its way. */
   state: 'idle' | 'checking' | 'ready' | 'error';
-  result: CampaignAudience | null;
+  result: R | null;
   error: { message: string; param: string | undefined } | null;
 }
 
-interface Answer {
+export type AudienceCheck = Check<CampaignAudience>;
+
+interface Answer<R> {
   key: string;
-  result: CampaignAudience | null;
-  error: AudienceCheck['error'];
+  result: R | null;
+  error: Check<R>['error'];
 }
 
 /**
- * Asks the core who a target reaches (and renders a sample recipient's message) once the wizard's
- * fields have stopped changing for `delayMs`; a newer question cancels the one under way.
+ * Asks the core about a question (`ask`, a stable function) once the editor's fields have stopped
+ * changing it for `delayMs`; a newer question cancels the one under way. Nothing is asked while
+ * the question is null.
  */
-export function useAudience(query: AudienceQuery | null, delayMs = 350): AudienceCheck {
-  const key = query ? JSON.stringify(query) : '';
-  const [answer, setAnswer] = useState<Answer | null>(null);
+export function useCheck<Q, R>(
+  question: Q | null,
+  ask: (question: Q, signal: AbortSignal) => Promise<R>,
+  delayMs = 350,
+): Check<R> {
+  const key = question ? JSON.stringify(question) : '';
+  const [answer, setAnswer] = useState<Answer<R> | null>(null);
 
   useEffect(() => {
     if (!key) return;
     const controller = new AbortController();
     const timer = window.setTimeout(() => {
-      campaignsApi.audience(JSON.parse(key) as AudienceQuery, controller.signal).then(
+      ask(JSON.parse(key) as Q, controller.signal).then(
         (result) => setAnswer({ key, result, error: null }),
         (e: unknown) => {
           if (isAbortError(e)) return;
@@ -50,7 +58,7 @@ export function useAudience(query: AudienceQuery | null, delayMs = 350): Audienc
       window.clearTimeout(timer);
       controller.abort();
     };
-  }, [key, delayMs]);
+  }, [key, ask, delayMs]);
 
   if (!key) return { state: 'idle', result: null, error: null };
   if (!answer) return { state: 'checking', result: null, error: null };
@@ -59,3 +67,7 @@ export function useAudience(query: AudienceQuery | null, delayMs = 350): Audienc
     ? { state: 'error', result: null, error: answer.error }
     : { state: 'ready', result: answer.result, error: null };
 }
+
+/** Who a target reaches (and a sample recipient's message, rendered), asked of the core. */
+export const useAudience = (query: AudienceQuery | null, delayMs?: number): AudienceCheck =>
+  useCheck(query, campaignsApi.audience, delayMs);

@@ -1,15 +1,22 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, useState, type ReactNode } from 'react';
 import { renderEmailText } from '../../../../shared/email-rules.ts';
-import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
-import { formatDateTime, plural } from '../../components/format.ts';
+import { plural } from '../../components/format.ts';
 import { PageHeader } from '../../components/page-header.tsx';
-import type { CampaignTarget, EmailCampaign } from '../../stores/email-api.ts';
+import type { EmailCampaign } from '../../stores/email-api.ts';
 import { useEmailDetail } from '../../stores/email-detail.ts';
 import { useEmailRecipients } from '../../stores/email-recipients.ts';
 import { hrefFor } from '../../stores/route.ts';
-import { describeFilter, formatCount } from '../campaigns/campaign-format.ts';
-import { useGroups } from '../campaigns/use-groups.ts';
+import { describeWhen, formatCount } from '../campaigns/campaign-format.ts';
+import {
+  AudienceSummary,
+  CampaignControls,
+  CampaignPlaceholder,
+  ChartCard,
+  ControlDialog,
+  useCampaignPage,
+  type Control,
+} from '../campaigns/campaign-page.tsx';
 import { canDoEmail } from './email-format.ts';
 import { EmailFunnel } from './email-funnel.tsx';
 import { EmailNotices } from './email-notices.tsx';
@@ -23,28 +30,12 @@ const EmailActivityChart = lazy(() =>
   import('./email-activity-chart.tsx').then((m) => ({ default: m.EmailActivityChart })),
 );
 
-type Confirming = 'pause' | 'resume' | 'cancel' | null;
-
-function Audience({ target }: { target: CampaignTarget }) {
-  const groups = useGroups();
-  if (target.groupId) {
-    const group = groups.groups.find((g) => g.id === target.groupId);
-    return <>the group {group ? <strong>{group.name}</strong> : 'chosen'}</>;
-  }
-  return <>contacts with {describeFilter(target.filter)}</>;
-}
-
 function Summary({ campaign }: { campaign: EmailCampaign }) {
-  const when = campaign.completedAt
-    ? `${campaign.status === 'completed' ? 'Finished' : 'Ended'} ${formatDateTime(campaign.completedAt)}`
-    : campaign.launchedAt
-      ? `Launched ${formatDateTime(campaign.launchedAt)}`
-      : `Created ${formatDateTime(campaign.createdAt)}`;
   return (
     <>
       “<span data-testid="email-detail-subject">{campaign.subject}</span>” from{' '}
       {campaign.fromName ? `${campaign.fromName} <${campaign.fromEmail}>` : campaign.fromEmail} to{' '}
-      <Audience target={campaign.audience} />. {when}.
+      <AudienceSummary target={campaign.audience} />. {describeWhen(campaign)}.
     </>
   );
 }
@@ -90,37 +81,13 @@ function Message({ campaign }: { campaign: EmailCampaign }) {
 
 /** An email campaign's page: its state and funnel (live), activity, recipients, and controls. */
 export function EmailDetail({ campaignId }: { campaignId: string }) {
-  const campaign = useEmailDetail((s) => s.campaign);
-  const status = useEmailDetail((s) => s.status);
-  const error = useEmailDetail((s) => s.error);
-  const notFound = useEmailDetail((s) => s.notFound);
-  const timeline = useEmailDetail((s) => s.timeline);
-  const open = useEmailDetail((s) => s.open);
-  const close = useEmailDetail((s) => s.close);
-  const reload = useEmailDetail((s) => s.reload);
-  const pause = useEmailDetail((s) => s.pause);
-  const resume = useEmailDetail((s) => s.resume);
-  const cancel = useEmailDetail((s) => s.cancel);
-  const showRecipients = useEmailRecipients((s) => s.show);
-  const recipientsStatus = useEmailRecipients((s) => s.status);
-  const loadRecipients = useEmailRecipients((s) => s.load);
-  const [confirming, setConfirming] = useState<Confirming>(null);
-
-  // Opens the campaign, and opens it again after a mode or workspace switch reset the stores.
-  const openId = useEmailDetail((s) => s.campaignId);
-  useEffect(() => {
-    if (openId !== campaignId) open(campaignId);
-  }, [campaignId, openId, open]);
-  const recipientsFor = useEmailRecipients((s) => s.campaignId);
-  useEffect(() => {
-    if (recipientsFor !== campaignId) showRecipients(campaignId);
-  }, [campaignId, recipientsFor, showRecipients]);
-  useEffect(() => () => close(), [close]);
-
-  const started = campaign !== null && !canDoEmail('edit', campaign.status);
-  useEffect(() => {
-    if (started && recipientsStatus === 'idle') void loadRecipients();
-  }, [started, recipientsStatus, loadRecipients]);
+  const { campaign, started, timeline, controls, load } = useCampaignPage(
+    campaignId,
+    useEmailDetail,
+    useEmailRecipients,
+    (c) => !canDoEmail('edit', c.status),
+  );
+  const [confirming, setConfirming] = useState<Control | null>(null);
 
   const back = (
     <a href={hrefFor('email')} className="link-button">
@@ -130,36 +97,45 @@ export function EmailDetail({ campaignId }: { campaignId: string }) {
 
   if (!campaign) {
     return (
-      <div className="screen" data-testid="email-detail" aria-busy={status !== 'error'}>
-        <PageHeader
-          eyebrow={back}
-          title="Email campaign"
-          description={
-            notFound
-              ? 'Not found.'
-              : status === 'error'
-                ? 'The campaign could not be opened.'
-                : 'Loading…'
-          }
-        />
-        {notFound ? (
-          <div className="banner banner-info" role="status" data-testid="email-not-found">
-            <span className="banner-text">
-              There is no such email campaign here. Campaigns belong to one mode (test or live) and
-              one workspace: switch back to the one it was made in, or{' '}
-              <a href={hrefFor('email')}>see the email campaigns of this one</a>.
-            </span>
-          </div>
-        ) : status === 'error' && error ? (
-          <ErrorBanner message={error} onRetry={() => void reload()} />
-        ) : null}
-      </div>
+      <CampaignPlaceholder
+        testId="email-detail"
+        back={back}
+        title="Email campaign"
+        {...load}
+        notFoundTestId="email-not-found"
+        notFoundText={
+          <>
+            There is no such email campaign here. Campaigns belong to one mode (test or live) and
+            one workspace: switch back to the one it was made in, or{' '}
+            <a href={hrefFor('email')}>see the email campaigns of this one</a>.
+          </>
+        }
+      />
     );
   }
 
-  const c = campaign.counts;
-  const left = c.pending;
+  const left = campaign.counts.pending;
   const name = campaign.name;
+  /** What each control does to this campaign, said in its dialog. */
+  const explanations: Record<Control, ReactNode> = {
+    pause: (
+      <>
+        Nothing more is sent until you resume
+        {left > 0 ? ` (${plural(left, 'recipient')} still to go)` : ''}. Emails already sent still
+        arrive, and their opens and clicks still count.
+      </>
+    ),
+    resume: (
+      <>
+        Sending picks up where it stopped
+        {left > 0 ? `, with the ${formatCount(left)} recipients not emailed yet` : ''}. Nobody is
+        sent the email twice.
+      </>
+    ),
+    cancel: canDoEmail('edit', campaign.status)
+      ? 'It will not be sent, and can no longer be edited or launched.'
+      : `${left > 0 ? `The ${plural(left, 'recipient')} not emailed yet are not sent it. ` : ''}This cannot be undone; emails already sent are not recalled.`,
+  };
 
   return (
     <div className="screen screen-wide" data-testid="email-detail" data-campaign-id={campaign.id}>
@@ -174,52 +150,24 @@ export function EmailDetail({ campaignId }: { campaignId: string }) {
         titleClassName="title-with-badge"
         description={<Summary campaign={campaign} />}
         actions={
-          <>
-            {canDoEmail('edit', campaign.status) ? (
-              <a
-                href={hrefFor('email', `${campaign.id}/edit`)}
-                className="button button-primary"
-                data-testid="email-edit"
-              >
-                Edit
-              </a>
-            ) : null}
-            {canDoEmail('pause', campaign.status) ? (
-              <button
-                type="button"
-                className="button"
-                onClick={() => setConfirming('pause')}
-                data-testid="email-pause"
-              >
-                Pause
-              </button>
-            ) : null}
-            {campaign.status === 'paused' ? (
-              <button
-                type="button"
-                className="button button-primary"
-                onClick={() => setConfirming('resume')}
-                data-testid="email-resume"
-              >
-                Resume
-              </button>
-            ) : null}
-            {canDoEmail('cancel', campaign.status) ? (
-              <button
-                type="button"
-                className="button button-danger-ghost"
-                onClick={() => setConfirming('cancel')}
-                data-testid="email-cancel"
-              >
-                Cancel campaign
-              </button>
-            ) : null}
-          </>
+          <CampaignControls
+            testIdPrefix="email"
+            editHref={
+              canDoEmail('edit', campaign.status) ? hrefFor('email', `${campaign.id}/edit`) : null
+            }
+            editLabel="Edit"
+            allowed={{
+              pause: canDoEmail('pause', campaign.status),
+              resume: campaign.status === 'paused',
+              cancel: canDoEmail('cancel', campaign.status),
+            }}
+            onControl={setConfirming}
+          />
         }
       />
 
-      {status === 'error' && error ? (
-        <ErrorBanner message={error} onRetry={() => void reload()} />
+      {load.status === 'error' && load.error ? (
+        <ErrorBanner message={load.error} onRetry={() => void load.reload()} />
       ) : null}
       <EmailNotices campaign={campaign} />
 
@@ -235,14 +183,9 @@ export function EmailDetail({ campaignId }: { campaignId: string }) {
         <>
           <div className="editor-grid campaign-overview">
             <EmailFunnel campaign={campaign} />
-            <section className="card campaign-chart" aria-labelledby="email-chart-title">
-              <h2 id="email-chart-title" className="card-title">
-                Activity
-              </h2>
-              <Suspense fallback={<p className="send-rate-loading">Loading the chart…</p>}>
-                <EmailActivityChart timeline={timeline} />
-              </Suspense>
-            </section>
+            <ChartCard titleId="email-chart-title" title="Activity">
+              <EmailActivityChart timeline={timeline} />
+            </ChartCard>
           </div>
           <EmailRecipientsTable />
         </>
@@ -250,53 +193,16 @@ export function EmailDetail({ campaignId }: { campaignId: string }) {
 
       <Message campaign={campaign} />
 
-      {confirming === 'pause' ? (
-        <ConfirmDialog
-          title={`Pause “${name}”?`}
+      {confirming ? (
+        <ControlDialog
+          control={confirming}
+          name={name}
+          testIdPrefix="email"
+          onConfirm={controls[confirming]}
           onClose={() => setConfirming(null)}
-          onConfirm={pause}
-          doneMessage={`Paused “${name}”.`}
-          confirmLabel="Pause"
-          busyLabel="Pausing…"
-          testId="email-pause-dialog"
-          confirmTestId="email-pause-confirm"
         >
-          Nothing more is sent until you resume
-          {left > 0 ? ` (${plural(left, 'recipient')} still to go)` : ''}. Emails already sent still
-          arrive, and their opens and clicks still count.
-        </ConfirmDialog>
-      ) : null}
-      {confirming === 'resume' ? (
-        <ConfirmDialog
-          title={`Resume “${name}”?`}
-          onClose={() => setConfirming(null)}
-          onConfirm={resume}
-          doneMessage={`“${name}” is sending again.`}
-          confirmLabel="Resume"
-          busyLabel="Resuming…"
-          testId="email-resume-dialog"
-          confirmTestId="email-resume-confirm"
-        >
-          Sending picks up where it stopped
-          {left > 0 ? `, with the ${formatCount(left)} recipients not emailed yet` : ''}. Nobody is
-          sent the email twice.
-        </ConfirmDialog>
-      ) : null}
-      {confirming === 'cancel' ? (
-        <ConfirmDialog
-          title={`Cancel “${name}”?`}
-          onClose={() => setConfirming(null)}
-          onConfirm={cancel}
-          doneMessage={`Cancelled “${name}”.`}
-          confirmLabel="Cancel campaign"
-          busyLabel="Cancelling…"
-          testId="email-cancel-dialog"
-          confirmTestId="email-cancel-confirm"
-        >
-          {canDoEmail('edit', campaign.status)
-            ? 'It will not be sent, and can no longer be edited or launched.'
-            : `${left > 0 ? `The ${plural(left, 'recipient')} not emailed yet are not sent it. ` : ''}This cannot be undone; emails already sent are not recalled.`}
-        </ConfirmDialog>
+          {explanations[confirming]}
+        </ControlDialog>
       ) : null}
     </div>
   );

@@ -1,30 +1,31 @@
 /**
  * The email campaign editor's model: the form's draft, the checks made as the user types and
  * before a request (the core has the last word and names the field it refuses in `param`), the
- * bodies sent, and the way from an answer's `param` back to a field. The audience is the
- * messaging campaigns' own (a group, or contacts with labels), so its part of the draft and its
- * checks are theirs.
+ * bodies sent, and the way from an answer's `param` back to a field. The audience and the
+ * schedule are the messaging campaigns' own (a group, or contacts with labels), so their part of
+ * the draft and its checks are theirs.
  */
 import { EMAIL_LIMITS, isEmailAddress } from '../../../../shared/email-rules.ts';
 import { parsePlaceholders, PLACEHOLDER_HELP } from '../../../../shared/placeholders.ts';
-import { toLocalInput } from '../../components/format.ts';
 import type {
-  CampaignTarget,
   CreateEmailCampaignBody,
   EmailCampaign,
   EmailSettings,
   UpdateEmailCampaignBody,
 } from '../../stores/email-api.ts';
 import {
-  checkDraft as checkCampaignDraft,
-  emptyDraft as emptyCampaignDraft,
+  audienceDraftOf,
+  audienceProblem,
+  emptyAudience,
+  emptySchedule,
+  scheduleDraftOf,
   targetOf,
-  type AudienceKind,
-  type CampaignDraft,
+  type AudienceDraft,
+  type ScheduleDraft,
 } from '../campaigns/campaign-draft.ts';
 import { localIsoWithOffset } from './email-format.ts';
 
-export interface EmailDraft {
+export interface EmailDraft extends AudienceDraft, ScheduleDraft {
   name: string;
   subject: string;
   fromName: string;
@@ -33,15 +34,6 @@ export interface EmailDraft {
   html: string;
   /** The plain-text alternative; empty: generated from the HTML when sent. */
   text: string;
-  audience: AudienceKind;
-  groupId: string;
-  /** The labels as typed: "vip, newsletter". */
-  labels: string;
-  /** The audience the campaign had when it was opened (kept for `audience: 'kept'`). */
-  keptTarget: CampaignTarget | null;
-  when: 'now' | 'later';
-  /** A `datetime-local` value, in the user's time zone. */
-  scheduledAt: string;
 }
 
 export type TextField = 'name' | 'subject' | 'fromName' | 'fromEmail' | 'replyTo' | 'html' | 'text';
@@ -74,60 +66,21 @@ export const emptyEmailDraft = (settings?: EmailSettings | null): EmailDraft => 
   replyTo: '',
   html: STARTER_HTML,
   text: '',
-  audience: 'group',
-  groupId: '',
-  labels: '',
-  keptTarget: null,
-  when: 'now',
-  scheduledAt: '',
+  ...emptyAudience(),
+  ...emptySchedule(),
 });
 
-export function draftFromEmailCampaign(campaign: EmailCampaign): EmailDraft {
-  const target = campaign.audience;
-  const filter = target.filter;
-  const labelsOnly =
-    filter !== undefined &&
-    filter.labels !== undefined &&
-    filter.phones === undefined &&
-    filter.attributes === undefined;
-  return {
-    name: campaign.name,
-    subject: campaign.subject,
-    fromName: campaign.fromName ?? '',
-    fromEmail: campaign.fromEmail,
-    replyTo: campaign.replyTo ?? '',
-    html: campaign.html,
-    text: campaign.text ?? '',
-    audience: target.groupId ? 'group' : labelsOnly ? 'labels' : 'kept',
-    groupId: target.groupId ?? '',
-    labels: labelsOnly ? (filter.labels ?? []).join(', ') : '',
-    keptTarget: target,
-    when: campaign.scheduledFor ? 'later' : 'now',
-    scheduledAt: toLocalInput(campaign.scheduledFor),
-  };
-}
-
-/** The audience part of the draft as the campaigns' audience field edits it. */
-export const audienceDraftOf = (draft: EmailDraft): CampaignDraft => ({
-  ...emptyCampaignDraft(),
-  audience: draft.audience,
-  groupId: draft.groupId,
-  labels: draft.labels,
-  keptTarget: draft.keptTarget,
+export const draftFromEmailCampaign = (campaign: EmailCampaign): EmailDraft => ({
+  name: campaign.name,
+  subject: campaign.subject,
+  fromName: campaign.fromName ?? '',
+  fromEmail: campaign.fromEmail,
+  replyTo: campaign.replyTo ?? '',
+  html: campaign.html,
+  text: campaign.text ?? '',
+  ...audienceDraftOf(campaign.audience),
+  ...scheduleDraftOf(campaign.scheduledFor),
 });
-
-/** What the audience field changed, as a change to the email draft. */
-export function audiencePatch(patch: Partial<CampaignDraft>): Partial<EmailDraft> {
-  const out: Partial<EmailDraft> = {};
-  if (patch.audience !== undefined) out.audience = patch.audience;
-  if (patch.groupId !== undefined) out.groupId = patch.groupId;
-  if (patch.labels !== undefined) out.labels = patch.labels;
-  return out;
-}
-
-/** The audience the draft describes, or null while it describes none yet. */
-export const audienceOf = (draft: EmailDraft): CampaignTarget | null =>
-  targetOf(audienceDraftOf(draft));
 
 const LIMITS: Partial<Record<TextField, number>> = {
   name: EMAIL_LIMITS.name,
@@ -183,10 +136,7 @@ export function checkEmailDraft(draft: EmailDraft, ctx: CheckContext): FieldErro
   if (!draft.fromEmail.trim()) errors.fromEmail ??= 'Enter the address the email comes from.';
   if (!draft.html.trim()) errors.html ??= 'Write the email.';
 
-  const audience = checkCampaignDraft(audienceDraftOf(draft), {
-    launching: false,
-    variableCount: 0,
-  }).target;
+  const audience = audienceProblem(draft);
   if (audience) errors.audience = audience;
 
   if (draft.when === 'later') {
@@ -215,7 +165,7 @@ export const fieldId = (field: Field): string =>
 
 /** The content and audience as the API takes them (`scheduledFor` is set apart, by the caller). */
 function contentOf(draft: EmailDraft): Omit<CreateEmailCampaignBody, 'scheduledFor'> {
-  const audience = audienceOf(draft);
+  const audience = targetOf(draft);
   if (!audience) throw new Error('the draft has no audience');
   return {
     name: draft.name.trim(),

@@ -2,24 +2,15 @@ import { useState } from 'react';
 import { PageHeader } from '../../components/page-header.tsx';
 import { RecordLoader } from '../../components/record-loader.tsx';
 import { emailApi, type EmailCampaign } from '../../stores/email-api.ts';
-import { hrefFor, useRoute } from '../../stores/route.ts';
+import { hrefFor } from '../../stores/route.ts';
+import { newCampaignEditor } from '../campaigns/editor-parts.tsx';
 import { canDoEmail } from './email-format.ts';
 import { EmailForm } from './email-form.tsx';
 
-/** The campaign a new-campaign editor created: its address then names it, in the same editor. */
-let createdHere: string | null = null;
+const newEditor = newCampaignEditor('email');
 
 /** The editor's key: a new campaign's editor stays mounted as its address turns into its id. */
-export const emailEditorKey = (campaignId: string | null): string =>
-  campaignId && campaignId !== createdHere ? `edit-${campaignId}` : 'new';
-
-function rememberCreated(campaign: EmailCampaign): void {
-  createdHere = campaign.id;
-  const subPath = `${campaign.id}/edit`;
-  // A reload opens the saved campaign; the form stays as it is.
-  history.replaceState(null, '', hrefFor('email', subPath));
-  useRoute.setState({ subPath });
-}
+export const emailEditorKey = newEditor.key;
 
 /** A launched campaign's address for editing: it can no longer be edited. */
 function NotEditable({ campaign }: { campaign: EmailCampaign }) {
@@ -47,7 +38,7 @@ function NotEditable({ campaign }: { campaign: EmailCampaign }) {
 export function EmailEditor({ campaignId }: { campaignId: string | null }) {
   // The campaign this editor was opened on; a new campaign keeps its form once saved.
   const [openedOn] = useState(campaignId);
-  if (!openedOn) return <EmailForm campaign={null} onCreated={rememberCreated} />;
+  if (!openedOn) return <EmailForm campaign={null} onCreated={newEditor.created} />;
   return (
     <RecordLoader
       load={() => emailApi.get(openedOn)}

@@ -1,12 +1,11 @@
 import { useEffect, useId, useState } from 'react';
 import { EMAIL_LIMITS, renderEmailText } from '../../../../shared/email-rules.ts';
 import { PLACEHOLDER_HELP } from '../../../../shared/placeholders.ts';
-import { ApiRequestError, errorMessage } from '../../api/client.ts';
 import { CountedField } from '../../components/counted-field.tsx';
 import { EditorPreview, EditorSection } from '../../components/editor-section.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { errorAria, FieldError } from '../../components/field-error.tsx';
-import { formatDateTime, toLocalInput } from '../../components/format.ts';
+import { formatDateTime } from '../../components/format.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { focusElement } from '../../components/server-errors.ts';
 import { Tab } from '../../components/tab.tsx';
@@ -19,15 +18,12 @@ import {
 } from '../../stores/email-api.ts';
 import { hrefFor, useRoute } from '../../stores/route.ts';
 import { selectIsTestMode, useSession } from '../../stores/session.ts';
-import { notify } from '../../stores/toasts.ts';
-import { AudienceField } from '../campaigns/audience-field.tsx';
-import { timeZone } from '../campaigns/campaign-format.ts';
-import type { AudienceCheck } from '../campaigns/use-audience.ts';
+import { AudienceField, AudienceTotal } from '../campaigns/audience-field.tsx';
+import { fieldOfKey, targetOf } from '../campaigns/campaign-draft.ts';
+import { EditorActions, ScheduleField } from '../campaigns/editor-parts.tsx';
+import { useCampaignForm } from '../campaigns/use-campaign-form.ts';
 import { useGroups } from '../campaigns/use-groups.ts';
 import {
-  audienceDraftOf,
-  audienceOf,
-  audiencePatch,
   checkEmailDraft,
   createBody,
   draftFromEmailCampaign,
@@ -40,7 +36,6 @@ import {
   updateBody,
   type EmailDraft,
   type Field,
-  type FieldErrors,
 } from './email-draft.ts';
 import { describeAudience } from './email-format.ts';
 import { EmailLaunchDialog } from './email-launch-dialog.tsx';
@@ -52,9 +47,6 @@ import { useSampleContact } from './use-sample-contact.ts';
 
 type BodyTab = 'html' | 'text';
 
-/** The campaigns' audience field counts a messaging audience; the email count is said below it. */
-const NO_CAMPAIGN_COUNT: AudienceCheck = { state: 'idle', result: null, error: null };
-
 /** The core's messages start in lower case ("subject is required"); under a field they lead. */
 const asSentence = (message: string): string => message.charAt(0).toUpperCase() + message.slice(1);
 
@@ -62,29 +54,12 @@ function focusField(field: Field): void {
   window.requestAnimationFrame(() => focusElement(document.getElementById(fieldId(field))));
 }
 
-/** Which field a change of the draft is about, to clear that field's error. */
-function fieldOfKey(key: string): Field {
-  if (key === 'groupId' || key === 'labels' || key === 'audience') return 'audience';
-  if (key === 'scheduledAt' || key === 'when') return 'scheduledFor';
-  return key as Field;
-}
-
-function AudienceCount({ check }: { check: EmailAudienceCheck }) {
-  const { state, result } = check;
-  let text: string;
-  if (state === 'idle') text = 'Choose who receives it to see how many they are.';
-  else if (!result) text = state === 'error' ? 'The audience could not be counted.' : 'Counting…';
-  else text = describeAudience(result);
+/** How many an email campaign's audience reaches, and whom it leaves out. */
+function EmailAudienceCount({ check }: { check: EmailAudienceCheck }) {
+  const { result } = check;
   return (
-    <div className="campaign-audience-count" aria-live="polite">
-      <p
-        className={`campaign-count${result && result.total === 0 ? ' campaign-count-none' : ''}`}
-        data-testid="email-audience-count"
-        data-total={result?.total ?? ''}
-        aria-busy={state === 'checking' ? true : undefined}
-      >
-        {text}
-      </p>
+    <>
+      <AudienceTotal check={check} describe={describeAudience} testId="email-audience-count" />
       {result && result.total === 0 ? (
         <p className="banner banner-warning">
           <span className="banner-text">
@@ -98,7 +73,7 @@ function AudienceCount({ check }: { check: EmailAudienceCheck }) {
           once.
         </p>
       )}
-    </div>
+    </>
   );
 }
 
@@ -121,21 +96,30 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
   const groups = useGroups();
   const formId = useId();
 
-  const [draft, setDraft] = useState<EmailDraft>(() =>
-    campaign ? draftFromEmailCampaign(campaign) : emptyEmailDraft(),
-  );
   const [savedId, setSavedId] = useState<string | null>(campaign?.id ?? null);
   const [savedStatus, setSavedStatus] = useState<EmailCampaignStatus | null>(
     campaign?.status ?? null,
   );
-  const [errors, setErrors] = useState<FieldErrors>({});
   /** Fields the user has left: an address is judged once typed, not while typing. */
   const [left, setLeft] = useState<ReadonlySet<string>>(new Set());
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState<'save' | 'launch' | 'test' | null>(null);
-  const [confirming, setConfirming] = useState(false);
-  const [launchError, setLaunchError] = useState<string | null>(null);
   const [bodyTab, setBodyTab] = useState<BodyTab>('html');
+
+  const show = (field: Field) => {
+    if (field === 'html' || field === 'text') setBodyTab(field);
+    focusField(field);
+  };
+  const form = useCampaignForm({
+    initial: (): EmailDraft => (campaign ? draftFromEmailCampaign(campaign) : emptyEmailDraft()),
+    route: 'email',
+    fieldOfKey: (key) => fieldOfKey(key, 'audience') as Field,
+    check: (d, launching) => checkEmailDraft(d, { launching }),
+    firstField,
+    fieldForParam,
+    show,
+    fieldMessage: asSentence,
+  });
+  const { draft, setDraft, change, errors, busy, setBusy, setFormError, validate, showError } =
+    form;
 
   // A new campaign starts from the sender set in the email settings.
   useEffect(() => {
@@ -158,9 +142,9 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
     return () => {
       cancelled = true;
     };
-  }, [campaign]);
+  }, [campaign, setDraft]);
 
-  const audience = audienceOf(draft);
+  const audience = targetOf(draft);
   const check = useEmailAudience(audience);
   const sample = useSampleContact(audience);
   const live = liveProblems(draft, left);
@@ -172,40 +156,7 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
       ? asSentence(check.error?.message ?? '')
       : undefined);
 
-  const change = (patch: Partial<EmailDraft>) => {
-    setDraft((d) => ({ ...d, ...patch }));
-    setErrors((current) => {
-      const next = { ...current };
-      for (const key of Object.keys(patch)) delete next[fieldOfKey(key)];
-      return next;
-    });
-    setFormError(null);
-  };
   const leave = (field: Field) => setLeft((s) => (s.has(field) ? s : new Set(s).add(field)));
-
-  const show = (field: Field) => {
-    if (field === 'html' || field === 'text') setBodyTab(field);
-    focusField(field);
-  };
-
-  const validate = (launching: boolean): boolean => {
-    const found = checkEmailDraft(draft, { launching });
-    setErrors(found);
-    const first = firstField(found);
-    if (first) show(first);
-    return first === null;
-  };
-
-  /** Puts an answer's error under its field, or above the form. */
-  const showError = (e: unknown): void => {
-    const field = e instanceof ApiRequestError ? fieldForParam(e.param) : null;
-    if (field) {
-      setErrors((current) => ({ ...current, [field]: asSentence(errorMessage(e)) }));
-      show(field);
-    } else {
-      setFormError(errorMessage(e));
-    }
-  };
 
   /** Creates the campaign, or saves its changes; the address then names it. */
   const persist = async (scheduledFor: string | null): Promise<EmailCampaign> => {
@@ -226,24 +177,14 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
   const keptSchedule = (): string | null =>
     scheduled && draft.when === 'later' ? scheduledForOf(draft) : null;
 
-  const save = async () => {
-    if (busy || !validate(false)) return;
-    setBusy('save');
-    setFormError(null);
-    try {
-      const saved = await persist(keptSchedule());
-      notify(
-        'success',
+  const save = () =>
+    form.save(
+      () => persist(keptSchedule()),
+      (saved) =>
         saved.status === 'scheduled'
           ? `Saved “${saved.name}”: it is scheduled for ${formatDateTime(saved.scheduledFor)}.`
           : `Saved the draft “${saved.name}”.`,
-      );
-    } catch (e) {
-      showError(e);
-    } finally {
-      setBusy(null);
-    }
-  };
+    );
 
   const sendTest = async (to: string): Promise<EmailMessage> => {
     if (busy) throw new Error('Wait for the save under way to finish.');
@@ -264,46 +205,17 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
     }
   };
 
-  const askLaunch = () => {
-    if (busy || !validate(true)) return;
-    setLaunchError(null);
-    setConfirming(true);
-  };
-
   const scheduledFor = scheduledForOf(draft);
 
-  const launch = async () => {
-    setBusy('launch');
-    setLaunchError(null);
-    try {
-      let launched: EmailCampaign;
-      if (scheduled && scheduledFor) {
-        // Already scheduled: saving the new time is all it takes.
-        launched = await persist(scheduledFor);
-      } else {
-        const saved = await persist(null);
-        launched = await emailApi.launch(saved.id, scheduledFor ?? undefined);
-        applyToList(launched);
-      }
-      notify(
-        'success',
-        launched.status === 'scheduled'
-          ? `“${launched.name}” is scheduled for ${formatDateTime(launched.scheduledFor)}.`
-          : `“${launched.name}” is sending.`,
-      );
-      setConfirming(false);
-      navigate('email', launched.id);
-    } catch (e) {
-      setBusy(null);
-      const field = e instanceof ApiRequestError ? fieldForParam(e.param) : null;
-      if (field) {
-        setConfirming(false);
-        showError(e);
-      } else {
-        setLaunchError(errorMessage(e));
-      }
-    }
-  };
+  const launch = () =>
+    form.launch(async () => {
+      // Already scheduled: saving the new time is all it takes.
+      if (scheduled && scheduledFor) return persist(scheduledFor);
+      const saved = await persist(null);
+      const launched = await emailApi.launch(saved.id, scheduledFor ?? undefined);
+      applyToList(launched);
+      return launched;
+    });
 
   const text = (
     field: 'name' | 'subject' | 'fromName',
@@ -386,44 +298,21 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
         }
         description="Who it comes from and goes to, what it says, and when it goes out. Send yourself a test, save it to finish later, or launch it."
         actions={
-          <>
-            <button
-              type="button"
-              className="button"
-              onClick={() => navigate('email', savedId && scheduled ? savedId : null)}
-              disabled={busy !== null}
-            >
-              Cancel
-            </button>
-            <button
-              type="button"
-              className="button"
-              onClick={() => void save()}
-              disabled={busy !== null}
-              data-testid="email-save"
-            >
-              {busy === 'save'
-                ? 'Saving…'
-                : scheduled
-                  ? draft.when === 'later'
-                    ? 'Save changes'
-                    : 'Save as draft'
-                  : 'Save draft'}
-            </button>
-            <button
-              type="submit"
-              form={formId}
-              className="button button-primary"
-              disabled={busy !== null}
-              data-testid="email-launch"
-            >
-              {draft.when === 'later' ? 'Schedule…' : 'Launch…'}
-            </button>
-          </>
+          <EditorActions
+            testIdPrefix="email"
+            busy={busy}
+            onCancel={() => navigate('email', savedId && scheduled ? savedId : null)}
+            onSave={() => void save()}
+            saveLabel={
+              scheduled ? (draft.when === 'later' ? 'Save changes' : 'Save as draft') : 'Save draft'
+            }
+            formId={formId}
+            later={draft.when === 'later'}
+          />
         }
       />
 
-      {formError ? <ErrorBanner message={formError} testId="email-form-error" /> : null}
+      {form.formError ? <ErrorBanner message={form.formError} testId="email-form-error" /> : null}
 
       <div className="editor-grid email-editor-grid">
         <form
@@ -432,7 +321,7 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
           noValidate
           onSubmit={(event) => {
             event.preventDefault();
-            askLaunch();
+            form.askLaunch();
           }}
           data-testid="email-form"
         >
@@ -462,17 +351,13 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
           </EditorSection>
 
           <EditorSection title="Recipients">
-            <div className="email-audience">
-              <AudienceField
-                draft={audienceDraftOf(draft)}
-                onChange={(patch) => change(audiencePatch(patch))}
-                groups={groups}
-                check={NO_CAMPAIGN_COUNT}
-                error={audienceError}
-                fieldsUsed={[]}
-              />
-            </div>
-            <AudienceCount check={check} />
+            <AudienceField
+              draft={draft}
+              onChange={change}
+              groups={groups}
+              error={audienceError}
+              count={<EmailAudienceCount check={check} />}
+            />
           </EditorSection>
 
           <EditorSection title="Message">
@@ -554,64 +439,15 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
           </EditorSection>
 
           <EditorSection title="When">
-            <fieldset className="radio-list">
-              <legend className="visually-hidden">When it is sent</legend>
-              <label className={`radio-card${draft.when === 'now' ? ' selected' : ''}`}>
-                <input
-                  type="radio"
-                  name="email-when"
-                  checked={draft.when === 'now'}
-                  onChange={() => change({ when: 'now' })}
-                  data-testid="email-when-now"
-                />
-                <span>
-                  <span className="radio-title">When I launch it</span>
-                  <span className="hint">Sending starts at once.</span>
-                </span>
-              </label>
-              <label className={`radio-card${draft.when === 'later' ? ' selected' : ''}`}>
-                <input
-                  type="radio"
-                  name="email-when"
-                  checked={draft.when === 'later'}
-                  onChange={() =>
-                    change({
-                      when: 'later',
-                      scheduledAt:
-                        draft.scheduledAt || toLocalInput(new Date(Date.now() + 3_600_000)),
-                    })
-                  }
-                  data-testid="email-when-later"
-                />
-                <span>
-                  <span className="radio-title">Later</span>
-                  <span className="hint">It waits as scheduled until then.</span>
-                </span>
-              </label>
-            </fieldset>
-            {draft.when === 'later' ? (
-              <div className="field campaign-schedule">
-                <label htmlFor={fieldId('scheduledFor')}>Send on</label>
-                <input
-                  id={fieldId('scheduledFor')}
-                  type="datetime-local"
-                  className={`input${errors.scheduledFor ? ' invalid' : ''}`}
-                  value={draft.scheduledAt}
-                  min={toLocalInput(new Date())}
-                  {...errorAria(
-                    fieldId('scheduledFor'),
-                    errors.scheduledFor,
-                    `${fieldId('scheduledFor')}-zone`,
-                  )}
-                  onChange={(event) => change({ scheduledAt: event.target.value })}
-                  data-testid="email-scheduled-at"
-                />
-                <p className="hint" id={`${fieldId('scheduledFor')}-zone`}>
-                  In your time zone, <strong>{timeZone()}</strong>.
-                </p>
-                <FieldError fieldId={fieldId('scheduledFor')} message={errors.scheduledFor} />
-              </div>
-            ) : null}
+            <ScheduleField
+              draft={draft}
+              onChange={change}
+              error={errors.scheduledFor}
+              id={fieldId('scheduledFor')}
+              prefix="email"
+              legend="When it is sent"
+              label="Send on"
+            />
           </EditorSection>
         </form>
 
@@ -660,7 +496,7 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
         </EditorPreview>
       </div>
 
-      {confirming ? (
+      {form.confirming ? (
         <EmailLaunchDialog
           name={draft.name.trim()}
           subject={draft.subject.trim()}
@@ -668,9 +504,9 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
           scheduledFor={scheduledFor}
           testMode={testMode}
           busy={busy === 'launch'}
-          error={launchError}
+          error={form.launchError}
           onConfirm={() => void launch()}
-          onClose={() => setConfirming(false)}
+          onClose={() => form.setConfirming(false)}
         />
       ) : null}
     </div>

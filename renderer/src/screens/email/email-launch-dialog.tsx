@@ -1,63 +1,31 @@
-import { Dialog } from '../../components/dialog.tsx';
-import { FormButtons } from '../../components/form-buttons.tsx';
-import { FormError } from '../../components/form-error.tsx';
 import { formatDateTime, plural } from '../../components/format.ts';
 import { hrefFor } from '../../stores/route.ts';
 import type { EmailAudience } from '../../stores/email-api.ts';
 import { formatCount, timeZone } from '../campaigns/campaign-format.ts';
+import { LaunchDialogFrame, type LaunchProps } from '../campaigns/launch-dialog.tsx';
 
-interface EmailLaunchDialogProps {
-  name: string;
+interface EmailLaunchDialogProps extends LaunchProps {
   subject: string;
   /** Whom the audience reaches now (null while it is being counted). */
   audience: EmailAudience | null;
-  /** When it starts, for a scheduled launch. */
-  scheduledFor: string | null;
-  testMode: boolean;
-  busy: boolean;
-  error: string | null;
-  onConfirm: () => void;
-  onClose: () => void;
 }
 
 /** The last look before an email campaign goes out: to whom, what, when, and through what. */
 export function EmailLaunchDialog({
-  name,
   subject,
   audience,
-  scheduledFor,
   testMode,
-  busy,
-  error,
-  onConfirm,
-  onClose,
+  ...launch
 }: EmailLaunchDialogProps) {
   const who = audience === null ? 'its audience' : plural(audience.total, 'recipient');
   const left = audience ? audience.withoutEmail + audience.unsubscribed : 0;
   return (
-    <Dialog
-      title={scheduledFor ? `Schedule “${name}”?` : `Send “${name}” now?`}
-      onClose={onClose}
-      dismissible={!busy}
-      size="small"
-      testId="email-launch-dialog"
-      footer={
-        <FormButtons
-          onCancel={onClose}
-          cancelDisabled={busy}
-          onConfirm={onConfirm}
-          disabled={busy}
-          testId="email-launch-confirm"
-        >
-          {busy ? 'Launching…' : scheduledFor ? 'Schedule' : `Send to ${who}`}
-        </FormButtons>
-      }
-    >
+    <LaunchDialogFrame who={who} testIdPrefix="email" {...launch}>
       <p>
-        {scheduledFor ? (
+        {launch.scheduledFor ? (
           <>
-            On {formatDateTime(scheduledFor)} ({timeZone()}) Parley starts emailing “{subject}” to{' '}
-            <strong data-testid="email-launch-count">{who}</strong>.
+            On {formatDateTime(launch.scheduledFor)} ({timeZone()}) Parley starts emailing “
+            {subject}” to <strong data-testid="email-launch-count">{who}</strong>.
           </>
         ) : (
           <>
@@ -85,7 +53,6 @@ export function EmailLaunchDialog({
           </>
         )}
       </p>
-      <FormError error={error} testId="email-launch-error" />
-    </Dialog>
+    </LaunchDialogFrame>
   );
 }

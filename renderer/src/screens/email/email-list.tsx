@@ -1,11 +1,8 @@
-import { ErrorBanner } from '../../components/error-banner.tsx';
-import { FilterToolbar } from '../../components/filter-toolbar.tsx';
 import { formatDateTime, formatDayTime, plural } from '../../components/format.ts';
 import { PlusIcon } from '../../components/icons.tsx';
 import { ListIntro } from '../../components/list-intro.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { PagedTable, type Column } from '../../components/table.tsx';
-import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
+import type { Column } from '../../components/table.tsx';
 import {
   EMAIL_CAMPAIGN_STATUS_LABELS,
   EMAIL_CAMPAIGN_STATUSES,
@@ -15,6 +12,7 @@ import {
 import type { EmailCampaign } from '../../stores/email-api.ts';
 import { hrefFor, useRoute } from '../../stores/route.ts';
 import { formatCount, formatShare } from '../campaigns/campaign-format.ts';
+import { CampaignTable } from '../campaigns/campaign-table.tsx';
 import { canDoEmail } from './email-format.ts';
 import { EmailProgressBar } from './email-progress-bar.tsx';
 import { EmailCampaignStatusChip } from './email-status.tsx';
@@ -121,22 +119,8 @@ const COLUMNS: Column[] = [
 
 /** The Email screen's first part: every email campaign of this mode, live from the stream. */
 export function EmailList() {
-  const campaigns = useEmailCampaigns((s) => s.campaigns);
-  const status = useEmailCampaigns((s) => s.status);
-  const error = useEmailCampaigns((s) => s.error);
-  const filter = useEmailCampaigns((s) => s.statusFilter);
-  const setFilter = useEmailCampaigns((s) => s.setStatusFilter);
-  const load = useEmailCampaigns((s) => s.load);
-  const nextCursor = useEmailCampaigns((s) => s.nextCursor);
-  const loadingMore = useEmailCampaigns((s) => s.loadingMore);
-  const loadMore = useEmailCampaigns((s) => s.loadMore);
   const navigate = useRoute((s) => s.navigate);
-
-  useLoadWhenIdle(status, load);
-
-  const loading = status === 'idle' || status === 'loading';
   const create = () => navigate('email', 'new');
-  const nothingYet = !loading && status !== 'error' && campaigns.length === 0 && !filter;
 
   return (
     <div className="screen screen-wide" data-testid="screen-email">
@@ -157,84 +141,55 @@ export function EmailList() {
       />
       <EmailTabs current="campaigns" />
 
-      {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
-
-      <section className="card card-flush" aria-label="Email campaigns">
-        {nothingYet ? (
-          <Intro onCreate={create} />
-        ) : (
-          <>
-            <FilterToolbar
-              label="Filter by status"
-              options={FILTERS}
-              value={filter}
-              onChange={setFilter}
-              labels={EMAIL_CAMPAIGN_STATUS_LABELS}
-              testId={(value) => `email-filter-${value || 'all'}`}
-            >
-              {loading
-                ? 'Loading…'
-                : `${campaigns.length}${nextCursor ? '+' : ''} campaign${campaigns.length === 1 ? '' : 's'}`}
-            </FilterToolbar>
-            <PagedTable
-              hasRows={campaigns.length > 0}
-              emptyTestId="email-none"
-              empty={
-                loading
-                  ? 'Loading email campaigns…'
-                  : filter
-                    ? `No ${EMAIL_CAMPAIGN_STATUS_LABELS[filter].toLowerCase()} email campaigns.`
-                    : 'No email campaigns.'
-              }
-              className="campaigns-table email-table"
-              testId="email-table"
-              columns={COLUMNS}
-              nextCursor={nextCursor}
-              loadingMore={loadingMore}
-              loadMore={loadMore}
-            >
-              {campaigns.map((campaign) => (
-                <tr key={campaign.id} data-testid="email-row" data-campaign-id={campaign.id}>
-                  <td className="campaigns-name-cell">
-                    <a
-                      href={emailCampaignHref(campaign)}
-                      className="cell-strong"
-                      data-testid="email-link"
-                    >
-                      {campaign.name}
-                    </a>
-                    <div className="muted small truncate" title={campaign.subject}>
-                      {campaign.subject}
-                    </div>
-                  </td>
-                  <td>
-                    <EmailCampaignStatusChip status={campaign.status} />
-                  </td>
-                  <td className="campaigns-progress-col">
-                    {campaign.counts.total === 0 ? (
-                      <span className="muted">—</span>
-                    ) : (
-                      <>
-                        <EmailProgressBar
-                          counts={campaign.counts}
-                          label={`Progress of ${campaign.name}`}
-                        />
-                        <div className="muted small" data-testid="email-row-total">
-                          {plural(campaign.counts.total, 'recipient')}
-                        </div>
-                      </>
-                    )}
-                  </td>
-                  <Counts campaign={campaign} />
-                  <td className="nowrap email-when">
-                    <When campaign={campaign} />
-                  </td>
-                </tr>
-              ))}
-            </PagedTable>
-          </>
+      <CampaignTable
+        store={useEmailCampaigns}
+        label="Email campaigns"
+        noun="email campaign"
+        filters={FILTERS}
+        labels={EMAIL_CAMPAIGN_STATUS_LABELS}
+        intro={<Intro onCreate={create} />}
+        testIds={{ filter: 'email-filter', table: 'email-table', empty: 'email-none' }}
+        className="campaigns-table email-table"
+        columns={COLUMNS}
+        row={(campaign) => (
+          <tr key={campaign.id} data-testid="email-row" data-campaign-id={campaign.id}>
+            <td className="campaigns-name-cell">
+              <a
+                href={emailCampaignHref(campaign)}
+                className="cell-strong"
+                data-testid="email-link"
+              >
+                {campaign.name}
+              </a>
+              <div className="muted small truncate" title={campaign.subject}>
+                {campaign.subject}
+              </div>
+            </td>
+            <td>
+              <EmailCampaignStatusChip status={campaign.status} />
+            </td>
+            <td className="campaigns-progress-col">
+              {campaign.counts.total === 0 ? (
+                <span className="muted">—</span>
+              ) : (
+                <>
+                  <EmailProgressBar
+                    counts={campaign.counts}
+                    label={`Progress of ${campaign.name}`}
+                  />
+                  <div className="muted small" data-testid="email-row-total">
+                    {plural(campaign.counts.total, 'recipient')}
+                  </div>
+                </>
+              )}
+            </td>
+            <Counts campaign={campaign} />
+            <td className="nowrap email-when">
+              <When campaign={campaign} />
+            </td>
+          </tr>
         )}
-      </section>
+      />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { EMAIL_LIMITS, isEmailAddress } from '../../../../shared/email-rules.ts';
 import { ApiRequestError, errorMessage } from '../../api/client.ts';
 import { CountedField } from '../../components/counted-field.tsx';
@@ -7,6 +7,7 @@ import { ErrorBanner } from '../../components/error-banner.tsx';
 import { errorAria, FieldError } from '../../components/field-error.tsx';
 import { formatDateTime } from '../../components/format.ts';
 import { PageHeader } from '../../components/page-header.tsx';
+import { useRecord } from '../../components/record-loader.tsx';
 import { focusElement, withoutErrorsAt } from '../../components/server-errors.ts';
 import { emailApi, type EmailSettings, type SmtpCheck } from '../../stores/email-api.ts';
 import { hrefFor } from '../../stores/route.ts';
@@ -28,6 +29,11 @@ import {
 } from './settings-draft.ts';
 
 const FORM_ID = 'email-settings-form';
+
+/** The draft's text fields. */
+type TextKey = {
+  [K in keyof SettingsDraft]: string extends SettingsDraft[K] ? K : never;
+}[keyof SettingsDraft];
 
 function focusParam(param: string): void {
   window.requestAnimationFrame(() => focusElement(document.getElementById(settingsFieldId(param))));
@@ -388,6 +394,29 @@ function SettingsForm({
     }
   };
 
+  /** What a setting takes to show and change `key` of the draft, the core's `param`. */
+  const textOf = (key: TextKey, param: string) => ({
+    param,
+    value: draft[key],
+    error: errors[param],
+    onChange: (value: string) => change({ [key]: value }, [param]),
+  });
+  const checkOf = (key: 'smtpOn' | 'dkimOn', param: string) => ({
+    param,
+    checked: draft[key],
+    onChange: (checked: boolean) => change({ [key]: checked }, [param]),
+  });
+  const secretOf = (
+    key: 'password' | 'dkimKey',
+    modeKey: 'passwordMode' | 'dkimKeyMode',
+    param: string,
+  ) => ({
+    ...textOf(key, param),
+    mode: draft[modeKey],
+    // Another choice starts over: what was typed for the last one goes.
+    onMode: (mode: SecretMode) => change({ [modeKey]: mode, [key]: '' }, [param]),
+  });
+
   const smtp = settings.smtp;
   const toggleSecure = (secure: boolean) => {
     // The usual port follows the choice, unless another port was typed.
@@ -436,9 +465,7 @@ function SettingsForm({
         >
           <EditorSection title="Mail server (SMTP)">
             <Checkbox
-              param="smtp"
-              checked={draft.smtpOn}
-              onChange={(smtpOn) => change({ smtpOn }, ['smtp'])}
+              {...checkOf('smtpOn', 'smtp')}
               label="Send through an SMTP server"
               help="Your email provider (or your own server) gives you its name, port, user and password."
             />
@@ -446,21 +473,15 @@ function SettingsForm({
               <>
                 <div className="email-server-grid">
                   <TextSetting
-                    param="smtp.host"
+                    {...textOf('host', 'smtp.host')}
                     label="Server"
-                    value={draft.host}
-                    error={errors['smtp.host']}
-                    onChange={(host) => change({ host }, ['smtp.host'])}
                     placeholder="smtp.example.com"
                   />
                   <TextSetting
-                    param="smtp.port"
+                    {...textOf('port', 'smtp.port')}
                     label="Port"
                     type="number"
                     inputMode="numeric"
-                    value={draft.port}
-                    error={errors['smtp.port']}
-                    onChange={(port) => change({ port }, ['smtp.port'])}
                   />
                 </div>
                 <Checkbox
@@ -479,24 +500,14 @@ function SettingsForm({
                 />
                 <div className="form-grid-2">
                   <TextSetting
-                    param="smtp.user"
+                    {...textOf('user', 'smtp.user')}
                     label={optional('User')}
-                    value={draft.user}
-                    error={errors['smtp.user']}
-                    onChange={(user) => change({ user }, ['smtp.user'])}
                     autoComplete="username"
                   />
                   <SecretSetting
-                    param="smtp.password"
+                    {...secretOf('password', 'passwordMode', 'smtp.password')}
                     label="Password"
                     isSet={smtp?.passwordSet ?? false}
-                    mode={draft.passwordMode}
-                    value={draft.password}
-                    error={errors['smtp.password']}
-                    onMode={(passwordMode) =>
-                      change({ passwordMode, password: '' }, ['smtp.password'])
-                    }
-                    onChange={(password) => change({ password }, ['smtp.password'])}
                     removable
                   />
                 </div>
@@ -506,14 +517,11 @@ function SettingsForm({
 
           <EditorSection title="Sending">
             <TextSetting
-              param="ratePerSecond"
+              {...textOf('rate', 'ratePerSecond')}
               label="Emails a second"
               type="number"
               inputMode="numeric"
               className="email-rate-field"
-              value={draft.rate}
-              error={errors.ratePerSecond}
-              onChange={(rate) => change({ rate }, ['ratePerSecond'])}
               hint="Campaigns never send faster. Many providers allow 10 to 50 a second; ask yours before raising it."
             />
             <div className="form-grid-2">
@@ -528,12 +536,9 @@ function SettingsForm({
                 testId={settingsFieldId('defaultFromName')}
               />
               <TextSetting
-                param="defaultFromEmail"
+                {...textOf('defaultFromEmail', 'defaultFromEmail')}
                 label={optional('Default from email')}
                 type="email"
-                value={draft.defaultFromEmail}
-                error={errors.defaultFromEmail}
-                onChange={(defaultFromEmail) => change({ defaultFromEmail }, ['defaultFromEmail'])}
                 placeholder="news@yourshop.com"
               />
             </div>
@@ -542,12 +547,9 @@ function SettingsForm({
 
           <EditorSection title="Tracking and unsubscribe">
             <TextSetting
-              param="publicUrl"
+              {...textOf('publicUrl', 'publicUrl')}
               label={optional('Public address')}
               type="url"
-              value={draft.publicUrl}
-              error={errors.publicUrl}
-              onChange={(publicUrl) => change({ publicUrl }, ['publicUrl'])}
               placeholder="https://mail.yourshop.com"
               hint={
                 <>
@@ -578,9 +580,7 @@ function SettingsForm({
 
           <EditorSection title="DKIM signature">
             <Checkbox
-              param="dkim"
-              checked={draft.dkimOn}
-              onChange={(dkimOn) => change({ dkimOn }, ['dkim'])}
+              {...checkOf('dkimOn', 'dkim')}
               label="Sign emails with DKIM"
               help="Receiving servers check the signature against a public key in your domain’s DNS; signed email is far less likely to land in spam."
             />
@@ -588,34 +588,21 @@ function SettingsForm({
               <>
                 <div className="form-grid-2">
                   <TextSetting
-                    param="dkim.domainName"
+                    {...textOf('dkimDomain', 'dkim.domainName')}
                     label="Domain"
-                    value={draft.dkimDomain}
-                    error={errors['dkim.domainName']}
-                    onChange={(dkimDomain) => change({ dkimDomain }, ['dkim.domainName'])}
                     placeholder="yourshop.com"
                   />
                   <TextSetting
-                    param="dkim.keySelector"
+                    {...textOf('dkimSelector', 'dkim.keySelector')}
                     label="Selector"
-                    value={draft.dkimSelector}
-                    error={errors['dkim.keySelector']}
-                    onChange={(dkimSelector) => change({ dkimSelector }, ['dkim.keySelector'])}
                     placeholder="parley"
                     hint="The DNS record is <selector>._domainkey.<domain>."
                   />
                 </div>
                 <SecretSetting
-                  param="dkim.privateKey"
+                  {...secretOf('dkimKey', 'dkimKeyMode', 'dkim.privateKey')}
                   label="Private key"
                   isSet={settings.dkim?.keySet ?? false}
-                  mode={draft.dkimKeyMode}
-                  value={draft.dkimKey}
-                  error={errors['dkim.privateKey']}
-                  onMode={(dkimKeyMode) =>
-                    change({ dkimKeyMode, dkimKey: '' }, ['dkim.privateKey'])
-                  }
-                  onChange={(dkimKey) => change({ dkimKey }, ['dkim.privateKey'])}
                   multiline
                   hint="PEM text. It is stored in this app’s data and used only to sign."
                 />
@@ -697,27 +684,10 @@ function SettingsForm({
   );
 }
 
-type Loaded =
-  | { state: 'loading' }
-  | { state: 'ready'; settings: EmailSettings }
-  | { state: 'error'; error: string };
-
 /** The Email screen's settings: the mail server, pace, tracking address, DKIM and sender. */
 export function EmailSettingsView() {
-  const [loaded, setLoaded] = useState<Loaded>({ state: 'loading' });
-  const [attempt, setAttempt] = useState(0);
+  const { loaded, retry, setRecord } = useRecord(emailApi.settings);
   const environment = useSession((s) => s.environment);
-
-  useEffect(() => {
-    let cancelled = false;
-    emailApi.settings().then(
-      (settings) => !cancelled && setLoaded({ state: 'ready', settings }),
-      (e: unknown) => !cancelled && setLoaded({ state: 'error', error: errorMessage(e) }),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [attempt]);
 
   return (
     <div
@@ -737,20 +707,9 @@ export function EmailSettingsView() {
       />
       <EmailTabs current="settings" />
       {loaded.state === 'loading' ? <p className="muted">Loading the settings…</p> : null}
-      {loaded.state === 'error' ? (
-        <ErrorBanner
-          message={loaded.error}
-          onRetry={() => {
-            setLoaded({ state: 'loading' });
-            setAttempt((n) => n + 1);
-          }}
-        />
-      ) : null}
+      {loaded.state === 'error' ? <ErrorBanner message={loaded.error} onRetry={retry} /> : null}
       {loaded.state === 'ready' ? (
-        <SettingsForm
-          settings={loaded.settings}
-          onSaved={(settings) => setLoaded({ state: 'ready', settings })}
-        />
+        <SettingsForm settings={loaded.record} onSaved={setRecord} />
       ) : null}
     </div>
   );

@@ -2,18 +2,15 @@ import type { Contact } from '../../../../shared/schemas/index.ts';
 import { formatDate, formatDateTime } from '../../components/format.ts';
 import './email.css';
 
-/** The API's contact, with when it unsubscribed from email (null: it has not). */
-export type ContactWithEmailState = Contact & { emailUnsubscribedAt?: string | null };
-
 /**
  * A contact's email subscription: subscribed, unsubscribed on a date (from every email
- * campaign), or no address to email. Nothing when the core does not say (an older core).
+ * campaign), or no address to email.
  */
 export function EmailSubscription({
   contact,
   compact = false,
 }: {
-  contact: ContactWithEmailState;
+  contact: Contact;
   /** In a table cell: shorter words, the full date on hover. */
   compact?: boolean;
 }) {
@@ -37,7 +34,7 @@ export function EmailSubscription({
       </span>
     );
   }
-  if (emailUnsubscribedAt === undefined || compact) return null;
+  if (compact) return null;
   return (
     <span
       className="email-sub email-sub-subscribed"

@@ -1,0 +1,382 @@
+import { useMemo, useState, type FormEvent } from 'react';
+import type { ChannelSettings } from '../../../../shared/schemas/channel.ts';
+import { api, ApiRequestError, errorMessage } from '../../api/client.ts';
+import { EditorSection } from '../../components/editor-section.tsx';
+import { ErrorBanner } from '../../components/error-banner.tsx';
+import { formatDateTime } from '../../components/format.ts';
+import { PageHeader } from '../../components/page-header.tsx';
+import { useRecord } from '../../components/record-loader.tsx';
+import { focusElement, withoutErrorsAt } from '../../components/server-errors.ts';
+import { useSession } from '../../stores/session.ts';
+import { notify } from '../../stores/toasts.ts';
+import { ChannelCheckCard, type CheckState } from './channel-check.tsx';
+import {
+  CHANNEL_ORDER,
+  channelBody,
+  channelDraftOf,
+  channelFieldId,
+  channelParam,
+  checkChannel,
+  DEFAULT_GRAPH_BASE_URL,
+  type ChannelDraft,
+  type Provider,
+  type SecretMode,
+} from './channel-draft.ts';
+import { ProviderChoice, SecretSetting, TextSetting } from './channel-fields.tsx';
+import { WebhookSection } from './channel-webhook.tsx';
+import './channel-settings.css';
+
+const FORM_ID = 'channel-settings-form';
+
+const TEST_MODE_TEXT =
+  'Test mode always uses the simulated channel. Switch to live to connect WhatsApp.';
+
+function focusParam(param: string): void {
+  window.requestAnimationFrame(() => focusElement(document.getElementById(channelFieldId(param))));
+}
+
+/** What never goes through the Cloud API, whatever is set here. */
+function SimulatedNote() {
+  return (
+    <section className="card channel-note" aria-labelledby="channel-note-title">
+      <h2 id="channel-note-title" className="card-title">
+        What stays simulated
+      </h2>
+      <ul>
+        <li>
+          <strong>Test keys and test mode.</strong> Every <code>svc_test_…</code> key and this app
+          in Test mode use the simulated channel: their messages never reach WhatsApp and never
+          charge the wallet.
+        </li>
+        <li>
+          <strong>Template review for test keys.</strong> Templates created in test mode are
+          approved or rejected by the simulator. Live templates go to Meta for review once the Cloud
+          API is connected.
+        </li>
+        <li>
+          <strong>Live mode until you connect.</strong> With the simulated channel chosen, live
+          messages are simulated too, though they are charged like real ones.
+        </li>
+      </ul>
+    </section>
+  );
+}
+
+function TestModeNotice() {
+  const setEnvironment = useSession((s) => s.setEnvironment);
+  return (
+    <>
+      <div className="banner banner-info" role="note" data-testid="channel-test-mode">
+        <span className="banner-text">{TEST_MODE_TEXT}</span>
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => setEnvironment('live')}
+          data-testid="channel-switch-live"
+        >
+          Switch to live
+        </button>
+      </div>
+      <SimulatedNote />
+    </>
+  );
+}
+
+/** Which channel live messages use now, in one sentence. */
+function ChannelStatus({ settings }: { settings: ChannelSettings }) {
+  const number = settings.number?.displayPhoneNumber ?? settings.phoneNumberId;
+  return (
+    <div
+      className={`banner ${settings.connected ? 'banner-warning' : 'banner-info'}`}
+      role="note"
+      data-testid="channel-status"
+      data-connected={settings.connected}
+    >
+      <span className="banner-text">
+        {settings.connected ? (
+          <>
+            <strong>Live messages go to WhatsApp through the Cloud API</strong>
+            {number ? <>, from {number}</> : null}. They reach real customers and are charged to the
+            wallet. Test keys still use the simulated channel.
+          </>
+        ) : (
+          <>
+            <strong>Simulated channel.</strong> Live messages are delivered and read by the
+            simulator and never reach WhatsApp. Connect the Cloud API below to send for real.
+          </>
+        )}
+      </span>
+    </div>
+  );
+}
+
+function ChannelForm({
+  settings,
+  onSaved,
+}: {
+  settings: ChannelSettings;
+  onSaved: (settings: ChannelSettings) => void;
+}) {
+  const initial = useMemo(() => channelDraftOf(settings), [settings]);
+  const [draft, setDraft] = useState<ChannelDraft>(initial);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [formError, setFormError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [check, setCheck] = useState<CheckState>({ kind: 'idle' });
+  const [changingToken, setChangingToken] = useState(false);
+  const [advancedOpen, setAdvancedOpen] = useState(initial.graphBaseUrl !== '');
+
+  const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
+  const cloud = draft.provider === 'cloud_api';
+
+  const change = (patch: Partial<ChannelDraft>, params: string[]) => {
+    setDraft((d) => ({ ...d, ...patch }));
+    setErrors((current) => params.reduce(withoutErrorsAt, current));
+    setFormError(null);
+  };
+
+  /** Brings a field into view, opening what hides it first. */
+  const showParam = (param: string) => {
+    if (param === 'graphBaseUrl') setAdvancedOpen(true);
+    if (param === 'verifyToken') setChangingToken(true);
+    focusParam(param);
+  };
+
+  /** Saves the form; the settings as the core now has them, or null. */
+  const save = async (): Promise<ChannelSettings | null> => {
+    const found = checkChannel(draft, settings);
+    setErrors(found);
+    const first = CHANNEL_ORDER.find((p) => found[p]);
+    if (first) {
+      showParam(first);
+      return null;
+    }
+    setBusy(true);
+    setFormError(null);
+    try {
+      const saved = await api.channel.save(channelBody(draft, settings));
+      onSaved(saved);
+      setDraft(channelDraftOf(saved));
+      setChangingToken(false);
+      notify('success', 'Saved the channel settings.');
+      return saved;
+    } catch (e) {
+      const param = e instanceof ApiRequestError ? channelParam(e.param) : null;
+      if (param) {
+        setErrors({ [param]: errorMessage(e) });
+        showParam(param);
+      } else {
+        setFormError(errorMessage(e));
+      }
+      return null;
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (!busy) void save();
+  };
+
+  const runCheck = async () => {
+    if (busy || check.kind === 'running') return;
+    // The check uses the saved settings: what is on screen is saved first.
+    if (dirty && !(await save())) return;
+    setCheck({ kind: 'running' });
+    try {
+      onSaved(await api.channel.check());
+      setCheck({ kind: 'idle' });
+    } catch (e) {
+      setCheck({ kind: 'error', error: errorMessage(e) });
+    }
+  };
+
+  const textOf = (key: 'phoneNumberId' | 'wabaId' | 'graphBaseUrl') => ({
+    param: key,
+    value: draft[key],
+    error: errors[key],
+    onChange: (value: string) => change({ [key]: value }, [key]),
+  });
+  const secretOf = (
+    key: 'accessToken' | 'appSecret',
+    modeKey: 'accessTokenMode' | 'appSecretMode',
+  ) => ({
+    param: key,
+    value: draft[key],
+    error: errors[key],
+    onChange: (value: string) => change({ [key]: value }, [key]),
+    mode: draft[modeKey],
+    // Another choice starts over: what was typed goes.
+    onMode: (mode: SecretMode) => change({ [modeKey]: mode, [key]: '' }, [key]),
+  });
+
+  return (
+    <>
+      {formError ? <ErrorBanner message={formError} testId="channel-settings-error" /> : null}
+      <ChannelStatus settings={settings} />
+
+      <div className="editor-grid">
+        <form
+          id={FORM_ID}
+          className="card editor-form"
+          noValidate
+          onSubmit={submit}
+          data-testid="channel-settings-form"
+        >
+          <EditorSection title="Live messages go through">
+            <ProviderChoice
+              value={draft.provider}
+              onChange={(provider: Provider) => change({ provider }, ['provider'])}
+            />
+            {!cloud && settings.phoneNumberId ? (
+              <p className="hint">Your Cloud API details are kept: choose it again to use them.</p>
+            ) : null}
+          </EditorSection>
+
+          {cloud ? (
+            <>
+              <EditorSection title="WhatsApp Business number">
+                <p className="hint">
+                  In your Meta app’s dashboard, <strong>WhatsApp → API Setup</strong> shows both
+                  ids.
+                </p>
+                <div className="form-grid-2">
+                  <TextSetting
+                    {...textOf('phoneNumberId')}
+                    label="Phone number id"
+                    inputMode="numeric"
+                    mono
+                  />
+                  <TextSetting
+                    {...textOf('wabaId')}
+                    label="WhatsApp Business Account id"
+                    inputMode="numeric"
+                    mono
+                  />
+                </div>
+                <div className="form-grid-2">
+                  <SecretSetting
+                    {...secretOf('accessToken', 'accessTokenMode')}
+                    label="Access token"
+                    isSet={settings.accessTokenSet}
+                    hint="A permanent token of a system user with the whatsapp_business_messaging and whatsapp_business_management permissions."
+                  />
+                  <SecretSetting
+                    {...secretOf('appSecret', 'appSecretMode')}
+                    label="App secret"
+                    isSet={settings.appSecretSet}
+                    hint="From your Meta app’s Settings → Basic. It proves webhooks come from Meta."
+                  />
+                </div>
+                <details
+                  className="channel-advanced"
+                  open={advancedOpen}
+                  onToggle={(event) => setAdvancedOpen(event.currentTarget.open)}
+                >
+                  <summary data-testid="channel-advanced">Advanced</summary>
+                  <TextSetting
+                    {...textOf('graphBaseUrl')}
+                    label={
+                      <>
+                        Graph API base URL <span className="optional">(optional)</span>
+                      </>
+                    }
+                    type="url"
+                    placeholder={DEFAULT_GRAPH_BASE_URL}
+                    hint={
+                      <>
+                        Where Cloud API calls go. Empty: Meta’s,{' '}
+                        <code>{DEFAULT_GRAPH_BASE_URL}</code>. Change it only to point at a test
+                        server.
+                      </>
+                    }
+                  />
+                </details>
+              </EditorSection>
+
+              <WebhookSection
+                webhookPath={settings.webhookPath}
+                savedVerifyToken={settings.verifyToken}
+                verifyToken={draft.verifyToken}
+                changingToken={changingToken}
+                tokenError={errors.verifyToken}
+                onChangeToken={(verifyToken) => change({ verifyToken }, ['verifyToken'])}
+                onChangingToken={(changing) => {
+                  setChangingToken(changing);
+                  if (!changing) change({ verifyToken: settings.verifyToken }, ['verifyToken']);
+                }}
+              />
+            </>
+          ) : null}
+
+          <div className="channel-settings-actions">
+            <button
+              type="submit"
+              className="button button-primary"
+              disabled={busy || !dirty}
+              data-testid="channel-save"
+            >
+              {busy ? 'Saving…' : 'Save settings'}
+            </button>
+            <span className="hint" data-testid="channel-save-state">
+              {dirty ? 'Unsaved changes.' : `Saved ${formatDateTime(settings.updatedAt)}.`}
+            </span>
+          </div>
+        </form>
+
+        <div className="channel-aside">
+          <ChannelCheckCard
+            settings={settings}
+            dirty={dirty}
+            cloudApiChosen={cloud}
+            busy={busy}
+            check={check}
+            onCheck={() => void runCheck()}
+          />
+          <SimulatedNote />
+        </div>
+      </div>
+    </>
+  );
+}
+
+function LiveChannel() {
+  const { loaded, retry, setRecord } = useRecord(api.channel.get);
+  return (
+    <div className="channel-live" aria-busy={loaded.state === 'loading'}>
+      {loaded.state === 'loading' ? <p className="muted">Loading the channel settings…</p> : null}
+      {loaded.state === 'error' ? <ErrorBanner message={loaded.error} onRetry={retry} /> : null}
+      {loaded.state === 'ready' ? (
+        <ChannelForm settings={loaded.record} onSaved={setRecord} />
+      ) : null}
+    </div>
+  );
+}
+
+/** Settings → Channel: connect the WhatsApp Cloud API number live messages go out from. */
+export function ChannelSettingsScreen() {
+  const environment = useSession((s) => s.environment);
+  const workspaceId = useSession((s) => s.workspaceId);
+
+  return (
+    <div className="screen screen-wide" data-testid="channel-settings">
+      <PageHeader
+        eyebrow="Settings"
+        title="Channel"
+        description={
+          <>
+            The WhatsApp number live messages go out from, and where Meta delivers what customers
+            send back. Each workspace connects its own.
+          </>
+        }
+      />
+      {environment === 'live' ? (
+        // A switch of workspace reads that workspace's settings afresh.
+        <LiveChannel key={workspaceId ?? ''} />
+      ) : (
+        <TestModeNotice />
+      )}
+    </div>
+  );
+}
