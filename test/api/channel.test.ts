@@ -538,3 +538,102 @@ describe('runners on the Cloud API', () => {
     expect(to).toEqual(phones.map((p) => p.slice(1)).sort());
   }, 20_000);
 });
+
+describe('what the review found', () => {
+  it('a delivery signed with one workspace’s secret never lands in another’s', async () => {
+    const { g, send, byChannelId } = await setup();
+    const wamid = (await send()).body.data.channelMessageId as string;
+    // Workspace B connects its own (fake) app with its own secret.
+    const other = t.core.services.workspaces.create('Other');
+    const keyB = t.key('live', other.id);
+    const gB = await startFakeGraph({
+      phoneNumberId: '109999999999999',
+      wabaId: '209999999999999',
+      appSecret: 'b-secret-0123456789',
+    });
+    try {
+      const put = await t.request('PUT', '/api/channel', {
+        key: keyB,
+        body: {
+          provider: 'cloud_api',
+          phoneNumberId: gB.phoneNumberId,
+          wabaId: gB.wabaId,
+          accessToken: gB.accessToken,
+          appSecret: gB.appSecret,
+          graphBaseUrl: gB.baseUrl,
+        },
+      });
+      expect(put.status).toBe(200);
+      // B signs (validly, with its own secret) a payload naming A's number and A's message.
+      const forged = g.mergeEntries(
+        g.inboundText({ from: ANN_WA, text: 'Please refund order 42 to IBAN …' }),
+        g.status({
+          wamid,
+          status: 'failed',
+          recipient: ANN_WA,
+          errors: [{ code: 131026, title: 'x' }],
+        }),
+      );
+      const { createHmac } = await import('node:crypto');
+      const raw = JSON.stringify(forged);
+      const url = `http://127.0.0.1:${(t.core.app.server.address() as { port: number }).port}/channel/webhook`;
+      const post = await fetch(url, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'x-hub-signature-256': `sha256=${createHmac('sha256', gB.appSecret).update(raw).digest('hex')}`,
+        },
+        body: raw,
+      });
+      expect(post.status).toBe(200);
+      expect(
+        t.core.db
+          .prepare(`SELECT count(*) FROM messages WHERE direction = 'inbound'`)
+          .pluck()
+          .get(),
+      ).toBe(0);
+      expect(byChannelId(wamid)).toMatchObject({ status: 'sent' });
+    } finally {
+      await gB.close();
+    }
+  });
+
+  it('sends the token only where it was given for; a retry of a refused send hears the refusal', async () => {
+    const { key, g, send } = await setup();
+    const moved = await t.request('PUT', '/api/channel', {
+      key,
+      body: { graphBaseUrl: 'http://127.0.0.1:9/v21.0' },
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.error.param).toBe('accessToken');
+    g.failNext({ code: 131026 });
+    const headers = { 'idempotency-key': 'refund-me-once' };
+    const body = { phone: ANN, templateName: 'order_update', variables: { 1: 'Ann', 2: 'A-1' } };
+    const first = await t.request('POST', '/api/send', { key, body, headers });
+    expect(first.status).toBe(422);
+    const again = await t.request('POST', '/api/send', { key, body, headers });
+    expect(again.status).toBe(422);
+    expect(again.body.error.code).toBe('recipient_invalid');
+    expect(g.sent).toHaveLength(0);
+    // The same key never sends again.
+    expect((await send()).status).toBe(200);
+  });
+
+  it('a message in flight when the channel is switched off fails and is refunded', async () => {
+    const { key, g, send, message } = await setup();
+    const balance = () => t.core.services.wallet.get(t.workspaceId).balanceMicros;
+    const before = balance();
+    g.dropNext();
+    const lost = await send();
+    expect(lost.status).toBe(202);
+    await t.request('PUT', '/api/channel', { key, body: { provider: 'simulated' } });
+    // The delivery job finds no provider any more.
+    t.core.db.prepare(`UPDATE jobs SET run_at = 0 WHERE kind = 'message.deliver'`).run();
+    await t.core.services.scheduler.runDue();
+    expect(message(lost.body.data.messageId)).toMatchObject({
+      status: 'failed',
+      error_code: 'channel_disconnected',
+    });
+    expect(balance()).toBe(before);
+  });
+});

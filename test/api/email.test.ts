@@ -288,10 +288,107 @@ describe('email campaigns', () => {
       transport: 'simulated',
     });
     expect(JSON.stringify(put.body)).not.toContain('s3cret');
+    // Kept when the server stays; a new server needs the password again (never sent elsewhere).
     const kept = await t.request('PUT', '/v1/email/settings', {
       key,
-      body: { smtp: { host: 'smtp2.example.com', port: 465, secure: true, user: 'me' } },
+      body: { smtp: { host: 'smtp.example.com', port: 587, secure: true, user: 'me' } },
     });
-    expect(kept.body.smtp).toMatchObject({ host: 'smtp2.example.com', passwordSet: true });
+    expect(kept.body.smtp).toMatchObject({ secure: true, passwordSet: true });
+    const moved = await t.request('PUT', '/v1/email/settings', {
+      key,
+      body: { smtp: { host: 'evil.example.net', port: 587, secure: false, user: 'me' } },
+    });
+    expect(moved.status).toBe(400);
+    expect(moved.body.error.param).toBe('smtp.password');
+  });
+});
+
+describe('what the review found', () => {
+  it('emails an address once, and an unsubscribe covers every contact with it', async () => {
+    const { create, post, drain, key } = await setup([
+      'ann@example.com',
+      'Ann@Example.com',
+      'bob@example.com',
+    ]);
+    const first = (await create()).body.id;
+    expect((await post(`${first}/launch`)).body.counts.total).toBe(2);
+    await drain(2);
+    const token = (
+      t.core.db
+        .prepare(`SELECT token FROM email_messages WHERE lower(to_address) = 'ann@example.com'`)
+        .get() as { token: string }
+    ).token;
+    await t.core.app.inject({ method: 'POST', url: `/e/u/${token}` });
+    const second = (await create({ name: 'Second' })).body.id;
+    const launched = await post(`${second}/launch`);
+    expect(launched.body.counts.total).toBe(1);
+    const unsubscribed = t.core.db
+      .prepare('SELECT count(*) FROM contacts WHERE email_unsubscribed_at IS NOT NULL')
+      .pluck()
+      .get();
+    expect(unsubscribed).toBe(2);
+    void key;
+  });
+
+  it('a campaign that has started keeps its content: only its resume time can change', async () => {
+    const { create, post, clock, key } = await setup(['ann@example.com', 'bob@example.com']);
+    await t.request('PUT', '/api/simulator/settings', {
+      key: t.key('test'),
+      body: { emailRatePerSecond: 1 },
+    });
+    const id = (await create()).body.id;
+    await post(`${id}/launch`);
+    await t.core.services.scheduler.runDue();
+    await post(`${id}/pause`);
+    const at = new Date(clock.now() + 3600_000).toISOString();
+    expect((await post(`${id}/launch`, { scheduledFor: at })).body.status).toBe('scheduled');
+    const edit = await t.request('PUT', `/v1/email/campaigns/${id}`, {
+      key,
+      body: { scheduledFor: null, subject: 'Changed' },
+    });
+    expect(edit.status).toBe(409);
+    const later = new Date(clock.now() + 7200_000).toISOString();
+    const moved = await t.request('PUT', `/v1/email/campaigns/${id}`, {
+      key,
+      body: { scheduledFor: later },
+    });
+    expect(moved.body).toMatchObject({ status: 'scheduled', scheduledFor: later });
+  });
+
+  it('a live campaign needs a public URL its recipients can reach', async () => {
+    t = await makeCore({ clock: manualClock() });
+    const key = t.key('live');
+    const c = await t.request('POST', '/api/contacts', {
+      key,
+      body: { phone: phone(1), email: 'ann@example.com' },
+    });
+    const group = (
+      await t.request('POST', '/api/contacts/groups', {
+        key,
+        body: { name: 'G', contactIds: [c.body.id] },
+      })
+    ).body;
+    const id = (
+      await t.request('POST', '/v1/email/campaigns', {
+        key,
+        body: {
+          name: 'N',
+          subject: 'S',
+          fromEmail: 'news@acme.example',
+          html: '<p>x</p>',
+          audience: { groupId: group.id },
+        },
+      })
+    ).body.id;
+    const refused = await t.request('POST', `/v1/email/campaigns/${id}/launch`, { key, body: {} });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.param).toBe('publicUrl');
+    await t.request('PUT', '/v1/email/settings', {
+      key,
+      body: { publicUrl: 'https://mail.acme.example' },
+    });
+    expect(
+      (await t.request('POST', `/v1/email/campaigns/${id}/launch`, { key, body: {} })).status,
+    ).toBe(200);
   });
 });

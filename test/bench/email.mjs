@@ -167,6 +167,7 @@ export async function smtpRun(n = 2000, rate = 200) {
     await api('PUT', '/v1/email/settings', {
       smtp: { host: '127.0.0.1', port, secure: false, user: null },
       ratePerSecond: rate,
+      publicUrl: 'https://mail.acme.example',
     });
     const id = await campaign(api, groupId);
     const cpu0 = cpuMs(child.pid);

@@ -161,6 +161,7 @@ it('SIGKILLed twice mid-campaign over SMTP (live key), nobody is emailed twice a
   await api(s.url, key, 'PUT', '/v1/email/settings', {
     smtp: { host: '127.0.0.1', port: peer.port, secure: false, user: null },
     ratePerSecond: 100,
+    publicUrl: 'https://mail.acme.example',
   });
   await api(s.url, key, 'POST', `/v1/email/campaigns/${id}/launch`, {});
   for (const atSent of [100, 250]) {

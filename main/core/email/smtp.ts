@@ -45,6 +45,7 @@ export interface SmtpTransport {
 }
 
 const CONNECT_TIMEOUT_MS = 10_000;
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1', '[::1]']);
 const SOCKET_TIMEOUT_MS = 30_000;
 
 /**
@@ -172,6 +173,9 @@ export function smtpTransport(
     socketTimeout: opts.timeoutMs ?? SOCKET_TIMEOUT_MS,
     dkim: config.dkim ? { ...config.dkim, headerFieldNames: DKIM_HEADERS } : undefined,
     tls: { rejectUnauthorized: !config.allowInvalidCerts },
+    // A login never crosses the network in the clear: without TLS from the start, STARTTLS is
+    // required (a server on this machine is exempt).
+    requireTLS: !!config.user && !config.secure && !LOOPBACK.has(config.host.toLowerCase()),
     // Messages are strings we composed: nothing may make nodemailer read a file or fetch a URL.
     disableFileAccess: true,
     disableUrlAccess: true,

@@ -40,6 +40,11 @@ declare module 'fastify' {
      * returns the key's stored answer (the route replays it) or reserves the key (null).
      */
     bindStreamedBody(req: FastifyRequest, bodyHash: string): StoredAnswer | null;
+    /**
+     * Replaces a committed answer with the request's final one (a live send's 202 by the
+     * provider's verdict), so a retry of the key replays what the client should have heard.
+     */
+    amendStoredAnswer(req: FastifyRequest, status: number, body: string): void;
   }
   interface FastifyContextConfig {
     /** Set on async POST routes: their Idempotency-Key is reserved before the handler runs. */
@@ -111,6 +116,9 @@ export function registerIdempotency(
      ON CONFLICT (scope, key) DO UPDATE SET status = @status, headers = @headers, body = @body, owner = NULL`,
   );
   const release = db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?');
+  const amend = db.prepare(
+    'UPDATE idempotency_keys SET status = ?, body = ? WHERE scope = ? AND key = ? AND owner IS NULL',
+  );
   const releaseOwn = db.prepare(
     'DELETE FROM idempotency_keys WHERE scope = ? AND key = ? AND status = 0 AND owner = ?',
   );
@@ -205,6 +213,10 @@ export function registerIdempotency(
   };
 
   app.decorate('commitWithResponse', commitWithResponse);
+  app.decorate('amendStoredAnswer', (req: FastifyRequest, status: number, body: string) => {
+    const p = req.idempotency;
+    if (p?.settled) amend.run(status, body, p.scope, p.key);
+  });
   app.decorate('bindStreamedBody', (req: FastifyRequest, bodyHash: string): StoredAnswer | null => {
     const p = req.idempotency;
     if (!p || p.settled || p.hash !== null) return null;

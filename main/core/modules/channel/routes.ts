@@ -131,7 +131,8 @@ export function registerChannelWebhook(app: FastifyInstance, webhook: ChannelWeb
   app.post('/channel/webhook', { schema: { hide: true } }, async (req) => {
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const header = req.headers['x-hub-signature-256'];
-    if (!webhook.signedBy(raw, Array.isArray(header) ? header[0] : header)) {
+    const secret = webhook.signedBy(raw, Array.isArray(header) ? header[0] : header);
+    if (!secret) {
       throw new ApiError(
         'invalid_signature',
         'X-Hub-Signature-256 is missing or does not match a connected app secret',
@@ -148,6 +149,6 @@ export function registerChannelWebhook(app: FastifyInstance, webhook: ChannelWeb
       .passthrough()
       .safeParse(body);
     if (!parsed.success) throw new ApiError('validation_error', 'not a webhook envelope');
-    return webhook.handle(body as Parameters<ChannelWebhook['handle']>[0]);
+    return webhook.handle(body as Parameters<ChannelWebhook['handle']>[0], secret);
   });
 }

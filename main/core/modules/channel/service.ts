@@ -93,6 +93,17 @@ export function channelService(d: {
        check_message = @check_message, updated_at = @updated_at
      WHERE business_account_id = @business_account_id`,
   );
+  // A check writes only what it learned, and only if the settings did not change meanwhile.
+  const saveCheck = db.prepare(
+    `UPDATE channel_settings SET display_phone_number = @display_phone_number,
+       verified_name = @verified_name, quality_rating = @quality_rating,
+       provider_tier = @provider_tier, provider_mps = @provider_mps, checked_at = @checked_at,
+       check_ok = @check_ok, check_message = @check_message
+     WHERE business_account_id = @business_account_id AND updated_at = @updated_at`,
+  );
+  const release = db.prepare(
+    'UPDATE channel_settings SET phone_number_id = NULL WHERE business_account_id = ?',
+  );
   const templateOf = db.prepare(
     `SELECT language, components FROM templates
      WHERE workspace_id = ? AND environment = 'live' AND name = ?`,
@@ -161,7 +172,7 @@ export function channelService(d: {
   function markCheck(accountId: string, ok: boolean, message: string) {
     const r = byAccount.get(accountId) as ChannelRow | undefined;
     if (!r) return;
-    save.run({ ...r, checked_at: clock.now(), check_ok: ok ? 1 : 0, check_message: message });
+    saveCheck.run({ ...r, checked_at: clock.now(), check_ok: ok ? 1 : 0, check_message: message });
   }
 
   function view(scope: Scope, r: ChannelRow): ChannelSettings {
@@ -276,13 +287,30 @@ export function channelService(d: {
             if (next.phone_number_id !== r.phone_number_id) {
               const other = byPhone.get(next.phone_number_id) as ChannelRow | undefined;
               if (other && other.business_account_id !== r.business_account_id) {
-                throw new ApiError(
-                  'validation_error',
-                  'another business account is connected to this phone number id',
-                  { param: 'phoneNumberId' },
-                );
+                // Only an account whose token was shown to reach the number keeps it.
+                if (other.check_ok === 1) {
+                  throw new ApiError(
+                    'validation_error',
+                    'another business account is connected to this phone number id',
+                    { param: 'phoneNumberId' },
+                  );
+                }
+                release.run(other.business_account_id);
               }
             }
+          }
+          // The token is write-only: it goes only where it was given for. Sending it somewhere
+          // new (another Graph URL or number) needs it given again.
+          const moved =
+            next.graph_base_url !== r.graph_base_url ||
+            next.phone_number_id !== r.phone_number_id ||
+            next.waba_id !== r.waba_id;
+          if (moved && r.access_token !== null && body.accessToken === undefined) {
+            throw new ApiError(
+              'validation_error',
+              'give the access token again when changing the Graph API URL, phone number id or WABA id',
+              { param: 'accessToken' },
+            );
           }
           // New credentials: what the last check said no longer holds.
           if (
@@ -325,7 +353,14 @@ export function channelService(d: {
           display_phone_number: info.displayPhoneNumber,
           verified_name: info.verifiedName,
           quality_rating: info.qualityRating,
-          provider_tier: info.tier === undefined ? r.provider_tier : info.tier,
+          // A tier Meta did not name (or named in a way we do not know) is not "unlimited":
+          // the last one known, else the account's own.
+          provider_tier:
+            info.tier !== undefined
+              ? info.tier
+              : r.checked_at !== null && r.check_ok === 1
+                ? r.provider_tier
+                : d.workspaces.activeAccount(scope.workspaceId).messagingTier,
           provider_mps: info.mps ?? r.provider_mps,
           check_ok: 1,
           check_message: `Connected: ${info.verifiedName ?? 'the number'} (${info.displayPhoneNumber ?? r.phone_number_id}), quality ${info.qualityRating ?? 'unknown'}`,
@@ -344,7 +379,10 @@ export function channelService(d: {
         patch = { check_ok: 0, check_message: message };
       }
       const next = { ...r, ...patch, checked_at: clock.now() };
-      save.run(next);
+      if (saveCheck.run(next).changes === 0) {
+        // The settings changed while Meta answered: that answer was about the old ones.
+        return view(scope, row(scope.workspaceId));
+      }
       return view(scope, next);
     },
   };

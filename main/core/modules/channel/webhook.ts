@@ -87,17 +87,27 @@ export function channelWebhook(d: {
     `SELECT interactive FROM messages WHERE channel_message_id = ? AND direction = 'outbound'`,
   );
 
-  /** Whether `X-Hub-Signature-256` is HMAC-SHA256 of the raw body with a connected app secret. */
-  function signedBy(raw: Buffer, header: string | undefined): ChannelRow | null {
+  /**
+   * The app secret `X-Hub-Signature-256` was made with (HMAC-SHA256 of the raw body), if it is a
+   * connected account's; null otherwise. Only accounts with that secret may be written to: a
+   * delivery signed with one workspace's secret never lands in another's.
+   */
+  function signedBy(raw: Buffer, header: string | undefined): string | null {
     const m = /^sha256=([0-9a-f]{64})$/i.exec(header?.trim() ?? '');
     if (!m) return null;
     const given = Buffer.from(m[1]!.toLowerCase(), 'hex');
     for (const r of d.channels.appSecrets()) {
       const expected = createHmac('sha256', r.app_secret!).update(raw).digest();
-      if (timingSafeEqual(given, expected)) return r;
+      if (timingSafeEqual(given, expected)) return r.app_secret!;
     }
     return null;
   }
+
+  const sameSecret = (r: ChannelRow, secret: string) => {
+    const a = Buffer.from(r.app_secret ?? '');
+    const b = Buffer.from(secret);
+    return a.length === b.length && timingSafeEqual(a, b);
+  };
 
   const scopeOf = (r: ChannelRow): Scope => ({ workspaceId: r.workspace_id, environment: 'live' });
 
@@ -139,11 +149,14 @@ export function channelWebhook(d: {
     else result.duplicates++;
   }
 
-  function status(s: StatusUpdate, result: WebhookResult) {
-    let row = d.messages.repo.byChannelId(s.id);
+  function status(scope: Scope, s: StatusUpdate, result: WebhookResult) {
+    const ofAccount = <M extends { workspace_id: string; environment: string }>(
+      m: M | undefined,
+    ) => (m && m.workspace_id === scope.workspaceId && m.environment === 'live' ? m : undefined);
+    let row = ofAccount(d.messages.repo.byChannelId(s.id));
     if (!row && s.biz_opaque_callback_data) {
       // The call's answer was lost (a crash, a timeout): our id rode along with the message.
-      const ours = d.messages.repo.byId(s.biz_opaque_callback_data);
+      const ours = ofAccount(d.messages.repo.byId(s.biz_opaque_callback_data));
       if (ours && ours.channel_message_id === null) {
         d.messages.repo.setChannelMessageId(ours.id, s.id);
         row = { ...ours, channel_message_id: s.id };
@@ -192,8 +205,11 @@ export function channelWebhook(d: {
       return ok ? challenge : null;
     },
 
-    /** One verified delivery, in one transaction: all of it is stored, or none. */
-    handle(body: Envelope): WebhookResult {
+    /**
+     * One verified delivery, in one transaction: all of it is stored, or none. `secret` is the
+     * app secret that signed it: changes naming an account with another secret are ignored.
+     */
+    handle(body: Envelope, secret: string): WebhookResult {
       const result: WebhookResult = {
         messages: 0,
         duplicates: 0,
@@ -207,17 +223,20 @@ export function channelWebhook(d: {
             for (const change of entry.changes ?? []) {
               const value = change.value ?? {};
               if (change.field === 'messages') {
-                const account = value.metadata?.phone_number_id
+                const named = value.metadata?.phone_number_id
                   ? d.channels.byPhoneNumberId(value.metadata.phone_number_id)
                   : null;
+                const account = named && sameSecret(named, secret) ? named : null;
                 if (!account) {
                   result.ignored += (value.messages?.length ?? 0) + (value.statuses?.length ?? 0);
                   continue;
                 }
                 for (const m of value.messages ?? []) inbound(scopeOf(account), m, result);
-                for (const s of value.statuses ?? []) status(s, result);
+                for (const s of value.statuses ?? []) status(scopeOf(account), s, result);
               } else if (change.field === 'message_template_status_update') {
-                const accounts = d.channels.appSecrets().filter((r) => r.waba_id === entry.id);
+                const accounts = d.channels
+                  .appSecrets()
+                  .filter((r) => r.waba_id === entry.id && sameSecret(r, secret));
                 for (const r of accounts) {
                   const moved = d.templates.applyProviderStatus(
                     scopeOf(r),

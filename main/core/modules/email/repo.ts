@@ -224,9 +224,19 @@ export function emailRepo(db: Db) {
     `UPDATE email_messages SET unsubscribed_at = coalesce(unsubscribed_at, @at), updated_at = @at
      WHERE id = @id`,
   );
+  // An unsubscribe is for the address: every contact of the scope with it stops getting email.
   const unsubscribeContact = db.prepare(
     `UPDATE contacts SET email_unsubscribed_at = coalesce(email_unsubscribed_at, @at)
-     WHERE id = @id`,
+     WHERE workspace_id = @workspaceId AND environment = @environment
+       AND lower(trim(email)) = lower(trim(@address))`,
+  );
+  // …and campaigns still on their way to the address skip it.
+  const cancelUnsubscribed = db.prepare(
+    `UPDATE email_messages SET status = 'cancelled', error_code = 'unsubscribed',
+       error_message = 'unsubscribed before this campaign reached them', updated_at = @at
+     WHERE status = 'pending' AND campaign_id IS NOT NULL AND contact_id IN (
+       SELECT id FROM contacts WHERE workspace_id = @workspaceId AND environment = @environment
+         AND lower(trim(email)) = lower(trim(@address)))`,
   );
   const cancelPending = db.prepare(
     `UPDATE email_messages SET status = 'cancelled', updated_at = ?
@@ -291,7 +301,14 @@ export function emailRepo(db: Db) {
     click: (id: string, at: number) => click.run({ id, at }).changes,
     unsubscribe(m: EmailMessageRow, at: number) {
       unsubscribe.run({ id: m.id, at });
-      if (m.contact_id) unsubscribeContact.run({ id: m.contact_id, at });
+      const who = {
+        workspaceId: m.workspace_id,
+        environment: m.environment,
+        address: m.to_address,
+        at,
+      };
+      unsubscribeContact.run(who);
+      cancelUnsubscribed.run(who);
     },
     cancelPending: (campaignId: string, at: number) => cancelPending.run(at, campaignId).changes,
     recipients: (q: {

@@ -301,7 +301,12 @@ export function emailService(d: EmailDeps) {
     const audience = JSON.parse(c.audience) as CampaignTarget;
     const now = clock.now();
     let n = 0;
+    // One email per address: two contacts sharing one (in any case) get it once.
+    const seen = new Set<string>();
     for (const contact of d.campaigns.repo.emailAudienceRows(scope, audience)) {
+      const address = contact.email!.trim().toLowerCase();
+      if (seen.has(address)) continue;
+      seen.add(address);
       repo.insertMessage({
         id: ids('em'),
         workspace_id: c.workspace_id,
@@ -326,8 +331,30 @@ export function emailService(d: EmailDeps) {
     return n;
   }
 
+  /**
+   * A live campaign's links (tracking, unsubscribe) must reach its recipients: a loopback or
+   * private `publicUrl` (the default is this machine) would send links nobody can open.
+   */
+  function requireReachable(scope: Scope) {
+    if (scope.environment !== 'live') return;
+    const url = publicUrlOf(settingsRow(scope));
+    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+    if (
+      /^(localhost|127\.|10\.|192\.168\.|169\.254\.|::1$|f[cd][0-9a-f]{2}:)/i.test(host) ||
+      /^172\.(1[6-9]|2\d|3[01])\./.test(host) ||
+      host === '0.0.0.0'
+    ) {
+      throw new ApiError(
+        'validation_error',
+        `email links would point at ${url}, which recipients cannot reach: set a public URL in Email settings`,
+        { param: 'publicUrl' },
+      );
+    }
+  }
+
   /** Moves a campaign into sending now: recipients fixed (at the first start), the runner queued. */
   function startSending(c: EmailCampaignRow): EmailCampaignRow {
+    requireReachable(scopeOf(c));
     const now = clock.now();
     const first = c.launched_at === null;
     const n = fixRecipients(c);
@@ -468,9 +495,14 @@ export function emailService(d: EmailDeps) {
 
   /** An SMTP exchange's end, committed with the job's end. */
   function settle(m: EmailMessageRow, patch: Partial<EmailMessageRow>) {
+    const before = m.campaign_id ? repo.campaign(m.campaign_id)! : null;
+    // Cancelled during the exchange: what would wait for another try is cancelled instead.
+    if (before?.status === 'cancelled' && patch.status === 'pending')
+      patch = { ...patch, status: 'cancelled' };
     repo.saveOutcome({ ...m, ...patch, updated_at: clock.now() });
-    if (!m.campaign_id) return;
-    const c = repo.campaign(m.campaign_id)!;
+    if (!before) return;
+    // The counters moved with the save (triggers): read them again.
+    const c = repo.campaign(before.id)!;
     if (patch.status === 'pending') startJob(c, patch.next_attempt_at ?? clock.now());
     if (!finishIfDone(c)) progress(c);
   }
@@ -735,6 +767,18 @@ export function emailService(d: EmailDeps) {
               { details: { status: c.status } },
             );
           }
+          if (c.launched_at !== null) {
+            // A campaign that has sent (paused, then scheduled to resume) keeps its content and
+            // recipients: only when it resumes can change.
+            const others = Object.keys(body).filter((k) => k !== 'scheduledFor');
+            if (others.length > 0 || !body.scheduledFor) {
+              throw new ApiError(
+                'invalid_state',
+                `email campaign ${id} has started sending: only its scheduledFor can change`,
+                { param: others[0] ?? 'scheduledFor', details: { status: c.status } },
+              );
+            }
+          }
           const at =
             body.scheduledFor === undefined ? c.scheduled_for : checkSchedule(body.scheduledFor);
           const next: EmailCampaignRow = {
@@ -960,6 +1004,18 @@ export function emailService(d: EmailDeps) {
               smtp_password: null,
             });
           } else if (body.smtp) {
+            // The password is write-only: it goes only to the server it was given for.
+            const moved =
+              body.smtp.host !== s.smtp_host ||
+              body.smtp.port !== s.smtp_port ||
+              (body.smtp.user ?? null) !== s.smtp_user;
+            if (moved && s.smtp_password !== null && body.smtp.password === undefined) {
+              throw new ApiError(
+                'validation_error',
+                'give the password again when changing the SMTP host, port or user',
+                { param: 'smtp.password' },
+              );
+            }
             Object.assign(next, {
               smtp_host: body.smtp.host,
               smtp_port: body.smtp.port,

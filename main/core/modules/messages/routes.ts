@@ -8,6 +8,7 @@ import {
   sendTextResponse,
 } from '../../../../shared/schemas/messages.ts';
 import { sendListBody, sendListResponse } from '../../../../shared/schemas/interactive-lists.ts';
+import { errorBody } from '../../http/errors.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
 import { TEMPLATE_SEND_ERRORS } from '../../http/openapi.ts';
 import type { FastifyReply, FastifyRequest } from 'fastify';
@@ -108,7 +109,15 @@ async function answerSend<
   const r = first as R;
   if (!r.remote) return r.response;
   const answer = await messages.deliverNow(r.message.id);
-  if (answer.kind === 'refused') throw answer.error;
+  if (answer.kind === 'refused') {
+    // The message exists and failed: a retry of the key hears the same refusal.
+    app.amendStoredAnswer(
+      req,
+      answer.error.status,
+      JSON.stringify(errorBody(`http://${req.headers.host ?? '127.0.0.1'}`, answer.error)),
+    );
+    throw answer.error;
+  }
   if (answer.kind === 'pending') return r.response;
   reply.code(200);
   // The 200 is the simulator's answer with the provider's id (our id went only in the 202).
@@ -116,10 +125,12 @@ async function answerSend<
     messageId?: string;
   };
   const exact = 'conversationId' in data ? r.response.data : data;
-  return {
+  const final = {
     ...r.response,
     data: { ...exact, channelMessageId: answer.channelMessageId },
   } as R['response'];
+  app.amendStoredAnswer(req, 200, JSON.stringify(final));
+  return final;
 }
 
 export const messagesRoutes: RegisterRoutes = (app, { messages, conversations }) => {

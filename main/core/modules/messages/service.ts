@@ -492,6 +492,16 @@ export function messagesService(d: MessagingDeps) {
     });
   };
 
+  function channelGone(row: MessageRow) {
+    if (row.status !== 'accepted') return;
+    repo.setDispatching(row.id, null);
+    applyStatus(row, 'failed', {
+      code: 'channel_disconnected',
+      message:
+        'The live channel was switched off before the provider answered; the message was not sent again',
+    });
+  }
+
   // The hand-over. A local channel (the simulator) answers synchronously, so its answer, the
   // message's status and the job's end are one commit: exactly once, whatever is killed when.
   // A remote provider gets its own async job (below), in the same transaction.
@@ -524,7 +534,12 @@ export function messagesService(d: MessagingDeps) {
       const row = repo.byId(messageId);
       if (!row) return;
       const channel = d.channelFor(row.workspace_id, row.environment);
-      if (channel.kind !== 'remote') return;
+      if (channel.kind !== 'remote') {
+        // The live channel was switched off before the provider took (or answered for) this
+        // message: it fails, refunded, rather than stay accepted for ever.
+        if (row.status === 'accepted') channelGone(row);
+        return;
+      }
       if (row.status !== 'accepted') {
         // A status arrived while we waited: the provider had it. Nothing is in flight.
         if (row.dispatching_at != null) repo.setDispatching(messageId, null);
@@ -773,9 +788,16 @@ export function messagesService(d: MessagingDeps) {
       | { kind: 'refused'; error: ApiError }
     > {
       const row = repo.byId(messageId);
-      if (!row) return { kind: 'pending' };
+      if (!row || row.status !== 'accepted') return { kind: 'pending' };
       const channel = d.channelFor(row.workspace_id, row.environment);
-      if (channel.kind !== 'remote') return { kind: 'pending' };
+      if (channel.kind !== 'remote') {
+        if (row.dispatching_at === null) return { kind: 'pending' }; // the simulator's
+        db.transaction(() => channelGone(repo.byId(messageId)!)).immediate();
+        return {
+          kind: 'refused',
+          error: channelApiError('channel_disconnected', 'the live channel was switched off'),
+        };
+      }
       const abort = new AbortController();
       let timer: NodeJS.Timeout | undefined;
       let outcome: DeliveryOutcome;

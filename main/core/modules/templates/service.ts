@@ -153,7 +153,14 @@ export function templatesService(
       const row = repo.byId(templateId);
       if (!row || row.status !== 'PENDING' || row.updated_at !== stamp) return;
       const client = provider(scopeOf(row));
-      if (!client) return;
+      if (!client) {
+        // Disconnected since: the simulated provider reviews it, as for any unconnected account.
+        db.transaction(() => {
+          const now = repo.byId(templateId);
+          if (now && now.status === 'PENDING' && now.updated_at === stamp) review(now);
+        }).immediate();
+        return;
+      }
       const components = JSON.parse(row.components) as TemplateComponent[];
       const providerId = providerIdOf.get(row.id) as string | null;
       let created: { id: string; status?: string } | null = null;
@@ -189,7 +196,20 @@ export function templatesService(
           transition(now, to, null, true);
       }).immediate();
     },
-    { sync: false, concurrency: 2, maxAttempts: 6, baseDelayMs: 5000 },
+    {
+      sync: false,
+      concurrency: 2,
+      maxAttempts: 6,
+      baseDelayMs: 5000,
+      // Meta could not be reached for all its tries: say so rather than stay PENDING for ever.
+      onDead: (payload, error) => {
+        const { templateId, stamp } = payload as { templateId: string; stamp: number };
+        const row = repo.byId(templateId);
+        if (row && row.status === 'PENDING' && row.updated_at === stamp) {
+          transition(row, 'REJECTED', `could not submit the template to Meta: ${error}`);
+        }
+      },
+    },
   );
 
   scheduler.register(
@@ -383,6 +403,15 @@ export function templatesService(
         .transaction(() => {
           if (pulled) {
             let reviewed = 0;
+            // Live templates Meta does not have (made before connecting): submitted now, PENDING
+            // until Meta decides, instead of looking usable while every send would fail (132001).
+            const known = new Set(pulled.map((p) => `${p.name}\n${p.language}`));
+            for (const row of repo.list(scope, { status: null, name: null }, null, 1000)) {
+              if (known.has(`${row.name}\n${row.language}`)) continue;
+              if (row.status === 'REJECTED' || row.status === 'DISABLED') continue;
+              const next = row.status === 'PENDING' ? row : transition(row, 'PENDING', null, true);
+              scheduleReview(next);
+            }
             for (const p of pulled) {
               const row = repo.byName(scope, p.name);
               if (!row || row.language !== p.language) continue;
