@@ -1,18 +1,20 @@
-import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { EMAIL_LIMITS, isEmailAddress } from '../../../../shared/email-rules.ts';
-import { ApiRequestError, errorMessage } from '../../api/client.ts';
+import { errorMessage } from '../../api/client.ts';
+import { CheckNotRun, CheckResult } from '../../components/check-result.tsx';
 import { CountedField } from '../../components/counted-field.tsx';
 import { EditorSection } from '../../components/editor-section.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { errorAria, FieldError } from '../../components/field-error.tsx';
-import { formatDateTime } from '../../components/format.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useRecord } from '../../components/record-loader.tsx';
-import { focusElement, withoutErrorsAt } from '../../components/server-errors.ts';
+import { SecretField, stateBadgeClass } from '../../components/secret-field.tsx';
+import { SettingsSave } from '../../components/settings-save.tsx';
+import { TextField } from '../../components/text-field.tsx';
+import { useSettingsForm } from '../../components/use-settings-form.ts';
 import { emailApi, type EmailSettings, type SmtpCheck } from '../../stores/email-api.ts';
 import { hrefFor } from '../../stores/route.ts';
 import { selectIsTestMode, useSession } from '../../stores/session.ts';
-import { notify } from '../../stores/toasts.ts';
 import { rememberedTestAddress, rememberTestAddress } from './email-format.ts';
 import { EmailTabs } from './email-tabs.tsx';
 import {
@@ -35,196 +37,11 @@ type TextKey = {
   [K in keyof SettingsDraft]: string extends SettingsDraft[K] ? K : never;
 }[keyof SettingsDraft];
 
-function focusParam(param: string): void {
-  window.requestAnimationFrame(() => focusElement(document.getElementById(settingsFieldId(param))));
-}
-
 const optional = (label: string) => (
   <>
     {label} <span className="optional">(optional)</span>
   </>
 );
-
-interface TextSettingProps {
-  param: string;
-  label: ReactNode;
-  value: string;
-  error: string | undefined;
-  onChange: (value: string) => void;
-  hint?: ReactNode;
-  placeholder?: string;
-  type?: 'text' | 'email' | 'url' | 'number';
-  inputMode?: 'numeric';
-  className?: string;
-  autoComplete?: string;
-}
-
-function TextSetting({
-  param,
-  label,
-  value,
-  error,
-  onChange,
-  hint,
-  placeholder,
-  type = 'text',
-  inputMode,
-  className,
-  autoComplete = 'off',
-}: TextSettingProps) {
-  const id = settingsFieldId(param);
-  return (
-    <div className={className ? `field ${className}` : 'field'}>
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type={type === 'number' ? 'text' : type}
-        inputMode={inputMode}
-        className={`input${error ? ' invalid' : ''}`}
-        value={value}
-        placeholder={placeholder}
-        autoComplete={autoComplete}
-        spellCheck={false}
-        {...errorAria(id, error, hint && !error ? `${id}-hint` : undefined)}
-        onChange={(event) => onChange(event.target.value)}
-        data-testid={id}
-      />
-      <FieldError fieldId={id} message={error} />
-      {hint && !error ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-    </div>
-  );
-}
-
-interface SecretSettingProps {
-  param: string;
-  label: string;
-  /** One is saved (the core never sends it back). */
-  isSet: boolean;
-  mode: SecretMode;
-  value: string;
-  error: string | undefined;
-  onMode: (mode: SecretMode) => void;
-  onChange: (value: string) => void;
-  /** A textarea (a PEM key) instead of a password input. */
-  multiline?: boolean;
-  /** Whether "Remove" is offered (a password may be dropped; a DKIM key goes with DKIM). */
-  removable?: boolean;
-  hint?: ReactNode;
-}
-
-/** A write-only secret: "set" or "not set", kept unless the user replaces (or removes) it. */
-function SecretSetting({
-  param,
-  label,
-  isSet,
-  mode,
-  value,
-  error,
-  onMode,
-  onChange,
-  multiline = false,
-  removable = false,
-  hint,
-}: SecretSettingProps) {
-  const id = settingsFieldId(param);
-  const state = (
-    <span
-      className={`badge ${isSet ? 'email-secret-set' : 'email-secret-unset'}`}
-      data-testid={`${id}-state`}
-    >
-      {isSet ? 'Set' : 'Not set'}
-    </span>
-  );
-  if (isSet && mode !== 'replace') {
-    return (
-      <div className="field">
-        <span className="field-label" id={`${id}-label`}>
-          {label}
-        </span>
-        <div className="email-secret-row" role="group" aria-labelledby={`${id}-label`}>
-          {mode === 'remove' ? (
-            <span className="badge email-secret-unset">Removed on save</span>
-          ) : (
-            state
-          )}
-          <span className="hint">
-            {mode === 'remove' ? 'It is deleted when you save.' : 'Saved, and never shown again.'}
-          </span>
-          <button
-            type="button"
-            className="button button-small"
-            onClick={() => onMode('replace')}
-            data-testid={`${id}-replace`}
-          >
-            Replace
-          </button>
-          {removable ? (
-            <button
-              type="button"
-              className="button button-small"
-              onClick={() => onMode(mode === 'remove' ? 'keep' : 'remove')}
-              data-testid={`${id}-remove`}
-            >
-              {mode === 'remove' ? 'Keep it' : 'Remove'}
-            </button>
-          ) : null}
-        </div>
-        {hint ? <p className="hint">{hint}</p> : null}
-      </div>
-    );
-  }
-  const props = {
-    id,
-    value,
-    className: `input${multiline ? ' textarea mono' : ''}${error ? ' invalid' : ''}`,
-    spellCheck: false,
-    autoComplete: 'new-password',
-    ...errorAria(id, error, hint && !error ? `${id}-hint` : undefined),
-    'data-testid': id,
-  };
-  return (
-    <div className="field">
-      <label htmlFor={id}>
-        {label} {state}
-      </label>
-      {multiline ? (
-        <textarea
-          {...props}
-          rows={6}
-          placeholder="-----BEGIN PRIVATE KEY-----"
-          onChange={(event) => onChange(event.target.value)}
-        />
-      ) : (
-        <input {...props} type="password" onChange={(event) => onChange(event.target.value)} />
-      )}
-      <FieldError fieldId={id} message={error} />
-      {hint && !error ? (
-        <p className="hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      ) : null}
-      {isSet ? (
-        <p>
-          <button
-            type="button"
-            className="link-button"
-            onClick={() => {
-              onChange('');
-              onMode('keep');
-            }}
-            data-testid={`${id}-keep`}
-          >
-            Keep the saved one
-          </button>
-        </p>
-      ) : null}
-    </div>
-  );
-}
 
 function Checkbox({
   param,
@@ -279,36 +96,29 @@ function CheckAnswer({ state }: { state: CheckState }) {
     );
   }
   if (state.kind === 'error') {
-    return (
-      <div className="email-check-result email-check-failed" data-testid="email-check-result">
-        <strong>The check could not run.</strong> {state.error}
-      </div>
-    );
+    return <CheckNotRun testId="email-check-result" error={state.error} />;
   }
   const { result, to } = state;
   return (
-    <div
-      className={`email-check-result ${result.ok ? 'email-check-ok' : 'email-check-failed'}`}
-      data-testid="email-check-result"
-      data-ok={result.ok}
+    <CheckResult
+      ok={result.ok}
+      testId="email-check-result"
+      title={
+        result.ok
+          ? to
+            ? `Test message accepted for ${to}`
+            : 'Connected and signed in'
+          : to
+            ? 'The test message was not accepted'
+            : 'The connection failed'
+      }
+      aside={result.code ? <code>{result.code}</code> : null}
     >
-      <p className="email-check-head">
-        <strong>
-          {result.ok
-            ? to
-              ? `Test message accepted for ${to}`
-              : 'Connected and signed in'
-            : to
-              ? 'The test message was not accepted'
-              : 'The connection failed'}
-        </strong>
-        {result.code ? <code>{result.code}</code> : null}
-      </p>
       <p className="hint">The server answered:</p>
       <pre className="email-server-response" data-testid="email-check-response" tabIndex={0}>
         {result.response}
       </pre>
-    </div>
+    </CheckResult>
   );
 }
 
@@ -320,58 +130,20 @@ function SettingsForm({
   onSaved: (settings: EmailSettings) => void;
 }) {
   const testMode = useSession(selectIsTestMode);
-  const initial = useMemo(() => settingsDraftOf(settings), [settings]);
-  const [draft, setDraft] = useState<SettingsDraft>(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const { draft, errors, formError, busy, dirty, change, save, submit } = useSettingsForm({
+    settings,
+    draftOf: settingsDraftOf,
+    check: checkSettings,
+    order: SETTINGS_ORDER,
+    paramOf: settingsParam,
+    fieldId: settingsFieldId,
+    send: (d, s) => emailApi.saveSettings(settingsBody(d, s)),
+    onSaved,
+    savedMessage: 'Saved the email settings.',
+  });
   const [check, setCheck] = useState<CheckState>({ kind: 'idle' });
   const [to, setTo] = useState(rememberedTestAddress);
   const [toError, setToError] = useState<string | undefined>(undefined);
-
-  const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
-
-  const change = (patch: Partial<SettingsDraft>, params: string[]) => {
-    setDraft((d) => ({ ...d, ...patch }));
-    setErrors((current) => params.reduce(withoutErrorsAt, current));
-    setFormError(null);
-  };
-
-  /** Saves the form; true once the core has the settings as shown. */
-  const save = async (): Promise<boolean> => {
-    const found = checkSettings(draft, settings);
-    setErrors(found);
-    const first = SETTINGS_ORDER.find((p) => found[p]);
-    if (first) {
-      focusParam(first);
-      return false;
-    }
-    setBusy(true);
-    setFormError(null);
-    try {
-      const saved = await emailApi.saveSettings(settingsBody(draft, settings));
-      onSaved(saved);
-      setDraft(settingsDraftOf(saved));
-      notify('success', 'Saved the email settings.');
-      return true;
-    } catch (e) {
-      const param = e instanceof ApiRequestError ? settingsParam(e.param) : null;
-      if (param) {
-        setErrors({ [param]: errorMessage(e) });
-        focusParam(param);
-      } else {
-        setFormError(errorMessage(e));
-      }
-      return false;
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!busy) void save();
-  };
 
   const runCheck = async (address: string | null) => {
     if (busy || check.kind === 'running') return;
@@ -396,7 +168,7 @@ function SettingsForm({
 
   /** What a setting takes to show and change `key` of the draft, the core's `param`. */
   const textOf = (key: TextKey, param: string) => ({
-    param,
+    id: settingsFieldId(param),
     value: draft[key],
     error: errors[param],
     onChange: (value: string) => change({ [key]: value }, [param]),
@@ -417,6 +189,7 @@ function SettingsForm({
     onMode: (mode: SecretMode) => change({ [modeKey]: mode, [key]: '' }, [param]),
   });
 
+  const password = secretOf('password', 'passwordMode', 'smtp.password');
   const smtp = settings.smtp;
   const toggleSecure = (secure: boolean) => {
     // The usual port follows the choice, unless another port was typed.
@@ -472,17 +245,12 @@ function SettingsForm({
             {draft.smtpOn ? (
               <>
                 <div className="email-server-grid">
-                  <TextSetting
+                  <TextField
                     {...textOf('host', 'smtp.host')}
                     label="Server"
                     placeholder="smtp.example.com"
                   />
-                  <TextSetting
-                    {...textOf('port', 'smtp.port')}
-                    label="Port"
-                    type="number"
-                    inputMode="numeric"
-                  />
+                  <TextField {...textOf('port', 'smtp.port')} label="Port" inputMode="numeric" />
                 </div>
                 <Checkbox
                   param="smtp.secure"
@@ -499,16 +267,16 @@ function SettingsForm({
                   }
                 />
                 <div className="form-grid-2">
-                  <TextSetting
+                  <TextField
                     {...textOf('user', 'smtp.user')}
                     label={optional('User')}
                     autoComplete="username"
                   />
-                  <SecretSetting
-                    {...secretOf('password', 'passwordMode', 'smtp.password')}
+                  <SecretField
+                    {...password}
                     label="Password"
                     isSet={smtp?.passwordSet ?? false}
-                    removable
+                    onRemove={() => password.onMode('remove')}
                   />
                 </div>
               </>
@@ -516,10 +284,9 @@ function SettingsForm({
           </EditorSection>
 
           <EditorSection title="Sending">
-            <TextSetting
+            <TextField
               {...textOf('rate', 'ratePerSecond')}
               label="Emails a second"
-              type="number"
               inputMode="numeric"
               className="email-rate-field"
               hint="Campaigns never send faster. Many providers allow 10 to 50 a second; ask yours before raising it."
@@ -535,7 +302,7 @@ function SettingsForm({
                 placeholder="Your shop"
                 testId={settingsFieldId('defaultFromName')}
               />
-              <TextSetting
+              <TextField
                 {...textOf('defaultFromEmail', 'defaultFromEmail')}
                 label={optional('Default from email')}
                 type="email"
@@ -546,7 +313,7 @@ function SettingsForm({
           </EditorSection>
 
           <EditorSection title="Tracking and unsubscribe">
-            <TextSetting
+            <TextField
               {...textOf('publicUrl', 'publicUrl')}
               label={optional('Public address')}
               type="url"
@@ -565,9 +332,7 @@ function SettingsForm({
               data-testid="email-one-click"
               data-on={settings.oneClickUnsubscribe}
             >
-              <span
-                className={`badge ${settings.oneClickUnsubscribe ? 'email-secret-set' : 'email-secret-unset'}`}
-              >
+              <span className={stateBadgeClass(settings.oneClickUnsubscribe)}>
                 One-click unsubscribe {settings.oneClickUnsubscribe ? 'on' : 'off'}
               </span>{' '}
               <span className="hint">
@@ -587,46 +352,36 @@ function SettingsForm({
             {draft.dkimOn ? (
               <>
                 <div className="form-grid-2">
-                  <TextSetting
+                  <TextField
                     {...textOf('dkimDomain', 'dkim.domainName')}
                     label="Domain"
                     placeholder="yourshop.com"
                   />
-                  <TextSetting
+                  <TextField
                     {...textOf('dkimSelector', 'dkim.keySelector')}
                     label="Selector"
                     placeholder="parley"
                     hint="The DNS record is <selector>._domainkey.<domain>."
                   />
                 </div>
-                <SecretSetting
+                <SecretField
                   {...secretOf('dkimKey', 'dkimKeyMode', 'dkim.privateKey')}
                   label="Private key"
                   isSet={settings.dkim?.keySet ?? false}
                   multiline
+                  placeholder="-----BEGIN PRIVATE KEY-----"
                   hint="PEM text. It is stored in this app’s data and used only to sign."
                 />
               </>
             ) : null}
           </EditorSection>
 
-          <div className="email-settings-actions">
-            <button
-              type="submit"
-              className="button button-primary"
-              disabled={busy || !dirty}
-              data-testid="email-settings-save"
-            >
-              {busy ? 'Saving…' : 'Save settings'}
-            </button>
-            <span className="hint">
-              {dirty
-                ? 'Unsaved changes.'
-                : settings.updatedAt
-                  ? `Saved ${formatDateTime(settings.updatedAt)}.`
-                  : 'Not saved yet: these are the defaults.'}
-            </span>
-          </div>
+          <SettingsSave
+            busy={busy}
+            dirty={dirty}
+            updatedAt={settings.updatedAt}
+            testId="email-settings-save"
+          />
         </form>
 
         <aside className="card email-check-card" aria-labelledby="email-check-title">

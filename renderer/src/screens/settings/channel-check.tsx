@@ -1,4 +1,5 @@
 import type { ChannelSettings } from '../../../../shared/schemas/channel.ts';
+import { CheckNotRun, CheckResult } from '../../components/check-result.tsx';
 import { formatDateTime } from '../../components/format.ts';
 
 type LastCheck = NonNullable<ChannelSettings['lastCheck']>;
@@ -57,22 +58,21 @@ function NumberDetails({ number }: { number: NumberInfo }) {
 /** What Meta answered on the last check, verbatim, styled by whether it worked. */
 function CheckAnswer({ check }: { check: LastCheck }) {
   return (
-    <div
-      className={`channel-check-result ${check.ok ? 'channel-check-ok' : 'channel-check-failed'}`}
-      data-testid="channel-check-result"
-      data-ok={check.ok}
-    >
-      <p className="channel-check-head">
-        <strong>{check.ok ? 'Connected' : 'The connection failed'}</strong>
+    <CheckResult
+      ok={check.ok}
+      testId="channel-check-result"
+      title={check.ok ? 'Connected' : 'The connection failed'}
+      aside={
         <span className="channel-check-time" data-testid="channel-check-time">
           <time dateTime={check.at}>{formatDateTime(check.at)}</time>
         </span>
-      </p>
+      }
+    >
       <p className="channel-check-label">Meta answered:</p>
       <p className="channel-check-message" data-testid="channel-check-message">
         {check.message}
       </p>
-    </div>
+    </CheckResult>
   );
 }
 
@@ -131,12 +131,7 @@ export function ChannelCheckCard({
           </p>
         ) : null}
         {check.kind === 'error' ? (
-          <div
-            className="channel-check-result channel-check-failed"
-            data-testid="channel-check-error"
-          >
-            <strong>The check could not run.</strong> {check.error}
-          </div>
+          <CheckNotRun testId="channel-check-error" error={check.error} />
         ) : null}
         {check.kind !== 'running' && settings.lastCheck ? (
           <CheckAnswer check={settings.lastCheck} />

@@ -1,14 +1,15 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import type { ChannelSettings } from '../../../../shared/schemas/channel.ts';
-import { api, ApiRequestError, errorMessage } from '../../api/client.ts';
+import { api, errorMessage } from '../../api/client.ts';
 import { EditorSection } from '../../components/editor-section.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
-import { formatDateTime } from '../../components/format.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useRecord } from '../../components/record-loader.tsx';
-import { focusElement, withoutErrorsAt } from '../../components/server-errors.ts';
+import { SecretField } from '../../components/secret-field.tsx';
+import { SettingsSave } from '../../components/settings-save.tsx';
+import { TextField } from '../../components/text-field.tsx';
+import { useSettingsForm } from '../../components/use-settings-form.ts';
 import { useSession } from '../../stores/session.ts';
-import { notify } from '../../stores/toasts.ts';
 import { ChannelCheckCard, type CheckState } from './channel-check.tsx';
 import {
   CHANNEL_ORDER,
@@ -18,11 +19,10 @@ import {
   channelParam,
   checkChannel,
   DEFAULT_GRAPH_BASE_URL,
-  type ChannelDraft,
   type Provider,
   type SecretMode,
 } from './channel-draft.ts';
-import { ProviderChoice, SecretSetting, TextSetting } from './channel-fields.tsx';
+import { ProviderChoice } from './channel-fields.tsx';
 import { WebhookSection } from './channel-webhook.tsx';
 import './channel-settings.css';
 
@@ -30,10 +30,6 @@ const FORM_ID = 'channel-settings-form';
 
 const TEST_MODE_TEXT =
   'Test mode always uses the simulated channel. Switch to live to connect WhatsApp.';
-
-function focusParam(param: string): void {
-  window.requestAnimationFrame(() => focusElement(document.getElementById(channelFieldId(param))));
-}
 
 /** What never goes through the Cloud API, whatever is set here. */
 function SimulatedNote() {
@@ -117,67 +113,30 @@ function ChannelForm({
   settings: ChannelSettings;
   onSaved: (settings: ChannelSettings) => void;
 }) {
-  const initial = useMemo(() => channelDraftOf(settings), [settings]);
-  const [draft, setDraft] = useState<ChannelDraft>(initial);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
   const [check, setCheck] = useState<CheckState>({ kind: 'idle' });
   const [changingToken, setChangingToken] = useState(false);
-  const [advancedOpen, setAdvancedOpen] = useState(initial.graphBaseUrl !== '');
-
-  const dirty = JSON.stringify(draft) !== JSON.stringify(initial);
-  const cloud = draft.provider === 'cloud_api';
-
-  const change = (patch: Partial<ChannelDraft>, params: string[]) => {
-    setDraft((d) => ({ ...d, ...patch }));
-    setErrors((current) => params.reduce(withoutErrorsAt, current));
-    setFormError(null);
-  };
-
-  /** Brings a field into view, opening what hides it first. */
-  const showParam = (param: string) => {
-    if (param === 'graphBaseUrl') setAdvancedOpen(true);
-    if (param === 'verifyToken') setChangingToken(true);
-    focusParam(param);
-  };
-
-  /** Saves the form; the settings as the core now has them, or null. */
-  const save = async (): Promise<ChannelSettings | null> => {
-    const found = checkChannel(draft, settings);
-    setErrors(found);
-    const first = CHANNEL_ORDER.find((p) => found[p]);
-    if (first) {
-      showParam(first);
-      return null;
-    }
-    setBusy(true);
-    setFormError(null);
-    try {
-      const saved = await api.channel.save(channelBody(draft, settings));
+  const [advancedOpen, setAdvancedOpen] = useState(
+    () => channelDraftOf(settings).graphBaseUrl !== '',
+  );
+  const { draft, errors, formError, busy, dirty, change, save, submit } = useSettingsForm({
+    settings,
+    draftOf: channelDraftOf,
+    check: checkChannel,
+    order: CHANNEL_ORDER,
+    paramOf: channelParam,
+    fieldId: channelFieldId,
+    reveal: (param) => {
+      if (param === 'graphBaseUrl') setAdvancedOpen(true);
+      if (param === 'verifyToken') setChangingToken(true);
+    },
+    send: (d, s) => api.channel.save(channelBody(d, s)),
+    onSaved: (saved) => {
       onSaved(saved);
-      setDraft(channelDraftOf(saved));
       setChangingToken(false);
-      notify('success', 'Saved the channel settings.');
-      return saved;
-    } catch (e) {
-      const param = e instanceof ApiRequestError ? channelParam(e.param) : null;
-      if (param) {
-        setErrors({ [param]: errorMessage(e) });
-        showParam(param);
-      } else {
-        setFormError(errorMessage(e));
-      }
-      return null;
-    } finally {
-      setBusy(false);
-    }
-  };
-
-  const submit = (event: FormEvent) => {
-    event.preventDefault();
-    if (!busy) void save();
-  };
+    },
+    savedMessage: 'Saved the channel settings.',
+  });
+  const cloud = draft.provider === 'cloud_api';
 
   const runCheck = async () => {
     if (busy || check.kind === 'running') return;
@@ -192,8 +151,10 @@ function ChannelForm({
     }
   };
 
-  const textOf = (key: 'phoneNumberId' | 'wabaId' | 'graphBaseUrl') => ({
-    param: key,
+  const textOf = (
+    key: 'phoneNumberId' | 'wabaId' | 'graphBaseUrl' | 'accessToken' | 'appSecret',
+  ) => ({
+    id: channelFieldId(key),
     value: draft[key],
     error: errors[key],
     onChange: (value: string) => change({ [key]: value }, [key]),
@@ -202,10 +163,7 @@ function ChannelForm({
     key: 'accessToken' | 'appSecret',
     modeKey: 'accessTokenMode' | 'appSecretMode',
   ) => ({
-    param: key,
-    value: draft[key],
-    error: errors[key],
-    onChange: (value: string) => change({ [key]: value }, [key]),
+    ...textOf(key),
     mode: draft[modeKey],
     // Another choice starts over: what was typed goes.
     onMode: (mode: SecretMode) => change({ [modeKey]: mode, [key]: '' }, [key]),
@@ -242,13 +200,13 @@ function ChannelForm({
                   ids.
                 </p>
                 <div className="form-grid-2">
-                  <TextSetting
+                  <TextField
                     {...textOf('phoneNumberId')}
                     label="Phone number id"
                     inputMode="numeric"
                     mono
                   />
-                  <TextSetting
+                  <TextField
                     {...textOf('wabaId')}
                     label="WhatsApp Business Account id"
                     inputMode="numeric"
@@ -256,13 +214,13 @@ function ChannelForm({
                   />
                 </div>
                 <div className="form-grid-2">
-                  <SecretSetting
+                  <SecretField
                     {...secretOf('accessToken', 'accessTokenMode')}
                     label="Access token"
                     isSet={settings.accessTokenSet}
                     hint="A permanent token of a system user with the whatsapp_business_messaging and whatsapp_business_management permissions."
                   />
-                  <SecretSetting
+                  <SecretField
                     {...secretOf('appSecret', 'appSecretMode')}
                     label="App secret"
                     isSet={settings.appSecretSet}
@@ -275,7 +233,7 @@ function ChannelForm({
                   onToggle={(event) => setAdvancedOpen(event.currentTarget.open)}
                 >
                   <summary data-testid="channel-advanced">Advanced</summary>
-                  <TextSetting
+                  <TextField
                     {...textOf('graphBaseUrl')}
                     label={
                       <>
@@ -310,19 +268,13 @@ function ChannelForm({
             </>
           ) : null}
 
-          <div className="channel-settings-actions">
-            <button
-              type="submit"
-              className="button button-primary"
-              disabled={busy || !dirty}
-              data-testid="channel-save"
-            >
-              {busy ? 'Saving…' : 'Save settings'}
-            </button>
-            <span className="hint" data-testid="channel-save-state">
-              {dirty ? 'Unsaved changes.' : `Saved ${formatDateTime(settings.updatedAt)}.`}
-            </span>
-          </div>
+          <SettingsSave
+            busy={busy}
+            dirty={dirty}
+            updatedAt={settings.updatedAt}
+            testId="channel-save"
+            stateTestId="channel-save-state"
+          />
         </form>
 
         <div className="channel-aside">

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { apiBaseUrl } from '../../api/client.ts';
 import { EditorSection } from '../../components/editor-section.tsx';
-import { errorAria, FieldError } from '../../components/field-error.tsx';
 import { SecretBox } from '../../components/secret-box.tsx';
+import { TextField } from '../../components/text-field.tsx';
 import { channelFieldId, isWebUrl } from './channel-draft.ts';
 
 const PUBLIC_URL_KEY = 'parley.channel.publicUrl';
@@ -23,6 +23,35 @@ function writePublicUrl(value: string): void {
   } catch {
     // Storage can be unavailable (private windows): the address then lasts this visit.
   }
+}
+
+/** A value to paste into Meta's dashboard, with a Copy button; `children` go under it. */
+function CopyField({
+  labelId,
+  label,
+  value,
+  testId,
+  copyTestId,
+  children,
+}: {
+  labelId: string;
+  label: string;
+  value: string;
+  testId: string;
+  copyTestId: string;
+  children: ReactNode;
+}) {
+  return (
+    <div className="field">
+      <span className="field-label" id={labelId}>
+        {label}
+      </span>
+      <div role="group" aria-labelledby={labelId}>
+        <SecretBox secret={value} testId={testId} copyTestId={copyTestId} />
+      </div>
+      {children}
+    </div>
+  );
 }
 
 interface WebhookSectionProps {
@@ -71,71 +100,53 @@ export function WebhookSection({
         verify token, then subscribe to the <code>messages</code> and{' '}
         <code>message_template_status_update</code> fields.
       </p>
-      <div className="field">
-        <label htmlFor={PUBLIC_URL_ID}>
-          Public address <span className="optional">(optional)</span>
-        </label>
-        <input
-          id={PUBLIC_URL_ID}
-          type="url"
-          className={`input${urlError ? ' invalid' : ''}`}
-          value={publicUrl}
-          placeholder={ownAddress}
-          autoComplete="off"
-          spellCheck={false}
-          {...errorAria(PUBLIC_URL_ID, urlError, urlError ? undefined : `${PUBLIC_URL_ID}-hint`)}
-          onChange={(event) => {
-            setPublicUrl(event.target.value);
-            writePublicUrl(event.target.value.trim());
-          }}
-          data-testid={PUBLIC_URL_ID}
-        />
-        <FieldError fieldId={PUBLIC_URL_ID} message={urlError} />
-        {urlError ? null : (
-          <p className="hint" id={`${PUBLIC_URL_ID}-hint`}>
+      <TextField
+        id={PUBLIC_URL_ID}
+        label={
+          <>
+            Public address <span className="optional">(optional)</span>
+          </>
+        }
+        type="url"
+        value={publicUrl}
+        placeholder={ownAddress}
+        error={urlError}
+        onChange={(value) => {
+          setPublicUrl(value);
+          writePublicUrl(value.trim());
+        }}
+        hint={
+          <>
             Meta must reach this desk from the internet. This computer’s own address,{' '}
             <code>{ownAddress}</code>, only works behind a tunnel (such as cloudflared or ngrok) or
             on your team’s server: enter the public address that forwards here. It is remembered on
             this computer only.
-          </p>
-        )}
-      </div>
-      <div className="field">
-        <span className="field-label" id="channel-callback-label">
-          Callback URL
-        </span>
-        <div role="group" aria-labelledby="channel-callback-label">
-          <SecretBox
-            secret={callbackUrl}
-            testId="channel-callback-url"
-            copyTestId="channel-copy-callback"
-          />
-        </div>
+          </>
+        }
+      />
+      <CopyField
+        labelId="channel-callback-label"
+        label="Callback URL"
+        value={callbackUrl}
+        testId="channel-callback-url"
+        copyTestId="channel-copy-callback"
+      >
         {insecure ? (
           <p className="hint channel-warning" data-testid="channel-callback-warning">
             Meta accepts only an <code>https://</code> callback URL with a valid certificate.
           </p>
         ) : null}
-      </div>
+      </CopyField>
       {changingToken ? (
-        <div className="field">
-          <label htmlFor={tokenId}>Verify token</label>
-          <input
-            id={tokenId}
-            className={`input mono${tokenError ? ' invalid' : ''}`}
-            value={verifyToken}
-            autoComplete="off"
-            spellCheck={false}
-            {...errorAria(tokenId, tokenError, tokenError ? undefined : `${tokenId}-hint`)}
-            onChange={(event) => onChangeToken(event.target.value)}
-            data-testid={tokenId}
-          />
-          <FieldError fieldId={tokenId} message={tokenError} />
-          {tokenError ? null : (
-            <p className="hint" id={`${tokenId}-hint`}>
-              Any 8 to 128 letters, digits or . _ ~ -, the same here and in Meta’s dashboard.
-            </p>
-          )}
+        <TextField
+          id={tokenId}
+          label="Verify token"
+          mono
+          value={verifyToken}
+          error={tokenError}
+          onChange={onChangeToken}
+          hint="Any 8 to 128 letters, digits or . _ ~ -, the same here and in Meta’s dashboard."
+        >
           <p>
             <button
               type="button"
@@ -146,19 +157,15 @@ export function WebhookSection({
               Keep the saved one
             </button>
           </p>
-        </div>
+        </TextField>
       ) : (
-        <div className="field">
-          <span className="field-label" id="channel-verify-token-label">
-            Verify token
-          </span>
-          <div role="group" aria-labelledby="channel-verify-token-label">
-            <SecretBox
-              secret={savedVerifyToken}
-              testId="channel-verify-token-value"
-              copyTestId="channel-copy-verify-token"
-            />
-          </div>
+        <CopyField
+          labelId="channel-verify-token-label"
+          label="Verify token"
+          value={savedVerifyToken}
+          testId="channel-verify-token-value"
+          copyTestId="channel-copy-verify-token"
+        >
           <p className="hint">
             Meta sends it back when you save the callback URL, to prove the address is yours.{' '}
             <button
@@ -170,7 +177,7 @@ export function WebhookSection({
               Use another token
             </button>
           </p>
-        </div>
+        </CopyField>
       )}
     </EditorSection>
   );
