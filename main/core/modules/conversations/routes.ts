@@ -14,8 +14,8 @@ import {
 } from '../../../../shared/schemas/conversations.ts';
 import type { Message } from '../../../../shared/schemas/messages.ts';
 import { messageSchema } from '../../../../shared/schemas/messages.ts';
+import { refusal } from '../messages/routes.ts';
 import { toMessage } from '../messages/service.ts';
-import { errorBody } from '../../http/errors.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
 import { messageExample, TEMPLATE_SEND_ERRORS } from '../../http/openapi.ts';
 import type { Conversation } from '../../../../shared/schemas/conversations.ts';
@@ -134,14 +134,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
       // elsewhere (the simulator) the message is already on its way.
       if (message.direction !== 'outbound' || message.status !== 'accepted') return message;
       const answer = await messages.deliverNow(message.id);
-      if (answer.kind === 'refused') {
-        app.amendStoredAnswer(
-          req,
-          answer.error.status,
-          JSON.stringify(errorBody(`http://${req.headers.host ?? '127.0.0.1'}`, answer.error)),
-        );
-        throw answer.error;
-      }
+      if (answer.kind === 'refused') throw refusal(app, req, answer.error);
       const final = toMessage(messages.repo.byId(message.id)!);
       app.amendStoredAnswer(req, 200, JSON.stringify(final));
       return final;

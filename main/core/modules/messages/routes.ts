@@ -8,6 +8,7 @@ import {
   sendTextResponse,
 } from '../../../../shared/schemas/messages.ts';
 import { sendListBody, sendListResponse } from '../../../../shared/schemas/interactive-lists.ts';
+import type { ApiError } from '../../../../shared/errors.ts';
 import { errorBody } from '../../http/errors.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
 import { TEMPLATE_SEND_ERRORS } from '../../http/openapi.ts';
@@ -76,6 +77,16 @@ function senderOf(req: FastifyRequest, conversations: ConversationsService): Sen
 }
 
 /**
+ * A live send the provider refused: the message exists and failed, so a retry of the request's
+ * Idempotency-Key hears the same refusal (its stored 202 is replaced). Returns the error to throw.
+ */
+export function refusal(app: ZodApp, req: FastifyRequest, error: ApiError): ApiError {
+  const base = `http://${req.headers.host ?? '127.0.0.1'}`;
+  app.amendStoredAnswer(req, error.status, JSON.stringify(errorBody(base, error)));
+  return error;
+}
+
+/**
  * An API send's answer (design.md §5). The simulator answers in the send's transaction: 200.
  * A live account on the Cloud API gets the message inside the request: the message is committed
  * first (with its idempotent answer, a 202 — what a retry of the key replays), then handed over,
@@ -109,15 +120,7 @@ async function answerSend<
   const r = first as R;
   if (!r.remote) return r.response;
   const answer = await messages.deliverNow(r.message.id);
-  if (answer.kind === 'refused') {
-    // The message exists and failed: a retry of the key hears the same refusal.
-    app.amendStoredAnswer(
-      req,
-      answer.error.status,
-      JSON.stringify(errorBody(`http://${req.headers.host ?? '127.0.0.1'}`, answer.error)),
-    );
-    throw answer.error;
-  }
+  if (answer.kind === 'refused') throw refusal(app, req, answer.error);
   if (answer.kind === 'pending') return r.response;
   reply.code(200);
   // The 200 is the simulator's answer with the provider's id (our id went only in the 202).
