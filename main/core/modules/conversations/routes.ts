@@ -132,7 +132,13 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
       const message = stored as Message;
       // Live on the Cloud API: handed to Meta inside the request, like /api/send (design.md §5);
       // elsewhere (the simulator) the message is already on its way.
-      if (message.direction !== 'outbound' || message.status !== 'accepted') return message;
+      if (
+        message.environment !== 'live' ||
+        message.direction !== 'outbound' ||
+        message.status !== 'accepted'
+      ) {
+        return message;
+      }
       const answer = await messages.deliverNow(message.id);
       if (answer.kind === 'refused') throw refusal(app, req, answer.error);
       const final = toMessage(messages.repo.byId(message.id)!);

@@ -106,6 +106,9 @@ async function answerSend<
   reply: FastifyReply,
   send: () => R,
 ): Promise<R['response']> {
+  // Not answered yet (202): spec §2.2's answer with our id, so the message can be followed.
+  const pending = (r: R) =>
+    ({ ...r.response, data: { ...r.response.data, messageId: r.message.id } }) as R['response'];
   const first = app.commitWithResponse(
     req,
     reply,
@@ -114,23 +117,21 @@ async function answerSend<
       if (r.remote) reply.code(202);
       return r;
     },
-    (r) => ({ body: JSON.stringify(r.response), contentType: 'application/json; charset=utf-8' }),
+    (r) => ({
+      body: JSON.stringify(r.remote ? pending(r) : r.response),
+      contentType: 'application/json; charset=utf-8',
+    }),
   );
   if (first === reply) return reply as never; // a replay: its stored answer went out
   const r = first as R;
   if (!r.remote) return r.response;
   const answer = await messages.deliverNow(r.message.id);
   if (answer.kind === 'refused') throw refusal(app, req, answer.error);
-  if (answer.kind === 'pending') return r.response;
+  if (answer.kind === 'pending') return pending(r);
   reply.code(200);
-  // The 200 is the simulator's answer with the provider's id (our id went only in the 202).
-  const { messageId: _ours, ...data } = r.response.data as typeof r.response.data & {
-    messageId?: string;
-  };
-  const exact = 'conversationId' in data ? r.response.data : data;
   const final = {
     ...r.response,
-    data: { ...exact, channelMessageId: answer.channelMessageId },
+    data: { ...r.response.data, channelMessageId: answer.channelMessageId },
   } as R['response'];
   app.amendStoredAnswer(req, 200, JSON.stringify(final));
   return final;

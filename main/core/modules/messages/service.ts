@@ -716,8 +716,6 @@ export function messagesService(d: MessagingDeps) {
               message: `Template message accepted for ${phone}`,
               data: {
                 channelMessageId: row.channel_message_id,
-                // Spec §2.2's answer, plus our id when the provider has not answered yet (202).
-                ...(remote ? { messageId: row.id } : {}),
                 phone,
                 templateName: tpl.name,
                 contactId: contact.id,
