@@ -256,3 +256,45 @@ it('fails a remote message whose provider never answers, once its attempts are s
   // Each unanswered call waited out the re-send window: 6 calls in all, never two at once.
   expect(remote.calls.map((c) => c.attempt)).toEqual([1, 2, 3, 4, 5, 6]);
 });
+
+it('a chunked kind runs a claim in one savepoint: a job that throws is rolled back alone, the rest commit once', async () => {
+  const t = await makeCore();
+  cores.push(t);
+  const { scheduler, db } = t.core.services;
+  db.exec('CREATE TABLE chunk_effects (n INTEGER NOT NULL)');
+  const record = db.prepare('INSERT INTO chunk_effects (n) VALUES (?)');
+  const runs = new Map<number, number>();
+  scheduler.register(
+    'test.chunked',
+    (payload) => {
+      const { n } = payload as { n: number };
+      runs.set(n, (runs.get(n) ?? 0) + 1);
+      record.run(n); // an effect before the failure: it must not survive it
+      if (n === 7) throw new Error('seven fails');
+    },
+    { chunked: true, maxAttempts: 3, baseDelayMs: 60_000 },
+  );
+  db.transaction(() => {
+    for (let n = 0; n < 20; n++) scheduler.enqueue('test.chunked', { n });
+  })();
+  expect(await scheduler.runDue()).toBe(20);
+  // Every other job's effect is stored once; the failing one's not at all.
+  const effects = db.prepare('SELECT n FROM chunk_effects ORDER BY n').pluck().all();
+  expect(effects).toEqual([...Array(20).keys()].filter((n) => n !== 7));
+  // The chunk was rolled back and run again job by job (the documented replay).
+  expect(runs.get(7)).toBe(2);
+  expect(runs.get(0)).toBe(2);
+  // The failing job alone is kept for its retry, with its error.
+  expect(db.prepare('SELECT payload, attempts, last_error FROM jobs').all()).toEqual([
+    { payload: '{"n":7}', attempts: 1, last_error: 'seven fails' },
+  ]);
+
+  // Without a failure, a chunk runs each job once.
+  runs.clear();
+  db.transaction(() => {
+    for (let n = 100; n < 110; n++) scheduler.enqueue('test.chunked', { n });
+  })();
+  await scheduler.runDue();
+  expect([...runs.values()].every((c) => c === 1)).toBe(true);
+  expect(runs.size).toBe(10);
+});

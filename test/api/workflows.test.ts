@@ -1554,6 +1554,35 @@ describe('steps', () => {
     });
   });
 
+  it('a conversation a run creates: its conversation.created is the JSON the API serves, and the inbox counts it', async () => {
+    const { key, workflow, start, conversationOf } = await setup();
+    const wf = await workflow([
+      { id: 'route', type: 'update_conversation', status: 'pending', addLabels: ['vip', 'new'] },
+    ]);
+    expect((await start(wf.id, CAROL)).status).toBe('completed');
+    const [conv] = await conversationOf(CAROL);
+    const created = JSON.parse(
+      t.core.db
+        .prepare(
+          "SELECT data FROM events WHERE type = 'conversation.created' ORDER BY seq DESC LIMIT 1",
+        )
+        .pluck()
+        .get() as string,
+    ).conversation;
+    // Built in code, not read back: the same keys in the same order, the same values.
+    expect(JSON.stringify(created)).toBe(JSON.stringify(conv));
+    // The counts the repo keeps as it inserts (migration 0013) match the rows.
+    const counts = async (q: string) =>
+      (await t.request('GET', `/conversations?${q}`, { key })).body.counts as Record<
+        string,
+        number
+      >;
+    expect((await counts('')).pending).toBe(1);
+    expect((await counts('label=vip')).pending).toBe(1);
+    expect((await counts('label=new')).pending).toBe(1);
+    expect((await counts('label=vip&q=' + encodeURIComponent(CAROL))).pending).toBe(1);
+  });
+
   it('end completes the run at once', async () => {
     const { workflow, start, path, sentTo } = await setup();
     const wf = await workflow([{ id: 'stop', type: 'end' }, sendNotice({ id: 'never' })]);

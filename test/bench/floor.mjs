@@ -79,6 +79,9 @@ const insertConversation = db.prepare(
   `INSERT INTO conversations (id, workspace_id, environment, contact_id, business_account_id, status, last_message_at, created_at, updated_at)
    VALUES (?, ?, ?, ?, ?, 'open', ?, ?, ?)`,
 );
+const countConversation = db.prepare(
+  `INSERT INTO conversation_counts VALUES (?, ?, '', 'open', 1) ON CONFLICT DO UPDATE SET n = n + 1`,
+);
 const insertEvent = db.prepare(
   'INSERT INTO events (id, workspace_id, environment, type, data, created_at) VALUES (?, ?, ?, ?, ?, ?)',
 );
@@ -129,6 +132,7 @@ const sendTemplate = db.transaction((p, b) => {
       now,
       now,
     );
+    countConversation.run(p.workspace_id, p.environment);
     insertEvent.run(
       rid('evt'),
       p.workspace_id,

@@ -119,6 +119,13 @@ export function seedInbox(dir, conversations = 100_000, messages = 1_000_000) {
         );
       }
     }
+    // The repo counts a conversation and a label row as it inserts them (migration 0013).
+    db.exec(`INSERT INTO conversation_counts
+      SELECT workspace_id, environment, coalesce(assignee_id, ''), status, count(*) FROM conversations
+      WHERE true GROUP BY 1, 2, 3, 4 ON CONFLICT DO UPDATE SET n = excluded.n`);
+    db.exec(`INSERT INTO conversation_label_counts
+      SELECT workspace_id, environment, label, coalesce(assignee_id, ''), status, count(*) FROM conversation_labels
+      WHERE true GROUP BY 1, 2, 3, 4, 5 ON CONFLICT DO UPDATE SET n = excluded.n`);
     db.exec("INSERT INTO messages_fts (messages_fts) VALUES ('rebuild')");
     db.exec("INSERT INTO contacts_fts (contacts_fts) VALUES ('rebuild')");
     for (const t of ftsTriggers) db.exec(t.sql);

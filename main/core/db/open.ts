@@ -66,6 +66,10 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
       db.pragma('synchronous = NORMAL');
       // A page cache that holds a busy store's hot pages (the default is 2 MiB).
       db.pragma('cache_size = -65536');
+      // Statement journals and savepoints' sub-journals (a page copy per page a statement with
+      // triggers, or a savepoint, first touches) stay in memory instead of a temp file: a
+      // conversation insert (its count triggers) costs a third as much.
+      db.pragma('temp_store = MEMORY');
       db.pragma('foreign_keys = ON');
       db.pragma(`application_id = ${APPLICATION_ID}`);
     }

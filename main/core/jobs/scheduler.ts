@@ -48,6 +48,8 @@ interface Registered {
   active: number;
   /** Called when the last attempt failed. */
   onDead?: (payload: unknown, error: string) => void;
+  /** Sync kinds: its jobs run a chunk at a time in one savepoint (see `register`). */
+  chunked: boolean;
 }
 
 interface JobRow {
@@ -237,9 +239,31 @@ export function createScheduler(
     },
   });
 
+  /** A sync job's run and its end (or its next run), in the caller's transaction. */
+  function runSync(job: JobRow, h: Registered) {
+    rerunAt = null;
+    void h.run(JSON.parse(job.payload), context(job, false));
+    if (rerunAt === null) done.run({ id: job.id, owner: null });
+    else rerun.run(rerunAt, job.id);
+  }
+
+  /** Each job in a savepoint of its own: one that fails is rolled back alone and retried. */
+  function runOneByOne(rows: JobRow[], h: Registered) {
+    for (const job of rows) {
+      try {
+        db.transaction(() => runSync(job, h))();
+      } catch (e) {
+        if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
+        fail(job, h, e, false);
+      }
+    }
+  }
+
   /**
-   * One transaction: due jobs of a sync kind, each in a savepoint with its removal, until none is
-   * due or the slice is used up. How many ran, and whether due ones may remain.
+   * One transaction: due jobs of a sync kind, until none is due or the slice is used up. How many
+   * ran, and whether due ones may remain. A chunked kind's claim runs in one savepoint (a
+   * savepoint per job copies every page the job first touches: a quarter of a workflow step's
+   * cost); when one of them throws, the chunk is rolled back and run again job by job.
    */
   function runSyncSlice(kind: string, h: Registered): { ran: number; more: boolean } {
     return db
@@ -248,19 +272,17 @@ export function createScheduler(
         let ran = 0;
         for (;;) {
           const rows = dueOfKind.all({ kind, now: clock.now(), limit: SYNC_CLAIM }) as JobRow[];
-          for (const job of rows) {
+          let together = h.chunked && rows.length > 1;
+          if (together) {
             try {
               db.transaction(() => {
-                rerunAt = null;
-                void h.run(JSON.parse(job.payload), context(job, false));
-                if (rerunAt === null) done.run({ id: job.id, owner: null });
-                else rerun.run(rerunAt, job.id);
+                for (const job of rows) runSync(job, h);
               })();
-            } catch (e) {
-              if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
-              fail(job, h, e, false);
+            } catch {
+              together = false;
             }
           }
+          if (!together) runOneByOne(rows, h);
           ran += rows.length;
           if (rows.length < SYNC_CLAIM) return { ran, more: false };
           if (ran >= SYNC_SLICE_MAX || performance.now() - started >= SYNC_SLICE_MS) {
@@ -399,6 +421,13 @@ export function createScheduler(
         /** Async kinds: how many run at once (default 8). */
         concurrency?: number;
         onDead?: Registered['onDead'];
+        /**
+         * Sync kinds: run a claim of due jobs in one savepoint instead of one each. When a job
+         * of the chunk throws, the chunk is rolled back and run again job by job, so a handler
+         * may run twice against the same stored state: only for handlers whose effects are all
+         * in the store (memory they touch is a cache of committed rows, or harmless to repeat).
+         */
+        chunked?: boolean;
       } = {},
     ) {
       handlers.set(kind, {
@@ -408,6 +437,7 @@ export function createScheduler(
         baseDelayMs: opts.baseDelayMs ?? 1000,
         concurrency: opts.concurrency ?? 8,
         active: 0,
+        chunked: (opts.sync ?? true) && (opts.chunked ?? false),
         ...(opts.onDead ? { onDead: opts.onDead } : {}),
       });
     },

@@ -67,6 +67,16 @@ export function conversationsRepo(db: Db) {
      VALUES (@id, @workspace_id, @environment, @contact_id, @business_account_id, @status,
        @assignee_id, @labels, @last_message_at, NULL, @created_at, @updated_at)`,
   );
+  // The counts of a new row (migration 0013: no insert triggers, see there).
+  const countConversation = db.prepare(
+    `INSERT INTO conversation_counts VALUES (@workspace_id, @environment, coalesce(@assignee_id, ''), @status, 1)
+     ON CONFLICT DO UPDATE SET n = n + 1`,
+  );
+  const countLabel = db.prepare(
+    `INSERT INTO conversation_label_counts
+     VALUES (@workspace_id, @environment, @label, coalesce(@assignee_id, ''), @status, 1)
+     ON CONFLICT DO UPDATE SET n = n + 1`,
+  );
   const touchOutbound = db.prepare(
     'UPDATE conversations SET last_message_at = max(last_message_at, ?), updated_at = ? WHERE id = ?',
   );
@@ -115,10 +125,15 @@ export function conversationsRepo(db: Db) {
     }
     if (missing.length) {
       const fresh = jsonByIds.all({ ids: JSON.stringify(missing) }) as [string, number, string][];
+      // Only committed rows are kept: a version read inside a transaction that then rolls back
+      // may come again later with other content.
+      const keep = !db.inTransaction;
       for (const [id, version, json] of fresh) {
         const body = Buffer.from(json.slice(1));
-        jsonCache.delete(id);
-        jsonCache.set(id, { version, body });
+        if (keep) {
+          jsonCache.delete(id);
+          jsonCache.set(id, { version, body });
+        }
         out.set(id, body);
       }
       while (jsonCache.size > JSON_CACHE_MAX) jsonCache.delete(jsonCache.keys().next().value!);
@@ -191,7 +206,8 @@ export function conversationsRepo(db: Db) {
 
   function countsSql(f: ConversationFilter): string {
     if (!f.q && !f.unread) {
-      // Kept by triggers: a handful of rows whatever the size of the inbox.
+      // Kept as rows change (the repo's inserts, triggers on updates and deletes): a handful of
+      // rows whatever the size of the inbox.
       const assignee =
         f.assignee === undefined
           ? ''
@@ -245,7 +261,11 @@ export function conversationsRepo(db: Db) {
         | 'updated_at'
       > &
         Partial<Pick<ConversationRow, 'status' | 'assignee_id' | 'labels'>>,
-    ) => insert.run({ status: 'open', assignee_id: null, labels: '[]', ...r }),
+    ) => {
+      const row = { status: 'open', assignee_id: null, labels: '[]', ...r };
+      insert.run(row);
+      countConversation.run(row);
+    },
     touchOutbound: (id: string, at: number, now: number) => touchOutbound.run(at, now, id),
     touchInbound: (r: {
       id: string;
@@ -255,10 +275,11 @@ export function conversationsRepo(db: Db) {
       snoozed_until: number | null;
     }) => touchInbound.run(r),
     update: (r: ConversationRow) => update.run(r),
-    setLabels(r: ConversationRow, labels: string[]) {
-      deleteLabels.run(r.id);
+    /** The conversation's label rows; `fresh` for one just inserted (it has none to drop). */
+    setLabels(r: ConversationRow, labels: string[], fresh = false) {
+      if (!fresh) deleteLabels.run(r.id);
       for (const l of labels) {
-        insertLabel.run({
+        const row = {
           id: r.id,
           workspace_id: r.workspace_id,
           environment: r.environment,
@@ -266,7 +287,8 @@ export function conversationsRepo(db: Db) {
           status: r.status,
           assignee_id: r.assignee_id,
           last_message_at: r.last_message_at,
-        });
+        };
+        if (insertLabel.run(row).changes === 1) countLabel.run(row);
       }
     },
     /** The conversation's API JSON (the same shape lists and events carry). */

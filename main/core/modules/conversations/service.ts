@@ -8,7 +8,8 @@ import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
 import { iso, isoOrNull } from '../../runtime.ts';
 import type { ContactsService } from '../contacts/service.ts';
-import { phoneOrThrow } from '../contacts/service.ts';
+import type { ContactRow } from '../contacts/repo.ts';
+import { phoneOrThrow, toContact } from '../contacts/service.ts';
 import type { MessagesService } from '../messages/service.ts';
 import { SERVICE_WINDOW_MS } from '../messages/service.ts';
 import type { ConversationFilter, ConversationRow } from './repo.ts';
@@ -25,6 +26,26 @@ interface AgentRow {
 
 const DATA_OPEN = Buffer.from('{"data":[');
 const COMMA = Buffer.from(',');
+
+/**
+ * A conversation that has just been created, as its API JSON (the shape `repo.json` builds in
+ * SQL, key for key): no messages yet, so no last message and the window closed.
+ */
+export const newConversationJson = (r: ConversationRow, contact: ContactRow) => ({
+  windowOpen: false,
+  id: r.id,
+  status: r.status,
+  assignee: r.assignee_id,
+  labels: JSON.parse(r.labels) as string[],
+  snoozedUntil: isoOrNull(r.snoozed_until),
+  contact: toContact(contact),
+  lastMessage: null,
+  lastMessageAt: iso(r.last_message_at),
+  lastInboundAt: null,
+  unreadCount: 0,
+  createdAt: iso(r.created_at),
+  updatedAt: iso(r.updated_at),
+});
 
 const toAgent = (r: AgentRow): Agent => ({
   id: r.id,
@@ -250,7 +271,7 @@ export function conversationsService(deps: {
      */
     applyForRunner(
       scope: Scope,
-      contactId: string,
+      contact: ContactRow,
       change: {
         status?: ConversationRow['status'];
         assignee?: string | null;
@@ -259,7 +280,7 @@ export function conversationsService(deps: {
       },
     ): string {
       const account = deps.workspaces.activeAccount(scope.workspaceId);
-      const existing = repo.byContact(contactId, account.id);
+      const existing = repo.byContact(contact.id, account.id);
       const touchesLabels = change.addLabels !== undefined || change.removeLabels !== undefined;
       const remove = new Set(normalizeLabels(change.removeLabels ?? []));
       const labelsFrom = (current: string[]) =>
@@ -298,7 +319,7 @@ export function conversationsService(deps: {
         id: ids('conv'),
         workspace_id: scope.workspaceId,
         environment: scope.environment,
-        contact_id: contactId,
+        contact_id: contact.id,
         business_account_id: account.id,
         status: change.status ?? 'open',
         assignee_id: assignee,
@@ -311,9 +332,11 @@ export function conversationsService(deps: {
         updated_at: now,
       };
       repo.insert(row);
-      if (labels.length) repo.setLabels(row, labels);
+      if (labels.length) repo.setLabels(row, labels, true);
+      // Built from the rows in hand (no messages yet, the window closed): the same JSON as
+      // repo.json, without reading back what was just written.
       outbox.emit(scope, 'conversation.created', {
-        conversation: JSON.parse(repo.json(row.id, windowStart())) as Record<string, unknown>,
+        conversation: newConversationJson(row, contact),
       });
       return row.id;
     },

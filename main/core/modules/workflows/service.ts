@@ -416,7 +416,7 @@ export function workflowsService(d: WorkflowsDeps) {
         return { kind: 'webhook' };
       case 'update_conversation': {
         try {
-          const conversationId = d.conversations.applyForRunner(scope, contact.id, {
+          const conversationId = d.conversations.applyForRunner(scope, contact, {
             ...(s.status !== undefined ? { status: s.status as 'open' } : {}),
             ...(s.assignee !== undefined ? { assignee: s.assignee } : {}),
             ...(s.addLabels ? { addLabels: s.addLabels } : {}),
@@ -524,23 +524,30 @@ export function workflowsService(d: WorkflowsDeps) {
     r.current_step = next ?? followingStep(def.steps, index);
   }
 
-  scheduler.register(STEP, (payload) => {
-    const { runId, seq } = payload as { runId: string; seq: number };
-    const r = repo.run(runId);
-    if (!r || r.seq !== seq) return;
-    const ctx = JSON.parse(r.context) as Stored;
-    if (r.status === 'waiting') {
-      const def = definitionOf(r.workflow_id, r.version);
-      const s = def.steps[step(def, r.current_step)]!;
-      if (r.waiting_for === 'timer') resume(r, ctx, null, null);
-      else if (r.waiting_for === 'reply') {
-        // No reply in time: the timeout path, or the end of the run.
-        resume(r, ctx, { timedOut: true }, s.onTimeout ?? null);
-        if (!s.onTimeout) r.current_step = null;
-      } else return;
-    } else if (r.status !== 'running') return;
-    drive(r, ctx);
-  });
+  // Chunked (a burst of timers runs a claim in one savepoint): a step's effects are all in the
+  // store; of memory, only the definitions cache (immutable versions) and the simulated channel's
+  // view of hand-overs (like a provider's of a call whose answer was lost) see a replay.
+  scheduler.register(
+    STEP,
+    (payload) => {
+      const { runId, seq } = payload as { runId: string; seq: number };
+      const r = repo.run(runId);
+      if (!r || r.seq !== seq) return;
+      const ctx = JSON.parse(r.context) as Stored;
+      if (r.status === 'waiting') {
+        const def = definitionOf(r.workflow_id, r.version);
+        const s = def.steps[step(def, r.current_step)]!;
+        if (r.waiting_for === 'timer') resume(r, ctx, null, null);
+        else if (r.waiting_for === 'reply') {
+          // No reply in time: the timeout path, or the end of the run.
+          resume(r, ctx, { timedOut: true }, s.onTimeout ?? null);
+          if (!s.onTimeout) r.current_step = null;
+        } else return;
+      } else if (r.status !== 'running') return;
+      drive(r, ctx);
+    },
+    { chunked: true },
+  );
 
   scheduler.register(
     WEBHOOK,
