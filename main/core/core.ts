@@ -14,6 +14,8 @@ import { loadLoginSecret, loginUrl } from './http/session.ts';
 import { listen } from './http/server.ts';
 import type { MigrateResult } from './db/migrate.ts';
 import { migrate } from './db/migrate.ts';
+import type { Checkpointer } from './db/checkpointer.ts';
+import { startCheckpointer } from './db/checkpointer.ts';
 import { databasePath, openDatabase } from './db/open.ts';
 import type { Channel } from './channel/types.ts';
 import type { Retention } from './jobs/retention.ts';
@@ -160,6 +162,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     throw e;
   }
   let stopping: Promise<void> | null = null;
+  let checkpointer: Checkpointer | null = null;
   return {
     ...store,
     app,
@@ -172,6 +175,10 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       store.services.email.setBaseUrl(`http://127.0.0.1:${bound.port}`);
       store.services.retention.ensureScheduled();
       store.services.scheduler.start();
+      checkpointer ??= startCheckpointer(
+        store.db,
+        opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {},
+      );
       return bound;
     },
     startRunners() {
@@ -184,6 +191,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         await app.close();
         await store.services.scheduler.stop();
         store.services.email.closeTransports();
+        await checkpointer?.stop();
         store.close();
       })();
       return stopping;

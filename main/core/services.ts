@@ -172,7 +172,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     conversations,
     cannedReplies: cannedRepliesService({ db, clock, ids }),
     outbound,
-    webhooks: webhooksService(db, clock, random, ids, scheduler, outbound),
+    webhooks: webhooksService(db, clock, random, ids, scheduler, outbound, outbox),
   };
 }
 export type Services = ReturnType<typeof createServices>;

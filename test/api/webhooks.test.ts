@@ -1,4 +1,6 @@
+import Database from 'better-sqlite3';
 import http from 'node:http';
+import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -350,4 +352,50 @@ describe('webhooks', () => {
     expect(log[0]).toMatchObject({ status: 'succeeded', attempts: 2 });
     expect(rx.got).toHaveLength(2);
   });
+});
+
+it('each event goes to the subscriptions of its moment: made or deleted here, or by another process on the data dir', async () => {
+  t = await makeCore();
+  const key = t.key('test');
+  await allowPrivate(true);
+  const { db } = t.core.services;
+  const inbound = (message: string) =>
+    t.request('POST', '/api/simulator/inbound', {
+      key,
+      body: { phone: '+14155552671', message },
+    });
+  const deliveriesOf = (webhookId: string) =>
+    db
+      .prepare(
+        `SELECT e.type FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq
+         WHERE d.webhook_id = ? ORDER BY e.seq`,
+      )
+      .pluck()
+      .all(webhookId);
+  await inbound('before any webhook'); // the subscriptions (none) are read and kept
+  const made = await t.request('POST', '/webhooks', {
+    key,
+    body: { url: 'http://127.0.0.1:9/a', events: ['message.received'] },
+  });
+  expect(made.status).toBe(201);
+  await inbound('one');
+  expect(deliveriesOf(made.body.id)).toEqual(['message.received']);
+
+  // Another process (the CLI) adds one: its commit is seen at the next event.
+  const other = new Database(path.join(t.dataDir, 'parley.db'));
+  other.pragma('busy_timeout = 5000');
+  other
+    .prepare(
+      `INSERT INTO webhooks (id, workspace_id, environment, url, secret, events, created_at)
+       VALUES ('wh_other', ?, 'test', 'http://127.0.0.1:9/b', 'whsec_x', '["message.received"]', ?)`,
+    )
+    .run(t.workspaceId, Date.now());
+  other.close();
+  await inbound('two');
+  expect(deliveriesOf('wh_other')).toEqual(['message.received']);
+
+  expect((await t.request('DELETE', `/webhooks/${made.body.id}`, { key })).status).toBe(200);
+  await inbound('three');
+  expect(deliveriesOf(made.body.id)).toHaveLength(2);
+  expect(deliveriesOf('wh_other')).toHaveLength(2);
 });

@@ -2,7 +2,7 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, expect, it } from 'vitest';
-import { openStore } from '../../main/core/core.ts';
+import { createCore, openStore } from '../../main/core/core.ts';
 import { loadMigrations, migrate } from '../../main/core/db/migrate.ts';
 import { openDatabase } from '../../main/core/db/open.ts';
 import { tempDir } from '../helpers.ts';
@@ -115,4 +115,39 @@ it('refuses an empty SQLite file stamped with another application’s id, and le
   const store = openStore({ dataDir: blank });
   expect(store.services.workspaces.list().map((w) => w.name)).toEqual(['Default']);
   store.close();
+});
+
+it('a serving core checkpoints the WAL on a worker thread: commits only append, the file still fills', async () => {
+  const d = dir();
+  const core = await createCore({ dataDir: d, sessionToken: null });
+  try {
+    await core.start({ port: 0 });
+    const { db } = core;
+    // The worker took over: the connection no longer checkpoints inside its commits.
+    for (let i = 0; i < 100 && db.pragma('wal_autocheckpoint', { simple: true }) !== 0; i++) {
+      await new Promise((r) => setTimeout(r, 20));
+    }
+    expect(db.pragma('wal_autocheckpoint', { simple: true })).toBe(0);
+    const file = path.join(d, 'parley.db');
+    const before = fs.statSync(file).size;
+    db.exec('CREATE TABLE filler (b BLOB)');
+    const put = db.prepare('INSERT INTO filler VALUES (randomblob(4000))');
+    db.transaction(() => {
+      for (let i = 0; i < 1000; i++) put.run();
+    })();
+    // Within a few of the worker's rounds the pages are in the database file itself.
+    let after = before;
+    for (let i = 0; i < 100 && after < before + 4_000_000; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      after = fs.statSync(file).size;
+    }
+    expect(after).toBeGreaterThanOrEqual(before + 4_000_000);
+  } finally {
+    await core.stop();
+  }
+  // Stopped: the connection checkpoints by itself again, and closed cleanly.
+  expect(core.db.open).toBe(false);
+  const reopened = new Database(path.join(d, 'parley.db'), { readonly: true });
+  expect(reopened.prepare('SELECT count(*) FROM filler').pluck().get()).toBe(1000);
+  reopened.close();
 });

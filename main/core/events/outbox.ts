@@ -42,6 +42,35 @@ export function createOutbox(db: Db, clock: Clock, ids: IdGenerator, scheduler: 
   const listeners = new Set<() => void>();
   let flushQueued = false;
 
+  // Webhook subscriptions per scope, read once and kept while nothing changes them: every emit
+  // needs them, and they change rarely. Another process's commit moves `data_version`; this
+  // process's own writes call webhooksChanged(). Until the tick of such a write has ended (its
+  // transaction committed or rolled back) the table is read each time, so no subscription a
+  // rollback undid is ever kept.
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const subscriptions = new Map<string, { id: string; types: Set<string> | null }[]>();
+  let subscriptionsVersion: unknown = null;
+  let inFlux = false;
+  function subscriptionsOf(scope: Scope) {
+    const read = () =>
+      (
+        hooks.all(scope.workspaceId, scope.environment) as { id: string; events: string | null }[]
+      ).map((h) => ({
+        id: h.id,
+        types: h.events ? new Set(JSON.parse(h.events) as string[]) : null,
+      }));
+    if (inFlux) return read();
+    const version = dataVersion.get();
+    if (version !== subscriptionsVersion) {
+      subscriptions.clear();
+      subscriptionsVersion = version;
+    }
+    const key = `${scope.workspaceId}:${scope.environment}`;
+    let subs = subscriptions.get(key);
+    if (!subs) subscriptions.set(key, (subs = read()));
+    return subs;
+  }
+
   function afterCommit() {
     if (flushQueued) return;
     flushQueued = true;
@@ -61,16 +90,23 @@ export function createOutbox(db: Db, clock: Clock, ids: IdGenerator, scheduler: 
         insert.run(id, scope.workspaceId, scope.environment, type, JSON.stringify(data), now)
           .lastInsertRowid,
       );
-      for (const h of hooks.all(scope.workspaceId, scope.environment) as {
-        id: string;
-        events: string | null;
-      }[]) {
-        if (h.events && !(JSON.parse(h.events) as string[]).includes(type)) continue;
+      for (const h of subscriptionsOf(scope)) {
+        if (h.types && !h.types.has(type)) continue;
         const deliveryId = ids('whd');
         insertDelivery.run(deliveryId, h.id, seq, now, now);
         scheduler.enqueue('webhook.deliver', { deliveryId });
       }
       afterCommit();
+    },
+    /** This process wrote to `webhooks`: forget the subscriptions, and keep none this tick. */
+    webhooksChanged() {
+      subscriptions.clear();
+      if (inFlux) return;
+      inFlux = true;
+      setImmediate(() => {
+        inFlux = false;
+        subscriptions.clear();
+      });
     },
     onCommit(listener: () => void) {
       listeners.add(listener);

@@ -354,7 +354,18 @@ export function createScheduler(
   }
 
   let timerAt = 0;
+  /** A tick queued right after the current I/O (work is waiting): no 1 ms timer floor. */
+  let immediate: NodeJS.Immediate | null = null;
   function schedule(ms: number) {
+    if (immediate) return;
+    if (ms <= 0) {
+      if (timer) clearTimeout(timer);
+      timer = null;
+      timerAt = 0;
+      immediate = setImmediate(tick);
+      immediate.unref();
+      return;
+    }
     const at = Date.now() + ms;
     // Many enqueues in a row (a burst of sends) keep the tick already due soonest.
     if (timer && timerAt <= at) return;
@@ -365,8 +376,10 @@ export function createScheduler(
   }
 
   function tick() {
+    if (timer) clearTimeout(timer);
     timer = null;
     timerAt = 0;
+    immediate = null;
     if (!started || !db.open) return;
     inTick = true;
     poked = false;
@@ -506,6 +519,8 @@ export function createScheduler(
       started = false;
       if (timer) clearTimeout(timer);
       timer = null;
+      if (immediate) clearImmediate(immediate);
+      immediate = null;
       shutdown.abort();
       // A handler that ignores the abort must not hold the shutdown forever.
       await Promise.race([

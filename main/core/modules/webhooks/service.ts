@@ -2,7 +2,7 @@ import type { Database as Db } from 'better-sqlite3';
 import { createHmac } from 'node:crypto';
 import { ApiError } from '../../../../shared/errors.ts';
 import type { Webhook, WebhookDelivery } from '../../../../shared/schemas/webhooks.ts';
-import type { EventRow } from '../../events/outbox.ts';
+import type { EventRow, Outbox } from '../../events/outbox.ts';
 import { envelopeJson } from '../../events/outbox.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
@@ -94,6 +94,7 @@ export function webhooksService(
   ids: IdGenerator,
   scheduler: Scheduler,
   outbound: Outbound,
+  outbox: Pick<Outbox, 'webhooksChanged'>,
 ) {
   const insert = db.prepare(
     `INSERT INTO webhooks (id, workspace_id, environment, url, secret, events, description, created_at)
@@ -235,6 +236,7 @@ export function webhooksService(
         deleted_at: null,
       };
       insert.run(row);
+      outbox.webhooksChanged();
       return { ...toWebhook(row), secret: row.secret };
     },
     list(scope: Scope, limit: number, cursor?: string) {
@@ -250,6 +252,7 @@ export function webhooksService(
       const row = get.get(scope.workspaceId, scope.environment, id) as WebhookRow | undefined;
       if (!row) throw new ApiError('not_found', `no webhook ${id}`);
       remove.run(clock.now(), id);
+      outbox.webhooksChanged();
       return { success: true as const, id };
     },
     deliveries(scope: Scope, id: string, limit: number, cursor?: string) {

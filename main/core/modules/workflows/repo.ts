@@ -1,6 +1,7 @@
 import type { Database as Db } from 'better-sqlite3';
 import type { RunStatus, WorkflowStatus } from '../../../../shared/workflow-rules.ts';
 import type { Scope } from '../../runtime.ts';
+import type { ContactRow } from '../contacts/repo.ts';
 
 export interface WorkflowRow {
   id: string;
@@ -97,6 +98,13 @@ export function workflowsRepo(db: Db) {
   const run = db.prepare(
     `SELECT ${RUN_COLUMNS} FROM workflow_runs r JOIN contacts c ON c.id = r.contact_id WHERE r.id = ?`,
   );
+  // A run and its contact in one read (a fired timer needs both), split by the columns' tables.
+  const runAndContact = db
+    .prepare(
+      'SELECT r.*, c.* FROM workflow_runs r JOIN contacts c ON c.id = r.contact_id WHERE r.id = ?',
+    )
+    .raw();
+  const split = runAndContact.columns().map((c) => [c.name, c.table === 'workflow_runs'] as const);
   const runInScope = db.prepare(
     `SELECT ${RUN_COLUMNS} FROM workflow_runs r JOIN contacts c ON c.id = r.contact_id
      WHERE r.workspace_id = ? AND r.environment = ? AND r.id = ?`,
@@ -158,6 +166,22 @@ export function workflowsRepo(db: Db) {
     insertRun: (r: RunRow) => insertRun.run(r),
     saveRun: (r: RunRow) => saveRun.run(r),
     run: (id: string) => run.get(id) as (RunRow & { phone: string }) | undefined,
+    /** The run (with its contact's phone) and its contact. */
+    runWithContact(id: string) {
+      const values = runAndContact.get(id) as unknown[] | undefined;
+      if (!values) return undefined;
+      const run: Record<string, unknown> = {};
+      const contact: Record<string, unknown> = {};
+      for (let i = 0; i < split.length; i++) {
+        const [name, ofRun] = split[i]!;
+        (ofRun ? run : contact)[name] = values[i];
+      }
+      run.phone = contact.phone;
+      return {
+        run: run as unknown as RunRow & { phone: string },
+        contact: contact as unknown as ContactRow,
+      };
+    },
     runInScope: (s: Scope, id: string) =>
       runInScope.get(s.workspaceId, s.environment, id) as (RunRow & { phone: string }) | undefined,
     activeRun: (workflowId: string, contactId: string) =>

@@ -434,10 +434,10 @@ export function workflowsService(d: WorkflowsDeps) {
   }
 
   /** Runs the run's steps from its current one until it waits, ends or uses its job's share. */
-  function drive(r: RunRow & { phone: string }, stored?: Stored) {
+  function drive(r: RunRow & { phone: string }, stored?: Stored, known?: ContactRow) {
     const def = definitionOf(r.workflow_id, r.version);
     const ctx = stored ?? (JSON.parse(r.context) as Stored);
-    const contact = d.contacts.repo.get(scopeOf(r), r.contact_id)!;
+    const contact = known ?? d.contacts.repo.get(scopeOf(r), r.contact_id)!;
     const rc: RunContext = {
       payload: ctx.payload,
       contact: contactContext(contact),
@@ -531,8 +531,9 @@ export function workflowsService(d: WorkflowsDeps) {
     STEP,
     (payload) => {
       const { runId, seq } = payload as { runId: string; seq: number };
-      const r = repo.run(runId);
-      if (!r || r.seq !== seq) return;
+      const found = repo.runWithContact(runId);
+      if (!found || found.run.seq !== seq) return;
+      const r = found.run;
       const ctx = JSON.parse(r.context) as Stored;
       if (r.status === 'waiting') {
         const def = definitionOf(r.workflow_id, r.version);
@@ -544,7 +545,7 @@ export function workflowsService(d: WorkflowsDeps) {
           if (!s.onTimeout) r.current_step = null;
         } else return;
       } else if (r.status !== 'running') return;
-      drive(r, ctx);
+      drive(r, ctx, found.contact);
     },
     { chunked: true },
   );
