@@ -9,6 +9,7 @@ import type { ProcessOwner } from './jobs/owner.ts';
 import { processOwner } from './jobs/owner.ts';
 import type { Retention } from './jobs/retention.ts';
 import { createRetention, DEFAULT_RETENTION } from './jobs/retention.ts';
+import { createUndoLog } from './jobs/undo.ts';
 import { createScheduler } from './jobs/scheduler.ts';
 import { cannedRepliesService } from './modules/canned-replies/service.ts';
 import { contactsService } from './modules/contacts/service.ts';
@@ -49,7 +50,8 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const log = opts.log ?? ((m: string, e?: unknown) => console.error(`parley: ${m}`, e ?? ''));
   const ids = createIds(clock, random);
   const owner = opts.owner ?? processOwner(random);
-  const scheduler = createScheduler(db, clock, random, owner, log);
+  const undo = createUndoLog();
+  const scheduler = createScheduler(db, clock, random, owner, log, undo);
   const outbox = createOutbox(db, clock, ids, scheduler);
   const outbound = createOutbound(opts.resolveHost ? { resolve: opts.resolveHost } : {});
   const governor = createGovernor(db, clock);
@@ -60,7 +62,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const hub = createHub(db, { prunedThrough: retention.prunedThrough });
   outbox.onCommit(hub.flush);
   const simulator = simulatorSettings(db);
-  const simulated = createSimulatedChannel(simulator, random, clock);
+  const simulated = createSimulatedChannel(simulator, random, clock, undo);
   const workspaces = workspacesService(db, clock, ids);
   // Test keys always use the simulator; a live account connected to a provider uses it.
   const channels = channelService({ db, clock, random, outbox, workspaces, simulated, log });

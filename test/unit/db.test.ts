@@ -19,6 +19,8 @@ it('creates an empty data dir with WAL, the Default workspace and one active bus
   const d = dir();
   const store = openStore({ dataDir: d });
   expect(store.db.pragma('journal_mode', { simple: true })).toBe('wal');
+  // Temp b-trees and journals in memory (2) for the running core; migrations used files.
+  expect(store.db.pragma('temp_store', { simple: true })).toBe(2);
   expect(store.services.workspaces.list().map((w) => w.name)).toEqual(['Default']);
   expect(
     store.services.workspaces.activeAccount(store.services.workspaces.resolve().id).active,

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { MAGIC_NUMBERS } from '../../../shared/phone.ts';
 import type { SimulatorSettingsService } from '../modules/simulator/settings.ts';
 import type { Clock, Random } from '../runtime.ts';
+import type { UndoLog } from '../jobs/undo.ts';
 import { randomBase62 } from '../runtime.ts';
 import type { ChannelMessage, DeliveryOutcome, LocalChannel } from './types.ts';
 
@@ -24,6 +25,8 @@ export function createSimulatedChannel(
   settings: SimulatorSettingsService,
   random: Random,
   clock: Clock,
+  /** The scheduler's rollbacks take back the hand-overs they undid. */
+  undo?: Pick<UndoLog, 'add'>,
 ): LocalChannel {
   /** Hand-over times of the last second, per workspace and environment (oldest first). */
   const recent = new Map<string, number[]>();
@@ -47,10 +50,18 @@ export function createSimulatedChannel(
   }
 
   function count(key: string, pairKey: string, now: number) {
-    recent.get(key)!.push(now);
+    const times = recent.get(key)!;
+    times.push(now);
     const p = pairs.get(pairKey);
     const tokens = p ? Math.min(PAIR_BURST, p.tokens + (now - p.at) / PAIR_REFILL_MS) : PAIR_BURST;
     pairs.set(pairKey, { tokens: tokens - 1, at: now });
+    // A hand-over whose transaction rolls back never happened: the provider did not see it.
+    undo?.add(() => {
+      const i = times.lastIndexOf(now);
+      if (i >= 0) times.splice(i, 1);
+      if (p) pairs.set(pairKey, p);
+      else pairs.delete(pairKey);
+    });
     if (pairs.size > 50_000) {
       // Forget people whose burst has refilled: they are as good as new.
       for (const [k, v] of pairs) {

@@ -2,23 +2,39 @@ import type { Database as Db } from 'better-sqlite3';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 
-/** How often the worker copies the WAL back into the database. */
+/** How often the worker copies the WAL back into the database while there are writes. */
 const EVERY_MS = 250;
+/** How long it sleeps at most while nothing is written (an idle desktop app). */
+const IDLE_MS = 4000;
 
 /**
  * The worker: its own connection to the data dir's database, a PASSIVE checkpoint every
- * EVERY_MS (it never blocks the writer, nor waits for readers), closed when told.
+ * EVERY_MS while the WAL grows (it never blocks the writer, nor waits for readers), backing off
+ * to IDLE_MS while nothing new was written; closed when told.
  */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
 const Database = require(workerData.module);
 const db = new Database(workerData.file, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {});
 db.pragma('busy_timeout = 1000');
+let wait = workerData.everyMs;
+let timer = null;
+let seen = -1;
 const tick = () => {
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch (e) { parentPort.postMessage({ error: String(e && e.message || e) }); }
+  try {
+    const [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
+    const idle = log === seen && checkpointed === log;
+    seen = log;
+    wait = idle ? Math.min(workerData.idleMs, wait * 2) : workerData.everyMs;
+    return true;
+  } catch (e) {
+    parentPort.postMessage({ error: String((e && e.message) || e) });
+    return false;
+  }
 };
-const timer = setInterval(tick, workerData.everyMs);
-parentPort.on('message', () => { clearInterval(timer); tick(); db.close(); parentPort.postMessage({ closed: true }); });
+const loop = () => { if (tick()) timer = setTimeout(loop, wait); };
+timer = setTimeout(loop, wait);
+parentPort.on('message', () => { clearTimeout(timer); tick(); db.close(); parentPort.postMessage({ closed: true }); });
 parentPort.postMessage({ ready: true });
 `;
 
@@ -46,12 +62,12 @@ export function startCheckpointer(db: Db, opts: { nativeBinding?: string } = {})
         file: db.name,
         nativeBinding: opts.nativeBinding ?? null,
         everyMs: EVERY_MS,
+        idleMs: IDLE_MS,
       },
     });
   } catch {
     return { stop: async () => {} };
   }
-  worker.unref();
   let failed = false;
   const fail = () => {
     if (failed) return;
@@ -68,6 +84,9 @@ export function startCheckpointer(db: Db, opts: { nativeBinding?: string } = {})
     if (!failed) fallback();
     failed = true;
   });
+  // After the listeners (adding a 'message' listener refs the worker again): a process whose
+  // core was never stopped still exits.
+  worker.unref();
   return {
     async stop() {
       if (failed) return;

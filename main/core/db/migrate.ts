@@ -85,15 +85,23 @@ export function migrate(
   );
   const isApplied = db.prepare('SELECT 1 FROM schema_migrations WHERE id = ?').pluck();
   const done: string[] = [];
-  for (const m of pending) {
-    // IMMEDIATE + re-check: a second process opening the same data dir at the same moment
-    // waits, then sees the migration applied and skips it.
-    db.transaction(() => {
-      if (isApplied.get(m.id)) return;
-      db.exec(m.sql);
-      record.run(m.id, m.name, m.checksum, now());
-      done.push(m.name);
-    }).immediate();
+  // A migration may sort or rewrite a whole table (an index over a million messages): its temp
+  // b-trees and journals go to temp files, not the memory the running core keeps them in.
+  const tempStore = db.pragma('temp_store', { simple: true }) as number;
+  db.pragma('temp_store = FILE');
+  try {
+    for (const m of pending) {
+      // IMMEDIATE + re-check: a second process opening the same data dir at the same moment
+      // waits, then sees the migration applied and skips it.
+      db.transaction(() => {
+        if (isApplied.get(m.id)) return;
+        db.exec(m.sql);
+        record.run(m.id, m.name, m.checksum, now());
+        done.push(m.name);
+      }).immediate();
+    }
+  } finally {
+    db.pragma(`temp_store = ${tempStore}`);
   }
   return { applied: done, backupFile };
 }

@@ -44,7 +44,8 @@ export function createOutbox(db: Db, clock: Clock, ids: IdGenerator, scheduler: 
 
   // Webhook subscriptions per scope, read once and kept while nothing changes them: every emit
   // needs them, and they change rarely. Another process's commit moves `data_version`; this
-  // process's own writes call webhooksChanged(). Until the tick of such a write has ended (its
+  // process's own writes (the webhooks service is the one writer of that table) call
+  // webhooksChanged(). Until the tick of such a write has ended (its
   // transaction committed or rolled back) the table is read each time, so no subscription a
   // rollback undid is ever kept.
   const dataVersion = db.prepare('PRAGMA data_version').pluck();

@@ -1,6 +1,8 @@
 import type { Database as Db } from 'better-sqlite3';
 import type { Clock, Random } from '../runtime.ts';
 import type { ProcessOwner } from './owner.ts';
+import type { UndoLog } from './undo.ts';
+import { createUndoLog } from './undo.ts';
 
 /** Thrown by a handler to be run again after `delayMs`. */
 export class RetryLater extends Error {
@@ -104,6 +106,8 @@ export function createScheduler(
   random: Random,
   owner: ProcessOwner,
   log: (message: string, error?: unknown) => void,
+  /** Memory that follows this scheduler's rollbacks (see undo.ts). */
+  undo: UndoLog = createUndoLog(),
 ) {
   const handlers = new Map<string, Registered>();
   const insert = db.prepare(
@@ -251,7 +255,7 @@ export function createScheduler(
   function runOneByOne(rows: JobRow[], h: Registered) {
     for (const job of rows) {
       try {
-        db.transaction(() => runSync(job, h))();
+        undo.frame(() => db.transaction(() => runSync(job, h))());
       } catch (e) {
         if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
         fail(job, h, e, false);
@@ -266,6 +270,9 @@ export function createScheduler(
    * cost); when one of them throws, the chunk is rolled back and run again job by job.
    */
   function runSyncSlice(kind: string, h: Registered): { ran: number; more: boolean } {
+    return undo.frame(() => slice(kind, h));
+  }
+  function slice(kind: string, h: Registered): { ran: number; more: boolean } {
     return db
       .transaction(() => {
         const started = performance.now();
@@ -275,9 +282,11 @@ export function createScheduler(
           let together = h.chunked && rows.length > 1;
           if (together) {
             try {
-              db.transaction(() => {
-                for (const job of rows) runSync(job, h);
-              })();
+              undo.frame(() =>
+                db.transaction(() => {
+                  for (const job of rows) runSync(job, h);
+                })(),
+              );
             } catch {
               together = false;
             }

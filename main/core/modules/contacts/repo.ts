@@ -30,9 +30,22 @@ export interface ContactFilter {
   q?: string;
 }
 
-const COLUMNS =
-  'c.id, c.workspace_id, c.environment, c.phone, c.name, c.email, c.labels, c.attributes, c.created_at, c.updated_at, c.last_inbound_at, ' +
-  'c.email_unsubscribed_at';
+/** A contact row's columns, in ContactRow's order. */
+export const CONTACT_FIELDS = [
+  'id',
+  'workspace_id',
+  'environment',
+  'phone',
+  'name',
+  'email',
+  'labels',
+  'attributes',
+  'created_at',
+  'updated_at',
+  'last_inbound_at',
+  'email_unsubscribed_at',
+] as const satisfies readonly (keyof ContactRow)[];
+const COLUMNS = CONTACT_FIELDS.map((f) => `c.${f}`).join(', ');
 
 /** ISO 8601 (UTC, milliseconds) from integer epoch ms, as `new Date(ms).toISOString()` writes it. */
 export const sqlIso = (col: string) =>

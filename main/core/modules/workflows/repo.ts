@@ -2,6 +2,7 @@ import type { Database as Db } from 'better-sqlite3';
 import type { RunStatus, WorkflowStatus } from '../../../../shared/workflow-rules.ts';
 import type { Scope } from '../../runtime.ts';
 import type { ContactRow } from '../contacts/repo.ts';
+import { CONTACT_FIELDS } from '../contacts/repo.ts';
 
 export interface WorkflowRow {
   id: string;
@@ -48,6 +49,25 @@ export interface RunStepRow {
 }
 
 const RUN_COLUMNS = 'r.*, c.phone AS phone';
+/** A run row's columns, in RunRow's order. */
+const RUN_FIELDS = [
+  'id',
+  'workflow_id',
+  'version',
+  'workspace_id',
+  'environment',
+  'contact_id',
+  'status',
+  'current_step',
+  'seq',
+  'waiting_for',
+  'context',
+  'trigger',
+  'error',
+  'created_at',
+  'updated_at',
+  'ended_at',
+] as const satisfies readonly (keyof RunRow)[];
 
 export function workflowsRepo(db: Db) {
   const insert = db.prepare(
@@ -98,13 +118,13 @@ export function workflowsRepo(db: Db) {
   const run = db.prepare(
     `SELECT ${RUN_COLUMNS} FROM workflow_runs r JOIN contacts c ON c.id = r.contact_id WHERE r.id = ?`,
   );
-  // A run and its contact in one read (a fired timer needs both), split by the columns' tables.
+  // A run and its contact in one read (a fired timer needs both): named columns, split by place.
   const runAndContact = db
     .prepare(
-      'SELECT r.*, c.* FROM workflow_runs r JOIN contacts c ON c.id = r.contact_id WHERE r.id = ?',
+      `SELECT ${RUN_FIELDS.map((f) => `r.${f}`).join(', ')}, ${CONTACT_FIELDS.map((f) => `c.${f}`).join(', ')}
+       FROM workflow_runs r JOIN contacts c ON c.id = r.contact_id WHERE r.id = ?`,
     )
     .raw();
-  const split = runAndContact.columns().map((c) => [c.name, c.table === 'workflow_runs'] as const);
   const runInScope = db.prepare(
     `SELECT ${RUN_COLUMNS} FROM workflow_runs r JOIN contacts c ON c.id = r.contact_id
      WHERE r.workspace_id = ? AND r.environment = ? AND r.id = ?`,
@@ -172,10 +192,9 @@ export function workflowsRepo(db: Db) {
       if (!values) return undefined;
       const run: Record<string, unknown> = {};
       const contact: Record<string, unknown> = {};
-      for (let i = 0; i < split.length; i++) {
-        const [name, ofRun] = split[i]!;
-        (ofRun ? run : contact)[name] = values[i];
-      }
+      const n = RUN_FIELDS.length;
+      for (let i = 0; i < n; i++) run[RUN_FIELDS[i]!] = values[i];
+      for (let i = 0; i < CONTACT_FIELDS.length; i++) contact[CONTACT_FIELDS[i]!] = values[n + i];
       run.phone = contact.phone;
       return {
         run: run as unknown as RunRow & { phone: string },
