@@ -204,19 +204,25 @@ export function messagesService(d: MessagingDeps) {
   ): ConversationRow {
     const existing = conversations.byContact(contact.id, accountId);
     if (existing) return existing;
-    const row = {
+    const row: ConversationRow = {
       id: ids('conv'),
       workspace_id: scope.workspaceId,
       environment: scope.environment,
       contact_id: contact.id,
       business_account_id: accountId,
+      status: 'open',
+      assignee_id: null,
+      labels: '[]',
+      snoozed_until: null,
       last_message_at: at,
+      last_inbound_at: null,
+      unread_count: 0,
       created_at: at,
       updated_at: at,
     };
     conversations.insert(row);
     outbox.emit(scope, 'conversation.created', { conversation: conversationEventJson(row.id) });
-    return conversations.byContact(contact.id, accountId)!;
+    return row;
   }
 
   /**

@@ -554,14 +554,15 @@ export function workflowsService(d: WorkflowsDeps) {
     WEBHOOK,
     async (payload, ctx) => {
       const { runId, seq } = payload as { runId: string; seq: number };
-      const r = repo.run(runId);
-      if (!r || r.seq !== seq || r.waiting_for !== 'webhook' || r.status !== 'running') return;
+      const found = repo.runWithContact(runId);
+      if (!found) return;
+      const { run: r, contact } = found;
+      if (r.seq !== seq || r.waiting_for !== 'webhook' || r.status !== 'running') return;
       const def = definitionOf(r.workflow_id, r.version);
       const index = step(def, r.current_step);
       const s = def.steps[index]!;
       const w = repo.get(r.workflow_id)!;
       const stored = JSON.parse(r.context) as Stored;
-      const contact = d.contacts.repo.get(scopeOf(r), r.contact_id)!;
       const rc: RunContext = {
         payload: stored.payload,
         contact: contactContext(contact),
