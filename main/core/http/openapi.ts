@@ -24,6 +24,8 @@ export type DocumentedHeader = 'X-Parley-Agent' | 'Last-Event-ID';
 export interface MediaDoc {
   schema: JsonObject;
   example?: unknown;
+  /** Named examples (Example Objects), each matching `schema`. */
+  examples?: Record<string, { summary?: string; value: unknown }>;
 }
 
 /** What the reference says about an operation beyond its zod schemas. */
@@ -57,7 +59,7 @@ type JsonObject = Record<string, unknown>;
 interface MediaObject {
   schema?: JsonObject;
   example?: unknown;
-  examples?: Record<string, { $ref: string }>;
+  examples?: Record<string, { $ref: string } | { summary?: string; value: unknown }>;
 }
 
 interface ResponseObject {
@@ -79,6 +81,7 @@ interface Operation {
 
 interface Document {
   info?: JsonObject;
+  servers?: { url: string; description?: string }[];
   components?: Record<string, Record<string, unknown> | undefined>;
   paths?: Record<string, Record<string, Operation>>;
   webhooks?: Record<string, unknown>;
@@ -98,6 +101,12 @@ const BODY_METHODS = new Set(['post', 'put', 'patch']);
 
 /** The example server the reference's examples point at (the CLI's default port). */
 const EXAMPLE_BASE = 'http://127.0.0.1:4780';
+
+/**
+ * `info.license`: Parley is not published under an open licence (package.json is private and
+ * names none); an SPDX `LicenseRef-` says so in the form the document asks for.
+ */
+const LICENSE = { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' };
 
 /** Errors any API request can get, whatever the operation. */
 const EVERY_OPERATION: readonly ErrorCode[] = [
@@ -235,10 +244,30 @@ const OPERATION_DOCS: Record<string, OperationDocs> = {
       'application/csv': { schema: { type: 'string', contentMediaType: 'text/csv' } },
     },
     responseMedia: {
+      // The schema and the examples are of one line: OpenAPI 3.1 has no way to say "a sequence
+      // of" (3.2's `itemSchema`), and an example must match the schema it sits under.
       'application/x-ndjson': {
         schema: toJsonSchema(importLineSchema),
-        example:
-          '{"type":"progress","processed":0,"total":0}\n{"type":"progress","processed":1,"total":1}\n{"type":"result","total":1,"created":1,"updated":0,"failed":0,"errors":[]}\n',
+        examples: {
+          progress: {
+            summary: 'A progress line',
+            value: { type: 'progress', processed: 1, total: 1 },
+          },
+          result: {
+            summary: 'The last line when the import ran',
+            value: { type: 'result', total: 1, created: 1, updated: 0, failed: 0, errors: [] },
+          },
+          error: {
+            summary: 'The last line when the import stopped',
+            value: {
+              type: 'error',
+              error: {
+                code: 'payload_too_large',
+                message: ERROR_CATALOG.payload_too_large.message,
+              },
+            },
+          },
+        },
       },
     },
   },
@@ -638,6 +667,58 @@ function signInItem(): JsonObject {
   };
 }
 
+const isObject = (v: unknown): v is JsonObject => typeof v === 'object' && v !== null;
+
+/**
+ * `z.unknown().nullable()` becomes `anyOf: [{}, {type: 'null'}]`: a union with a branch that
+ * matches anything is that branch, so the union goes (its annotations stay).
+ */
+function dropAnyBranches(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) dropAnyBranches(item);
+    return;
+  }
+  if (!isObject(node)) return;
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    const branches = node[keyword];
+    if (Array.isArray(branches) && branches.some((b) => isObject(b) && !Object.keys(b).length)) {
+      delete node[keyword];
+    }
+  }
+  for (const value of Object.values(node)) dropAnyBranches(value);
+}
+
+/** Every `$ref` below a node. */
+function collectRefs(node: unknown, into: Set<string>): void {
+  if (Array.isArray(node)) {
+    for (const item of node) collectRefs(item, into);
+  } else if (isObject(node)) {
+    if (typeof node.$ref === 'string') into.add(node.$ref);
+    for (const value of Object.values(node)) collectRefs(value, into);
+  }
+}
+
+/**
+ * Components nothing refers to (the example of a code no documented operation answers, a
+ * schema only an unused one named) are left out; security schemes are named, not referenced.
+ */
+function dropUnusedComponents(doc: Document): void {
+  const components = doc.components ?? {};
+  for (let dropped = true; dropped;) {
+    dropped = false;
+    const refs = new Set<string>();
+    collectRefs({ ...doc, components: { ...components, securitySchemes: undefined } }, refs);
+    for (const [section, entries] of Object.entries(components)) {
+      if (section === 'securitySchemes' || !entries) continue;
+      for (const name of Object.keys(entries)) {
+        if (refs.has(`#/components/${section}/${name}`)) continue;
+        delete entries[name];
+        dropped = true;
+      }
+    }
+  }
+}
+
 /** Swagger options for app.ts: the document's frame plus the transforms that shape it. */
 export function openapiOptions(opts: {
   version: string;
@@ -665,6 +746,7 @@ export function openapiOptions(opts: {
         version: opts.version,
         description:
           'The localhost API of Parley’s service core. Authenticate with `X-API-Key: svc_test_…` (test: simulated, never charges) or `svc_live_…`. Errors: `{ "error": { code, message, docs, param?, details? } }` — see /docs for every code.',
+        license: LICENSE,
       },
       // Swagger reads these while building operations; transformObject names the cookie's port.
       components: { securitySchemes: SECURITY_SCHEMES('parley_session') },
@@ -676,6 +758,13 @@ export function openapiOptions(opts: {
       const { openapiObject } = documentObject;
       const doc = openapiObject as unknown as Document;
       const port = opts.port();
+      // This server, as the Host guard accepts it and as the errors' `docs` links name it.
+      doc.servers = [
+        {
+          url: port === null ? EXAMPLE_BASE : `http://127.0.0.1:${port}`,
+          description: 'This Parley core (it listens on loopback only)',
+        },
+      ];
       const components = (doc.components ??= {});
       components.securitySchemes = SECURITY_SCHEMES(
         port === null ? 'parley_session' : `parley_session_${port}`,
@@ -701,6 +790,8 @@ export function openapiOptions(opts: {
       }
       if (opts.browserSignIn) doc.paths = { ...doc.paths, '/login': signInItem() as never };
       doc.webhooks = Object.fromEntries(EVENT_TYPES.map((t) => [t, webhookItem(t)]));
+      dropAnyBranches(doc);
+      dropUnusedComponents(doc);
       return openapiObject;
     },
   };
