@@ -84,6 +84,16 @@ function literalRefusal(host: string): string | null {
   return local ? notAllowed(`the URL names ${local}`) : null;
 }
 
+/**
+ * The save-time check that needs no DNS: what the URL itself names (an IP literal in any
+ * spelling the URL parser accepts, or a local-only name). For targets whose host name may only
+ * mean something when called (a workflow step's URL filled from the run): a name is checked then.
+ */
+export function literalTargetRefusal(rawUrl: string, allowPrivate: boolean): string | null {
+  const url = parseTarget(rawUrl);
+  return allowPrivate ? null : literalRefusal(bareHostname(url));
+}
+
 /** Refusal for a resolver's answer: every address must pass, or a rebinding answer could mix them. */
 function resolvedRefusal(addresses: LookupAddress[]): string | null {
   for (const a of addresses) {

@@ -29,7 +29,7 @@ import { decodeCursor, toPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import { RetryLater } from '../../jobs/scheduler.ts';
 import type { Outbound } from '../../net/outbound.ts';
-import { OutboundError } from '../../net/outbound.ts';
+import { literalTargetRefusal, OutboundError } from '../../net/outbound.ts';
 import type { Governor, PaceKey } from '../../pacing/governor.ts';
 import type { Clock, IdGenerator, Random, Scope } from '../../runtime.ts';
 import { iso, isoOrNull, randomBase62 } from '../../runtime.ts';
@@ -172,6 +172,67 @@ export function workflowsService(d: WorkflowsDeps) {
   function requireValid(def: WorkflowDefinition) {
     const problem = workflowProblems(def)[0];
     if (problem) throw new ApiError('validation_error', problem.message, { param: problem.param });
+  }
+
+  /**
+   * What steps name outside the definition, checked against the saving scope so it fails at
+   * save and not at run time: a list of this workspace and environment, an agent of this
+   * workspace, and a webhook URL the workspace may call (as webhooks do: an IP literal in any
+   * spelling, or a local-only name; a name that must be resolved is checked when called).
+   */
+  function requireInScope(scope: Scope, steps: readonly StepDefinition[]) {
+    const refuse = (param: string, message: string): never => {
+      throw new ApiError('validation_error', message, { param });
+    };
+    const allowPrivate = d.workspaces.settings(scope.workspaceId).allowPrivateWebhooks;
+    steps.forEach((s, i) => {
+      const at = `steps.${i}`;
+      if (s.type === 'send_list') {
+        const listId: unknown = s.listId;
+        if (typeof listId !== 'string' || !listExists(scope, listId)) {
+          refuse(
+            `${at}.listId`,
+            `no interactive list ${String(listId)} in this workspace and environment`,
+          );
+        }
+      } else if (s.type === 'update_conversation') {
+        const assignee: unknown = s.assignee;
+        if (assignee === undefined || assignee === null) return;
+        if (assignee === 'me') {
+          refuse(`${at}.assignee`, 'a workflow acts for no agent: name an agent id, or null');
+        }
+        if (
+          typeof assignee !== 'string' ||
+          !d.conversations.findAgent(scope.workspaceId, assignee)
+        ) {
+          refuse(`${at}.assignee`, `no agent ${String(assignee)} in this workspace`);
+        }
+      } else if (s.type === 'webhook') {
+        let refusal: string | null;
+        try {
+          refusal = literalTargetRefusal(s.url!, allowPrivate);
+        } catch (e) {
+          if (!(e instanceof OutboundError)) throw e;
+          refusal = e.message;
+        }
+        if (refusal) {
+          refuse(
+            `${at}.url`,
+            `${refusal}; allow private webhook targets in the workspace settings to use it`,
+          );
+        }
+      }
+    });
+  }
+
+  function listExists(scope: Scope, id: string): boolean {
+    try {
+      d.lists.find(scope, id);
+      return true;
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'not_found') return false;
+      throw e;
+    }
   }
 
   // ---- the engine -----------------------------------------------------------------------------
@@ -707,6 +768,7 @@ export function workflowsService(d: WorkflowsDeps) {
         steps: body.steps as unknown as StepDefinition[],
       };
       requireValid(def);
+      requireInScope(scope, def.steps);
       return db
         .transaction(() => {
           const now = clock.now();
@@ -741,6 +803,8 @@ export function workflowsService(d: WorkflowsDeps) {
             steps: (body.steps as unknown as StepDefinition[] | undefined) ?? current.steps,
           };
           requireValid(def);
+          // Steps given now are checked against the scope; kept ones were when they were saved.
+          if (body.steps) requireInScope(scope, def.steps);
           const now = clock.now();
           const next: WorkflowRow = {
             ...w,
