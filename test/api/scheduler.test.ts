@@ -8,7 +8,7 @@ import type {
 } from '../../main/core/channel/types.ts';
 import { openStore } from '../../main/core/core.ts';
 import { processOwner } from '../../main/core/jobs/owner.ts';
-import { MAX_RECLAIMS } from '../../main/core/jobs/scheduler.ts';
+import { createScheduler, MAX_RECLAIMS, RENEW_EVERY_MS } from '../../main/core/jobs/scheduler.ts';
 import { RESEND_AFTER_MS } from '../../main/core/modules/messages/service.ts';
 import type { TestCore } from '../helpers.ts';
 import { deadPid, makeCore, manualClock, tempDir } from '../helpers.ts';
@@ -297,4 +297,119 @@ it('a chunked kind runs a claim in one savepoint: a job that throws is rolled ba
   await scheduler.runDue();
   expect([...runs.values()].every((c) => c === 1)).toBe(true);
   expect(runs.size).toBe(10);
+});
+
+/**
+ * A process on the same store, posing as another one: its own scheduler and owner (named by a
+ * pid that has exited, so the core's reclaim sees it dead), whose runs never answer.
+ */
+function otherProcess(t: TestCore, kind: string, random: { bytes: (n: number) => Buffer }) {
+  const { db, clock } = t.core.services;
+  const owner = processOwner(random, deadPid());
+  const scheduler = createScheduler(db, clock, random, owner, () => {});
+  scheduler.register(kind, () => new Promise<void>(() => {}), { sync: false });
+  return scheduler;
+}
+
+it('counts deaths of one attempt: a run that lived to renew its lease, or any outcome, starts the count again', async () => {
+  const clock = manualClock();
+  const t = await makeCore({ clock });
+  cores.push(t);
+  const { scheduler } = t.core.services;
+  const buried: string[] = [];
+  const ran: number[] = [];
+  scheduler.register(
+    'test.slow',
+    async (_p, ctx) => {
+      ran.push(ctx.attempt);
+    },
+    { sync: false, maxAttempts: 3, onDead: (_p, error) => buried.push(error) },
+  );
+  scheduler.enqueue('test.slow', {});
+  const status = () =>
+    t.core.db.prepare("SELECT status, reclaims FROM jobs WHERE kind = 'test.slow'").get() as {
+      status: string;
+      reclaims: number;
+    };
+  // Twice as many deaths as the limit, each of a process that had the call in flight long enough
+  // to renew its lease (a receiver answering in 6 s): the job is not written off.
+  let n = 0;
+  for (let i = 0; i < 2 * MAX_RECLAIMS; i++) {
+    const other = otherProcess(t, 'test.slow', { bytes: (k) => Buffer.alloc(k, ++n) });
+    void other.runDue(); // claims it; the call hangs
+    expect(status().reclaims).toBe(i === 0 ? 0 : 1);
+    clock.advance(RENEW_EVERY_MS);
+    expect(other.renewLeases()).toBe(1);
+    expect(status().reclaims).toBe(0);
+    // It is killed: the core takes the lease back.
+    expect(scheduler.reclaim()).toBe(1);
+    expect(status()).toEqual({ status: 'queued', reclaims: 1 });
+  }
+  // One more death without a sign of life adds to the count; then it runs to its end.
+  const other = otherProcess(t, 'test.slow', { bytes: (k) => Buffer.alloc(k, ++n) });
+  void other.runDue();
+  expect(scheduler.reclaim()).toBe(1);
+  expect(status().reclaims).toBe(2);
+  await scheduler.runDue();
+  expect(ran).toEqual([1]);
+  expect(buried).toEqual([]);
+  expect(
+    t.core.db.prepare("SELECT count(*) FROM jobs WHERE kind = 'test.slow'").pluck().get(),
+  ).toBe(0);
+
+  // A job whose process dies under it each time before any sign of life is buried, with why.
+  scheduler.enqueue('test.slow', {});
+  for (let i = 0; i < MAX_RECLAIMS; i++) {
+    const killer = otherProcess(t, 'test.slow', { bytes: (k) => Buffer.alloc(k, ++n) });
+    void killer.runDue();
+    clock.advance(RENEW_EVERY_MS - 1);
+    expect(killer.renewLeases()).toBe(0); // too young to count as alive
+    expect(scheduler.reclaim()).toBe(1);
+  }
+  expect(status()).toEqual({ status: 'dead', reclaims: MAX_RECLAIMS });
+  expect(buried).toEqual([`the process running it died ${MAX_RECLAIMS} times`]);
+});
+
+it('backs off while the disk is full instead of retrying every millisecond, says so once, and recovers', async () => {
+  const logs: string[] = [];
+  const t = await makeCore({ log: (m) => logs.push(m) });
+  cores.push(t);
+  const { scheduler, db } = t.core.services;
+  db.exec('CREATE TABLE big_rows (b BLOB NOT NULL)');
+  const insert = db.prepare('INSERT INTO big_rows (b) VALUES (?)');
+  let tries = 0;
+  scheduler.register('test.grow', () => {
+    tries++;
+    insert.run(Buffer.alloc(256 * 1024));
+  });
+  db.exec('PRAGMA wal_checkpoint(TRUNCATE)');
+  // The disk is full: the database may not grow by a page.
+  const pages = db.pragma('page_count', { simple: true }) as number;
+  db.pragma(`max_page_count = ${pages}`);
+  scheduler.enqueue('test.grow', {});
+  scheduler.start();
+  const started = Date.now();
+  for (let i = 0; i < 200 && (!scheduler.storeFailing || tries < 3); i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(scheduler.storeFailing).toBe(true);
+  await new Promise((r) => setTimeout(r, 400));
+  const elapsed = Date.now() - started;
+  // Backoff from 100 ms doubling: a handful of tries in this time, not one a millisecond.
+  expect(tries).toBeLessThanOrEqual(2 + Math.ceil(Math.log2(elapsed / 100 + 1)));
+  const failing = logs.filter((m) => m.includes('the store refuses writes (SQLITE_FULL)'));
+  expect(failing).toHaveLength(1);
+  expect(logs.filter((m) => m.includes('failed'))).toEqual([]);
+  // The write never counted as an attempt.
+  expect(db.prepare("SELECT attempts FROM jobs WHERE kind = 'test.grow'").pluck().get()).toBe(0);
+
+  // Space again: the job goes through, and that is said once.
+  db.pragma('max_page_count = 1073741823');
+  for (let i = 0; i < 300 && scheduler.storeFailing; i++) {
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  expect(scheduler.storeFailing).toBe(false);
+  expect(db.prepare('SELECT count(*) FROM big_rows').pluck().get()).toBe(1);
+  expect(logs.filter((m) => m.includes('accepts writes again'))).toHaveLength(1);
+  expect(logs.filter((m) => m.includes('refuses writes'))).toHaveLength(1);
 });

@@ -1,6 +1,10 @@
 import http from 'node:http';
 import { afterEach, expect, it } from 'vitest';
-import { PRUNE_BATCH } from '../../main/core/jobs/retention.ts';
+import {
+  DEFAULT_RETENTION,
+  PRUNE_BATCH,
+  retentionFromEnv,
+} from '../../main/core/jobs/retention.ts';
 import { MAX_STREAMS_PER_CREDENTIAL } from '../../main/core/modules/events/routes.ts';
 import type { TestCore } from '../helpers.ts';
 import { makeCore, manualClock } from '../helpers.ts';
@@ -51,6 +55,10 @@ it('prunes old events, finished deliveries, dead jobs and spent idempotency keys
   db.prepare(
     `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, status, created_at) VALUES ('whd_1', 'wh_1', ?, 'succeeded', ?), ('whd_2', 'wh_1', 1, 'pending', ?)`,
   ).run(oldSeq, clock.now(), clock.now());
+  // The pending one's job, queued for later (a pending delivery without one is failed).
+  db.prepare(
+    `INSERT INTO jobs (kind, payload, run_at, created_at) VALUES ('webhook.deliver', '{"deliveryId":"whd_2"}', ?, ?)`,
+  ).run(clock.now() + 365 * DAY, clock.now());
   db.prepare(
     `INSERT INTO jobs (kind, payload, run_at, status, created_at) VALUES ('x', '{}', ?, 'dead', ?)`,
   ).run(clock.now(), clock.now());
@@ -234,4 +242,68 @@ it('prunes a large backlog a batch at a time, coming back a second later while a
   await scheduler.runDue();
   expect(left()).toBe(0);
   expect(next()).toBe(3600_000); // nothing left: an hour
+});
+
+it('sweeps every table that grows, each by its setting: business events after the dedupe day, ended runs, transactional email bodies', async () => {
+  const clock = manualClock();
+  t = await makeCore({
+    clock,
+    retention: { ...DEFAULT_RETENTION, workflowRunsDays: 10, emailBodiesDays: 5 },
+  });
+  const key = t.key('test');
+  const { db, retention } = t.core.services;
+  const count = (sql: string) => db.prepare(sql).pluck().get() as number;
+  // A business event with a dedupeKey (and its payload), and a workflow run that ends at once.
+  const wf = await t.request('POST', '/workflows', {
+    key,
+    body: {
+      name: 'Ends',
+      trigger: { type: 'event', event: 'order.paid' },
+      steps: [{ id: 'stop', type: 'end' }],
+    },
+  });
+  expect(wf.status).toBe(201);
+  const post = () =>
+    t.request('POST', '/api/events', {
+      key,
+      body: { event: 'order.paid', phone: '+14155552671', payload: { big: 'x' }, dedupeKey: 'k1' },
+    });
+  const first = (await post()).body;
+  expect(first.runs).toHaveLength(1);
+  await t.core.services.scheduler.runDue();
+  expect(count("SELECT count(*) FROM workflow_runs WHERE status = 'completed'")).toBe(1);
+  // A transactional email that has left, with its body.
+  const sent = await t.request('POST', '/v1/email/send', {
+    key,
+    body: { to: 'ada@example.com', subject: 'Hi', html: '<p>Hi</p>', fromEmail: 'a@b.example' },
+  });
+  expect(sent.status).toBeLessThan(300);
+  db.prepare("UPDATE email_messages SET status = 'delivered'").run();
+
+  // Within the dedupe day: the business event stays (a repeat is still recognised).
+  clock.advance(23 * 3600_000);
+  retention.pruneOnce();
+  expect(count('SELECT count(*) FROM business_events')).toBe(1);
+  expect((await post()).body).toEqual({ ...first, duplicate: true });
+  clock.advance(2 * 3600_000);
+  retention.pruneOnce();
+  expect(count('SELECT count(*) FROM business_events')).toBe(0);
+  expect(count('SELECT count(*) FROM email_messages WHERE html IS NOT NULL')).toBe(1);
+
+  clock.advance(5 * DAY);
+  retention.pruneOnce();
+  // The body went; the record (status, tracking) stays.
+  expect(db.prepare('SELECT status, html, text FROM email_messages').all()).toEqual([
+    { status: 'delivered', html: null, text: null },
+  ]);
+  expect(count('SELECT count(*) FROM workflow_runs')).toBe(1);
+
+  clock.advance(5 * DAY);
+  retention.pruneOnce();
+  expect(count('SELECT count(*) FROM workflow_runs')).toBe(0);
+  expect(count('SELECT count(*) FROM workflow_run_steps')).toBe(0);
+  expect(retentionFromEnv({ PARLEY_RETENTION_WORKFLOW_RUNS_DAYS: '3' }).workflowRunsDays).toBe(3);
+  expect(() => retentionFromEnv({ PARLEY_RETENTION_BUSINESS_EVENTS_DAYS: '0.5' })).toThrow(
+    /at least 1 day/,
+  );
 });

@@ -4,10 +4,12 @@ import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
+import { processOwner } from '../../main/core/jobs/owner.ts';
+import { createScheduler, MAX_RECLAIMS, RENEW_EVERY_MS } from '../../main/core/jobs/scheduler.ts';
 import { sign } from '../../main/core/modules/webhooks/service.ts';
 import type { Resolver } from '../../main/core/net/outbound.ts';
 import type { TestCore } from '../helpers.ts';
-import { makeCore, manualClock } from '../helpers.ts';
+import { deadPid, makeCore, manualClock } from '../helpers.ts';
 
 let t: TestCore;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -398,4 +400,105 @@ it('each event goes to the subscriptions of its moment: made or deleted here, or
   await inbound('three');
   expect(deliveriesOf(made.body.id)).toHaveLength(2);
   expect(deliveriesOf('wh_other')).toHaveLength(2);
+});
+
+describe('a delivery whose job died', () => {
+  /** A process on the data dir, posing as another (a pid that has exited), whose call hangs. */
+  const otherProcess = (n: number) => {
+    const { db, clock } = t.core.services;
+    const random = { bytes: (k: number) => Buffer.alloc(k, n) };
+    const s = createScheduler(db, clock, random, processOwner(random, deadPid()), () => {});
+    s.register('webhook.deliver', () => new Promise<void>(() => {}), { sync: false });
+    return s;
+  };
+
+  it('a slow receiver’s delivery survives more deaths than the limit when each run lived; one that never did ends failed with the reason and is redelivered', async () => {
+    const { clock, rx, hook, key, jobs, deliveries } = await hooked([], ['message.received']);
+    // Seven processes in a row took the delivery, waited on the slow receiver long enough to
+    // renew their lease, and were killed.
+    for (let i = 1; i <= MAX_RECLAIMS + 2; i++) {
+      const other = otherProcess(i);
+      void other.runDue();
+      clock.advance(RENEW_EVERY_MS);
+      expect(other.renewLeases()).toBe(1);
+      expect(jobs.reclaim()).toBe(1);
+    }
+    expect((await deliveries())[0]).toMatchObject({ status: 'pending' });
+    await jobs.runDue();
+    let log = await deliveries();
+    expect(log).toHaveLength(1);
+    expect(log[0]).toMatchObject({ status: 'succeeded', attempts: 1, lastStatusCode: 200 });
+    expect(rx.got).toHaveLength(1);
+
+    // Another event; every process that takes its delivery dies before any sign of life.
+    await t.request('POST', '/api/simulator/inbound', {
+      key,
+      body: { phone: '+14155552671', message: 'again' },
+    });
+    for (let i = 10; i < 10 + MAX_RECLAIMS; i++) {
+      void otherProcess(i).runDue();
+      expect(jobs.reclaim()).toBe(1);
+    }
+    log = await deliveries();
+    expect(log[0]).toMatchObject({
+      status: 'failed',
+      lastError: `the process running it died ${MAX_RECLAIMS} times`,
+      nextAttemptAt: null,
+    });
+    const dead = log[0];
+    expect(
+      t.core.db.prepare("SELECT count(*) FROM jobs WHERE status = 'queued'").pluck().get(),
+    ).toBe(0);
+
+    // Another scope cannot see it; an unknown delivery is not found.
+    const url = `/webhooks/${hook.id}/deliveries/${dead.id}/redeliver`;
+    expect((await t.request('POST', url, { key: t.key('live') })).status).toBe(404);
+    const unknown = await t.request('POST', `/webhooks/${hook.id}/deliveries/whd_nope/redeliver`, {
+      key,
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({ code: 'not_found', param: 'deliveryId' });
+
+    // Redelivered: a new delivery of the same event, sent at once.
+    const again = await t.request('POST', url, { key });
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({
+      eventId: dead.eventId,
+      eventType: 'message.received',
+      status: 'pending',
+      attempts: 0,
+    });
+    expect(again.body.id).not.toBe(dead.id);
+    // While it is pending, it is on its way: no second redelivery of it.
+    const pending = await t.request(
+      'POST',
+      `/webhooks/${hook.id}/deliveries/${again.body.id}/redeliver`,
+      { key },
+    );
+    expect(pending.status).toBe(409);
+    expect(pending.body.error.code).toBe('invalid_state');
+    await jobs.runDue();
+    log = await deliveries();
+    expect(log.map((d: { id: string; status: string }) => [d.id, d.status]).slice(0, 2)).toEqual([
+      [again.body.id, 'succeeded'],
+      [dead.id, 'failed'],
+    ]);
+    expect(rx.got).toHaveLength(2);
+    expect(JSON.parse(rx.got[1]!.body).id).toBe(dead.eventId);
+    expect(rx.got[1]!.headers['webhook-id']).toBe(dead.eventId);
+  });
+
+  it('retention fails a pending delivery whose job is gone, so nothing stays pending forever', async () => {
+    const { clock, deliveries } = await hooked([], ['message.received']);
+    // What an earlier version left: the job buried without a dead handler.
+    t.core.db.prepare("DELETE FROM jobs WHERE kind = 'webhook.deliver'").run();
+    t.core.services.retention.pruneOnce();
+    expect((await deliveries())[0]).toMatchObject({ status: 'pending' }); // young: left alone
+    clock.advance(2 * 3600_000);
+    t.core.services.retention.pruneOnce();
+    expect((await deliveries())[0]).toMatchObject({
+      status: 'failed',
+      lastError: expect.stringContaining('its delivery job was lost'),
+    });
+  });
 });

@@ -10,9 +10,36 @@ export interface Retention {
   deliveriesDays: number;
   /** Jobs that failed for good. */
   deadJobsDays: number;
+  /** Business events (`POST /api/events`: payload and answer), kept for dedupe; at least 1. */
+  businessEventsDays: number;
+  /** Ended workflow runs and their step history (outputs included). */
+  workflowRunsDays: number;
+  /** The body (html, text) of a transactional email once it has left; the record stays. */
+  emailBodiesDays: number;
 }
 
-export const DEFAULT_RETENTION: Retention = { eventsDays: 30, deliveriesDays: 30, deadJobsDays: 7 };
+export const DEFAULT_RETENTION: Retention = {
+  eventsDays: 30,
+  deliveriesDays: 30,
+  deadJobsDays: 7,
+  businessEventsDays: 1,
+  workflowRunsDays: 90,
+  emailBodiesDays: 90,
+};
+
+/** Every setting: its variable and the smallest value it takes (README "Retention"). */
+export const RETENTION_SETTINGS: Record<keyof Retention, { env: string; min: number }> = {
+  eventsDays: { env: 'PARLEY_RETENTION_EVENTS_DAYS', min: 0 },
+  deliveriesDays: { env: 'PARLEY_RETENTION_DELIVERIES_DAYS', min: 0 },
+  deadJobsDays: { env: 'PARLEY_RETENTION_DEAD_JOBS_DAYS', min: 0 },
+  // `dedupeKey` is accepted once per 24 h: its row must live that long.
+  businessEventsDays: { env: 'PARLEY_RETENTION_BUSINESS_EVENTS_DAYS', min: 1 },
+  workflowRunsDays: { env: 'PARLEY_RETENTION_WORKFLOW_RUNS_DAYS', min: 0 },
+  emailBodiesDays: { env: 'PARLEY_RETENTION_EMAIL_BODIES_DAYS', min: 0 },
+};
+
+/** A pending delivery older than this without a queued job lost it (a crash of an old version). */
+const ORPHAN_AFTER_MS = 3600_000;
 
 const DAY_MS = 24 * 3600_000;
 /** Rows per table per run: short transactions, off the request path. */
@@ -21,20 +48,19 @@ const IDLE_EVERY_MS = 3600_000;
 const BUSY_EVERY_MS = 1000;
 const KIND = 'store.prune';
 
-/** `PARLEY_RETENTION_EVENTS_DAYS`, `…_DELIVERIES_DAYS`, `…_DEAD_JOBS_DAYS` (positive numbers). */
+/** `PARLEY_RETENTION_*_DAYS` (RETENTION_SETTINGS): positive numbers, at least their minimum. */
 export function retentionFromEnv(env: NodeJS.ProcessEnv): Retention {
-  const read = (name: string, fallback: number) => {
+  const out = { ...DEFAULT_RETENTION };
+  for (const key of Object.keys(RETENTION_SETTINGS) as (keyof Retention)[]) {
+    const { env: name, min } = RETENTION_SETTINGS[key];
     const raw = env[name];
-    if (raw === undefined || raw === '') return fallback;
+    if (raw === undefined || raw === '') continue;
     const n = Number(raw);
     if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a positive number of days`);
-    return n;
-  };
-  return {
-    eventsDays: read('PARLEY_RETENTION_EVENTS_DAYS', DEFAULT_RETENTION.eventsDays),
-    deliveriesDays: read('PARLEY_RETENTION_DELIVERIES_DAYS', DEFAULT_RETENTION.deliveriesDays),
-    deadJobsDays: read('PARLEY_RETENTION_DEAD_JOBS_DAYS', DEFAULT_RETENTION.deadJobsDays),
-  };
+    if (n < min) throw new Error(`${name} must be at least ${min} day${min === 1 ? '' : 's'}`);
+    out[key] = n;
+  }
+  return out;
 }
 
 /**
@@ -76,6 +102,39 @@ export function createRetention(
     `DELETE FROM idempotency_keys WHERE (scope, key) IN (
        SELECT scope, key FROM idempotency_keys WHERE created_at < ? LIMIT ${PRUNE_BATCH})`,
   );
+  const businessEvents = db.prepare(
+    `DELETE FROM business_events WHERE id IN (
+       SELECT id FROM business_events WHERE created_at < ? LIMIT ${PRUNE_BATCH})`,
+  );
+  const endedRuns = db
+    .prepare(
+      `SELECT id FROM workflow_runs WHERE ended_at IS NOT NULL AND ended_at < ? LIMIT ${PRUNE_BATCH}`,
+    )
+    .pluck();
+  const runSteps = db.prepare(
+    'DELETE FROM workflow_run_steps WHERE run_id IN (SELECT value FROM json_each(?))',
+  );
+  const runs = db.prepare('DELETE FROM workflow_runs WHERE id IN (SELECT value FROM json_each(?))');
+  const emailBodies = db.prepare(
+    `UPDATE email_messages SET html = NULL, text = NULL WHERE id IN (
+       SELECT id FROM email_messages
+       WHERE campaign_id IS NULL AND (html IS NOT NULL OR text IS NOT NULL) AND created_at < ?
+         AND status NOT IN ('pending', 'sending')
+       LIMIT ${PRUNE_BATCH})`,
+  );
+  // Nothing stays pending forever: a delivery whose job is gone (buried before deliveries had a
+  // dead handler, or lost) is failed, so the log says so and retention can remove it later.
+  const orphanDeliveries = db.prepare(
+    `UPDATE webhook_deliveries
+     SET status = 'failed', next_attempt_at = NULL,
+         last_error = 'its delivery job was lost (the process running it died); redeliver it to send it again'
+     WHERE id IN (
+       SELECT id FROM webhook_deliveries WHERE status = 'pending' AND created_at < @cutoff
+         AND id NOT IN (SELECT json_extract(payload, '$.deliveryId') FROM jobs
+                        WHERE kind = 'webhook.deliver' AND status = 'queued'
+                          AND json_extract(payload, '$.deliveryId') IS NOT NULL)
+       LIMIT ${PRUNE_BATCH})`,
+  );
   const prunedThrough = db
     .prepare("SELECT CAST(value AS INTEGER) FROM store_meta WHERE key = 'events_pruned_through'")
     .pluck();
@@ -95,7 +154,25 @@ export function createRetention(
     if (seqs.length) setPrunedThrough.run(Math.max(...seqs));
     const j = deadJobs.run(now - retention.deadJobsDays * DAY_MS).changes;
     const k = idempotency.run(now - DAY_MS).changes;
-    const counts = [d, seqs.length, j, k, ...extra.map((prune) => prune(PRUNE_BATCH))];
+    const b = businessEvents.run(now - Math.max(1, retention.businessEventsDays) * DAY_MS).changes;
+    const ended = endedRuns.all(now - retention.workflowRunsDays * DAY_MS) as string[];
+    if (ended.length) {
+      runSteps.run(JSON.stringify(ended));
+      runs.run(JSON.stringify(ended));
+    }
+    const e = emailBodies.run(now - retention.emailBodiesDays * DAY_MS).changes;
+    const o = orphanDeliveries.run({ cutoff: now - ORPHAN_AFTER_MS }).changes;
+    const counts = [
+      d,
+      seqs.length,
+      j,
+      k,
+      b,
+      ended.length,
+      e,
+      o,
+      ...extra.map((prune) => prune(PRUNE_BATCH)),
+    ];
     return {
       removed: counts.reduce((a, b) => a + b, 0),
       more: counts.some((c) => c === PRUNE_BATCH),

@@ -73,10 +73,21 @@ export interface EnqueueOptions {
 }
 
 const LEASE_MS = 60_000;
-/** Leases of runs still in flight are extended this often, so a slow call is never run twice. */
-const RENEW_EVERY_MS = LEASE_MS / 3;
-/** A job whose process died under it this many times is buried instead of run again. */
+/**
+ * Leases of runs still in flight are extended this often, so a slow call is never run twice. A
+ * renewal is also the run's sign of life: it resets the job's death counter (see MAX_RECLAIMS).
+ */
+export const RENEW_EVERY_MS = 2_000;
+/**
+ * A job whose process died under the same attempt this many times in a row, each time before
+ * the run lived to renew its lease (RENEW_EVERY_MS) or recorded any outcome, is buried instead
+ * of run again: it may be what kills the process. Deaths of a run that was alive and waiting
+ * (a slow receiver) do not add up: a renewal or any outcome starts the count again.
+ */
 export const MAX_RECLAIMS = 5;
+/** While the store refuses writes (a full disk), ticks back off from this to STORE_BACKOFF_MAX_MS. */
+export const STORE_BACKOFF_MIN_MS = 100;
+export const STORE_BACKOFF_MAX_MS = 10_000;
 /** Shutdown waits this long for handlers to notice the abort. */
 const STOP_WAIT_MS = 12_000;
 const MAX_DELAY_MS = 6 * 3600_000;
@@ -119,8 +130,9 @@ export function createScheduler(
      VALUES (?, ?, ?, ?, ?, ?)
      ON CONFLICT (dedupe_key) DO UPDATE SET run_at = min(run_at, excluded.run_at)`,
   );
+  // A pass or an outcome is progress: the job's death counter starts again.
   const rerun = db.prepare(
-    'UPDATE jobs SET run_at = ?, attempts = 0, last_error = NULL WHERE id = ?',
+    'UPDATE jobs SET run_at = ?, attempts = 0, last_error = NULL, reclaims = 0 WHERE id = ?',
   );
   const dueOfKind = db.prepare(
     `SELECT id, kind, payload, attempts, max_attempts FROM jobs
@@ -129,14 +141,18 @@ export function createScheduler(
      ORDER BY run_at, id LIMIT @limit`,
   );
   const lease = db.prepare('UPDATE jobs SET lease_until = ?, lease_owner = ? WHERE id = ?');
-  const renew = db.prepare('UPDATE jobs SET lease_until = ? WHERE lease_owner = ?');
+  // Only runs that have lived a renewal period: their renewal says the process survived them.
+  const renew = db.prepare(
+    `UPDATE jobs SET lease_until = @until, reclaims = 0
+     WHERE lease_owner = @owner AND lease_until <= @until - ${RENEW_EVERY_MS}`,
+  );
   // Sync runs hold no lease (their transaction is the lock); an async run may only end the job
   // while the lease is still its own.
   const ownerGuard = 'AND (@owner IS NULL OR lease_owner = @owner)';
   const done = db.prepare(`DELETE FROM jobs WHERE id = @id ${ownerGuard}`);
   const retry = db.prepare(
     `UPDATE jobs SET run_at = @runAt, attempts = @attempts, lease_until = NULL, lease_owner = NULL,
-       last_error = @error WHERE id = @id ${ownerGuard}`,
+       last_error = @error, reclaims = 0 WHERE id = @id ${ownerGuard}`,
   );
   // run_at becomes the time of death: retention keeps dead jobs from then.
   const dead = db.prepare(
@@ -184,6 +200,37 @@ export function createScheduler(
   const inFlight = new Set<Promise<void>>();
 
   const jitter = () => 0.8 + (random.bytes(1)[0]! / 255) * 0.4;
+
+  /**
+   * The store refusing writes (a full disk, an I/O error) is the machine's state, not a job's
+   * failure: it costs no attempt, and the loop backs off (exponential, capped) instead of trying
+   * again every millisecond. Said once when it starts and once when a job gets through again.
+   */
+  let storeFailing = false;
+  let backoffMs = 0;
+  /** While the store fails, no tick before this (Date.now()). */
+  let notBefore = 0;
+  function storeRefused(e: unknown) {
+    backoffMs =
+      backoffMs === 0 ? STORE_BACKOFF_MIN_MS : Math.min(STORE_BACKOFF_MAX_MS, backoffMs * 2);
+    notBefore = Date.now() + backoffMs;
+    if (storeFailing) return;
+    storeFailing = true;
+    const what = isStoreRefusal(e)
+      ? `the store refuses writes (${errorCode(e)})`
+      : 'a scheduler tick failed';
+    log(
+      `scheduler: ${what}; jobs wait, tried again with backoff up to every ${STORE_BACKOFF_MAX_MS / 1000} s`,
+      e,
+    );
+  }
+  function storeAccepted() {
+    if (!storeFailing) return;
+    storeFailing = false;
+    backoffMs = 0;
+    notBefore = 0;
+    log('scheduler: the store accepts writes again; jobs run');
+  }
 
   /** Ends a job for good and lets its kind react (refund, mark failed) in the same transaction. */
   function bury(
@@ -257,6 +304,8 @@ export function createScheduler(
       try {
         undo.frame(() => db.transaction(() => runSync(job, h))());
       } catch (e) {
+        // Not the job's failure: the whole slice is rolled back and the tick backs off.
+        if (isStoreRefusal(e)) throw e;
         if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
         fail(job, h, e, false);
       }
@@ -317,17 +366,36 @@ export function createScheduler(
   async function runAsync(job: JobRow, h: Registered): Promise<void> {
     const ctx = context(job, true);
     try {
-      await h.run(JSON.parse(job.payload), ctx);
-      if (db.open) ctx.complete();
+      try {
+        await h.run(JSON.parse(job.payload), ctx);
+        if (db.open) ctx.complete();
+        storeAccepted();
+      } catch (e) {
+        if (!db.open) return;
+        if (ctx.signal.aborted) {
+          // Shutting down: the run never reached an answer; the next start runs it again.
+          unlease.run(job.id, owner.id);
+          return;
+        }
+        if (isStoreRefusal(e)) throw e;
+        if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
+        db.transaction(() => fail(job, h, e, true)).immediate();
+        storeAccepted();
+      }
     } catch (e) {
       if (!db.open) return;
-      if (ctx.signal.aborted) {
-        // Shutting down: the run never reached an answer; the next start runs it again.
-        unlease.run(job.id, owner.id);
+      if (!isStoreRefusal(e)) {
+        log(`job ${job.kind} #${job.id}: its outcome could not be recorded`, e);
         return;
       }
-      if (!(e instanceof RetryLater)) log(`job ${job.kind} #${job.id} failed`, e);
-      db.transaction(() => fail(job, h, e, true)).immediate();
+      // Its outcome could not be written: run it again once the store takes writes (an answer
+      // not recorded is as if never given: at least once, like a crash).
+      storeRefused(e);
+      try {
+        unlease.run(job.id, owner.id);
+      } catch {
+        // The lease ends by itself (LEASE_MS).
+      }
     }
   }
 
@@ -362,11 +430,17 @@ export function createScheduler(
     return released;
   }
 
+  /** Extends the leases of this process's runs that have lived a renewal period. */
+  function renewLeases(): number {
+    return renew.run({ until: clock.now() + LEASE_MS, owner: owner.id }).changes;
+  }
+
   let timerAt = 0;
   /** A tick queued right after the current I/O (work is waiting): no 1 ms timer floor. */
   let immediate: NodeJS.Immediate | null = null;
   function schedule(ms: number) {
     if (immediate) return;
+    if (storeFailing) ms = Math.max(ms, notBefore - Date.now());
     if (ms <= 0) {
       if (timer) clearTimeout(timer);
       timer = null;
@@ -400,20 +474,25 @@ export function createScheduler(
       }
       if (inFlight.size > 0 && Date.now() - lastRenew >= RENEW_EVERY_MS) {
         lastRenew = Date.now();
-        renew.run(clock.now() + LEASE_MS, owner.id);
+        renewLeases();
       }
       // One read of the index tells which lanes have work: idle kinds cost nothing.
       const due = new Set(dueKinds.all({ now: clock.now() }) as string[]);
       for (const [kind, h] of handlers) {
         if (!due.has(kind)) continue;
         if (h.sync) {
-          if (runSyncSlice(kind, h).more) busy = true;
+          const slice = runSyncSlice(kind, h);
+          if (slice.ran > 0) storeAccepted();
+          if (slice.more) busy = true;
         } else {
           for (const job of claim(kind, h.concurrency - h.active)) launch(job, h);
         }
       }
     } catch (e) {
-      log('scheduler tick failed', e);
+      // A failing tick backs off; it is said once, not once per try.
+      storeRefused(e);
+      busy = false;
+      poked = false;
     }
     inTick = false;
     if (!started) return;
@@ -426,7 +505,12 @@ export function createScheduler(
     // another process (the CLI) may have queued one.
     const open = [...handlers].filter(([, h]) => h.sync || h.active < h.concurrency);
     const now = clock.now();
-    const next = nextDue.get({ now, kinds: JSON.stringify(open.map(([k]) => k)) }) as number | null;
+    let next: number | null = null;
+    try {
+      next = nextDue.get({ now, kinds: JSON.stringify(open.map(([k]) => k)) }) as number | null;
+    } catch (e) {
+      storeRefused(e);
+    }
     schedule(next === null ? 1000 : Math.max(1, Math.min(1000, next - now)));
   }
 
@@ -508,6 +592,14 @@ export function createScheduler(
 
     reclaim,
 
+    /** What the loop does every RENEW_EVERY_MS while runs are in flight (tests call it). */
+    renewLeases,
+
+    /** Whether the store is refusing the scheduler's writes (the loop is backing off). */
+    get storeFailing() {
+      return storeFailing;
+    },
+
     poke() {
       if (!started) return;
       if (inTick) poked = true;
@@ -542,3 +634,14 @@ export function createScheduler(
   return scheduler;
 }
 export type Scheduler = ReturnType<typeof createScheduler>;
+
+function errorCode(e: unknown): string | null {
+  const code = (e as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : null;
+}
+
+/** SQLite could not write (disk or quota full, an I/O error): the machine's state, not a job's. */
+export function isStoreRefusal(e: unknown): boolean {
+  const code = errorCode(e);
+  return code !== null && (code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR'));
+}

@@ -6,9 +6,33 @@ import {
   deliverySchema,
   webhookSchema,
 } from '../../../../shared/schemas/webhooks.ts';
+import type { OperationDocs } from '../../http/openapi.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 
 const tags = ['Webhooks'];
+
+const deliveryParams = z.object({
+  id: z.string().min(1).max(100),
+  deliveryId: z.string().min(1).max(100),
+});
+
+const deliveryExample = {
+  id: 'whd_9Xq2Lm4Rt7',
+  eventId: 'evt_7Rk2pX9mQa',
+  eventType: 'message.received',
+  status: 'pending',
+  attempts: 0,
+  lastStatusCode: null,
+  lastError: null,
+  nextAttemptAt: '2026-01-05T10:00:00.000Z',
+  createdAt: '2026-01-05T10:00:00.000Z',
+  deliveredAt: null,
+};
+
+const REDELIVER_DOCS: OperationDocs = {
+  errors: ['not_found', 'invalid_state'],
+  responseExample: deliveryExample,
+};
 
 export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
   app.post(
@@ -58,6 +82,26 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
       },
     },
     async (req) => webhooks.remove(req.principal, req.params.id),
+  );
+
+  app.post(
+    '/webhooks/:id/deliveries/:deliveryId/redeliver',
+    {
+      config: { docs: REDELIVER_DOCS },
+      schema: {
+        operationId: 'redeliverWebhookDelivery',
+        tags,
+        summary: 'Send a delivery’s event to the webhook again',
+        description:
+          'Makes a new delivery of the same event (the same `webhook-id` and `X-Parley-Event-Id`, so receivers dedupe it), sent at once and retried like any other for up to 3 days from now; the earlier delivery stays in the log as it ended. A delivery whose job died (its process kept being killed while sending it) ends `failed` with the reason, and this is how it is sent again. A delivery still `pending` is retried by itself: 409 `invalid_state`. Another workspace’s or environment’s webhook or delivery: 404 `not_found`.',
+        params: deliveryParams,
+        response: { 201: deliverySchema },
+      },
+    },
+    async (req, reply) => {
+      reply.code(201);
+      return webhooks.redeliver(req.principal, req.params.id, req.params.deliveryId);
+    },
   );
 
   app.get(

@@ -122,6 +122,18 @@ export function webhooksService(
     `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, last_status_code = @code,
        last_error = @error, next_attempt_at = @next, delivered_at = @delivered WHERE id = @id`,
   );
+  const jobEnded = db.prepare(
+    `UPDATE webhook_deliveries SET status = 'failed', last_error = @error, next_attempt_at = NULL
+     WHERE id = @id AND status = 'pending'`,
+  );
+  const deliveryOf = db.prepare(
+    `SELECT d.*, e.id AS event_id, e.type AS event_type FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq
+     WHERE d.webhook_id = ? AND d.id = ?`,
+  );
+  const insertDelivery = db.prepare(
+    `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, next_attempt_at, created_at)
+     VALUES (?, ?, ?, ?, ?)`,
+  );
 
   const privateAllowed = (workspaceId: string) => allowsPrivate.get(workspaceId) === 1;
 
@@ -196,11 +208,21 @@ export function webhooksService(
     throw new RetryLater(error, delay);
   }
 
-  // Its own lane: receivers that hang hold up only deliveries, never dispatch or reviews.
+  // Its own lane: receivers that hang hold up only deliveries, never dispatch or reviews. A
+  // job the scheduler buries (its process kept dying under it) fails its delivery with the
+  // reason: nothing stays pending forever, and the log offers a redelivery.
   scheduler.register(
     'webhook.deliver',
     (payload, ctx) => deliver(payload, ctx.attempt, ctx.signal),
-    { sync: false, maxAttempts: 1000, concurrency: 16 },
+    {
+      sync: false,
+      maxAttempts: 1000,
+      concurrency: 16,
+      onDead: (payload, error) => {
+        const { deliveryId } = payload as { deliveryId: string };
+        jobEnded.run({ id: deliveryId, error });
+      },
+    },
   );
 
   return {
@@ -265,6 +287,36 @@ export function webhooksService(
         limit: limit + 1,
       }) as DeliveryRow[];
       return toPage(rows, limit, toDelivery, (r) => r.id);
+    },
+    /**
+     * Sends a delivery's event again, as a new delivery of its own (retried for 3 days from
+     * now); the old one stays in the log as it ended. One still pending is already on its way.
+     */
+    redeliver(scope: Scope, webhookId: string, deliveryId: string): WebhookDelivery {
+      return db
+        .transaction(() => {
+          if (!get.get(scope.workspaceId, scope.environment, webhookId))
+            throw new ApiError('not_found', `no webhook ${webhookId}`);
+          const d = deliveryOf.get(webhookId, deliveryId) as DeliveryRow | undefined;
+          if (!d) {
+            throw new ApiError('not_found', `no delivery ${deliveryId} of webhook ${webhookId}`, {
+              param: 'deliveryId',
+            });
+          }
+          if (d.status === 'pending') {
+            throw new ApiError(
+              'invalid_state',
+              `delivery ${deliveryId} is still pending: it is retried by itself`,
+              { details: { status: d.status } },
+            );
+          }
+          const now = clock.now();
+          const id = ids('whd');
+          insertDelivery.run(id, webhookId, d.event_seq, now, now);
+          scheduler.enqueue('webhook.deliver', { deliveryId: id });
+          return toDelivery(deliveryOf.get(webhookId, id) as DeliveryRow);
+        })
+        .immediate();
     },
   };
 }
