@@ -126,6 +126,8 @@ it('refuses a webhook step whose URL is a private or loopback IP in any spelling
     'http://0177.0.0.1/hook',
     'http://[::ffff:127.0.0.1]/hook',
     'http://[::1]:9000/hook',
+    'http://[64:ff9b::7f00:1]/hook',
+    'http://[2002:c0a8:0101::]/hook',
     'https://10.0.0.7/hook',
     'http://192.168.1.20/{{payload.path}}',
     'http://169.254.169.254/latest/meta-data',
