@@ -6,7 +6,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
+import { Webhook } from 'standardwebhooks';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_RUN_STEPS } from '../../shared/workflow-rules.ts';
 import type { TestCore } from '../helpers.ts';
 import { makeCore, manualClock } from '../helpers.ts';
@@ -1753,5 +1754,78 @@ describe('steps', () => {
     const events = workflowEvents(run.id);
     expect(events.filter((e) => e === 'workflow.run.failed')).toHaveLength(1);
     expect(events.filter((e) => e === 'workflow.run.completed')).toHaveLength(0);
+  });
+});
+
+describe('webhook step: one webhook-id for every attempt', () => {
+  it('a receiver that fails or is cut off sees the same webhook-id with attempts 1, 2, 3, each verifiable by Standard Webhooks', async () => {
+    const { clock, workflow, trigger, allowPrivateWebhooks } = await setup();
+    await allowPrivateWebhooks();
+    // The first call never gets an answer (the core is stopped under it), the second gets a 500,
+    // the third a 200.
+    const got: { headers: http.IncomingHttpHeaders; body: string }[] = [];
+    const server = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (d) => (body += d));
+      req.on('end', () => {
+        got.push({ headers: req.headers, body });
+        if (got.length === 1) return; // hangs
+        res
+          .writeHead(got.length === 2 ? 500 : 200, { 'content-type': 'application/json' })
+          .end(got.length === 2 ? '' : '{"ok":true}');
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanups.push(() => {
+      server.closeAllConnections();
+      return new Promise<void>((r) => server.close(() => r()));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const wf = await workflow([
+      { id: 'hook', type: 'webhook', url, body: { order: 'A-1' } },
+      { id: 'done', type: 'end' },
+    ]);
+    const run = (await trigger(wf.id, { phone: ANN })).body;
+    const first = t.core.services.scheduler.runDue();
+    for (let i = 0; i < 200 && got.length === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(got).toHaveLength(1);
+    // Stopped while the call is out: the next start calls again.
+    const dataDir = t.dataDir;
+    await t.core.stop();
+    await first;
+    t = await makeCore({ clock, dataDir });
+    const jobs = t.core.services.scheduler;
+    for (let i = 0; i < 10 && got.length < 3; i++) {
+      await jobs.runDue();
+      const next = t.core.db
+        .prepare("SELECT min(run_at) FROM jobs WHERE status = 'queued'")
+        .pluck()
+        .get() as number | null;
+      if (next !== null) clock.set(Math.max(clock.now(), next));
+    }
+    await jobs.runDue();
+    expect(got).toHaveLength(3);
+    expect(got.map((g) => g.headers['webhook-attempt'])).toEqual(['1', '2', '3']);
+    expect(new Set(got.map((g) => g.headers['webhook-id']))).toEqual(new Set([`${run.id}.0`]));
+    const verifier = new Webhook(wf.secret);
+    for (const g of got) {
+      // The library checks the timestamp against its own clock: it reads the run's clock here.
+      vi.useFakeTimers({ now: Number(g.headers['webhook-timestamp']) * 1000, toFake: ['Date'] });
+      try {
+        expect(verifier.verify(g.body, g.headers as Record<string, string>)).toEqual({
+          order: 'A-1',
+        });
+      } finally {
+        vi.useRealTimers();
+      }
+      expect(verifySignature(wf.secret, g.headers['x-parley-signature'], g.body)).not.toBeNull();
+    }
+    const done = (await t.request('GET', `/workflows/runs/${run.id}`, { key: t.key('test') })).body;
+    expect(done.status).toBe('completed');
+    expect(done.steps[0]).toMatchObject({
+      stepId: 'hook',
+      status: 'completed',
+      output: { ok: true },
+    });
   });
 });

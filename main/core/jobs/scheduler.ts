@@ -586,7 +586,8 @@ export function createScheduler(
         }
         await Promise.all(running);
         total += n;
-        if (n === 0) return total;
+        // Stopped meanwhile (a core closed under a test's drive): nothing more to run here.
+        if (n === 0 || !db.open) return total;
       }
     },
 

@@ -41,7 +41,7 @@ import type { InteractiveListsService } from '../interactive-lists/service.ts';
 import type { MessagesService, Sender } from '../messages/service.ts';
 import { insideServiceWindow } from '../messages/service.ts';
 import { renderTemplate } from '../templates/rules.ts';
-import { sign } from '../webhooks/service.ts';
+import { sign, standardSignature } from '../webhooks/service.ts';
 import type { WorkspacesService } from '../workspaces/service.ts';
 import type { RunRow, WorkflowRow } from './repo.ts';
 import { workflowsRepo } from './repo.ts';
@@ -611,6 +611,22 @@ export function workflowsService(d: WorkflowsDeps) {
     { chunked: true },
   );
 
+  /** Counts a call of a run's webhook step before it goes; null when the run moved on. */
+  function webhookAttempt(runId: string, seq: number): number | null {
+    return db
+      .transaction(() => {
+        const r = repo.run(runId);
+        if (!r || r.seq !== seq || r.waiting_for !== 'webhook' || r.status !== 'running') {
+          return null;
+        }
+        const c = JSON.parse(r.context) as Stored;
+        c.attempts = (c.attempts ?? 0) + 1;
+        save(r, c);
+        return c.attempts;
+      })
+      .immediate();
+  }
+
   scheduler.register(
     WEBHOOK,
     async (payload, ctx) => {
@@ -633,6 +649,11 @@ export function workflowsService(d: WorkflowsDeps) {
       const body = JSON.stringify(
         s.body === undefined ? { runId: r.id, payload: stored.payload } : renderDeep(s.body, rc),
       );
+      // Every call of this step is counted before it goes (committed), so a call a crash cut
+      // short still counts: the receiver sees attempt 1, 2, … under one webhook-id.
+      const attempt = webhookAttempt(runId, seq);
+      if (attempt === null) return;
+      const messageId = `${r.id}.${seq - 1}`;
       const timestamp = Math.floor(clock.now() / 1000);
       let error: string;
       try {
@@ -644,6 +665,12 @@ export function workflowsService(d: WorkflowsDeps) {
             'user-agent': 'Parley-Workflows/1.0',
             'x-parley-signature': sign(w.secret, timestamp, body),
             'x-parley-run-id': r.id,
+            // Standard Webhooks: one id for every attempt of this step of this run (receivers
+            // dedupe by it), and the attempt number, as its retries carry.
+            'webhook-id': messageId,
+            'webhook-timestamp': String(timestamp),
+            'webhook-signature': standardSignature(w.secret, messageId, timestamp, body),
+            'webhook-attempt': String(attempt),
           },
           body,
           allowPrivate: d.workspaces.settings(r.workspace_id).allowPrivateWebhooks,
@@ -671,6 +698,7 @@ export function workflowsService(d: WorkflowsDeps) {
               endStep(now, seq - 1, s, 'completed', output, null);
               const c = JSON.parse(now.context) as Stored;
               c.steps[s.id] = output;
+              c.attempts = 0;
               now.waiting_for = null;
               now.current_step = followingStep(def.steps, index);
               save(now, c);
@@ -699,6 +727,7 @@ export function workflowsService(d: WorkflowsDeps) {
         const def = definitionOf(r.workflow_id, r.version);
         const s = def.steps[step(def, r.current_step)]!;
         const ctx = JSON.parse(r.context) as Stored;
+        ctx.attempts = 0;
         endStep(r, seq - 1, s, 'failed', null, error);
         if (!s.onError) return finish(r, ctx, `step ${s.id}: ${error}`);
         r.waiting_for = null;
