@@ -4,8 +4,8 @@
  * no DOM: both sides import it.
  */
 import isEmail from 'validator/lib/isEmail.js';
-import type { PlaceholderContact } from './placeholders.ts';
-import { parsePlaceholders, placeholderValue } from './placeholders.ts';
+import type { MissingPlaceholder, PlaceholderContact } from './placeholders.ts';
+import { parsePlaceholders, renderPlaceholders } from './placeholders.ts';
 
 /** RFC 5321's path limit (256 with the angle brackets) leaves 254 for the address itself. */
 const ADDRESS_MAX = 254;
@@ -51,31 +51,26 @@ export function escapeHtml(s: string): string {
 
 /**
  * Unlike a canned reply, an email goes out unseen: a placeholder the contact has no value for
- * renders empty rather than as `{{…}}` in front of the recipient. Unknown `{{…}}` stay as
- * written (validation reports them before a campaign can launch).
+ * (and no fallback: `{{contact.name | "there"}}`) renders empty rather than as `{{…}}` in front
+ * of the recipient; the audience check names such placeholders before launch. Unknown `{{…}}`
+ * stay as written (validation reports them before a campaign can launch).
  */
-function render(
+export function renderEmail(
   template: string,
   contact: PlaceholderContact,
-  escape: (s: string) => string,
-): string {
-  let out = '';
-  let from = 0;
-  for (const p of parsePlaceholders(template).placeholders) {
-    out += template.slice(from, p.start) + escape(placeholderValue(p.source, contact) ?? '');
-    from = p.end;
-  }
-  return out + template.slice(from);
+  escape?: (s: string) => string,
+): { text: string; missing: MissingPlaceholder[] } {
+  return renderPlaceholders(template, contact, { missing: 'empty', ...(escape ? { escape } : {}) });
 }
 
 /** Fills a subject or plain-text body. */
 export function renderEmailText(template: string, contact: PlaceholderContact): string {
-  return render(template, contact, (s) => s);
+  return renderEmail(template, contact).text;
 }
 
-/** Fills an HTML body; a contact's values are text, so they are escaped, never markup. */
+/** Fills an HTML body; a contact's values (and fallbacks) are text, so they are escaped, never markup. */
 export function renderEmailHtml(template: string, contact: PlaceholderContact): string {
-  return render(template, contact, escapeHtml);
+  return renderEmail(template, contact, escapeHtml).text;
 }
 
 /** The unknown placeholders in a subject or body, as written and once each, for the message. */

@@ -5,10 +5,14 @@
  *
  * Known placeholders: `{{contact.name}}`, `{{contact.phone}}`, `{{contact.email}}` and
  * `{{contact.attributes.KEY}}` (KEY as the contact's attribute is named, 1–64 characters, no
- * braces). Spaces just inside the braces are allowed: `{{ contact.name }}`. Anything else between
- * `{{` and `}}` is an unknown placeholder. No zod, no Node, no DOM: the core and the renderer
- * both import it.
+ * braces). Spaces just inside the braces are allowed: `{{ contact.name }}`, and so is a fallback
+ * for a missing value: `{{contact.attributes.code | "WELCOME"}}`. Anything else between `{{` and
+ * `}}` is an unknown placeholder. The reading of `{{…}}`, own properties and the missing-value
+ * rule are shared/template-strings.ts (design.md §7), the same for workflows. No zod, no Node, no
+ * DOM: the core and the renderer both import it.
  */
+import type { FillOptions, TemplateRef } from './template-strings.ts';
+import { fillTemplate, ownValue, parseTemplate, presentText } from './template-strings.ts';
 
 export type ContactField = 'name' | 'phone' | 'email';
 
@@ -20,28 +24,30 @@ export interface ContactPlaceholder {
   end: number;
   /** What it reads: a contact field or one attribute. */
   source: { field: ContactField } | { attribute: string };
+  /** The dot path it names (`contact.attributes.code`). */
+  path: string;
+  /** `{{contact.attributes.code | "WELCOME"}}`: what stands in for a missing value, or null. */
+  fallback: string | null;
 }
 
 /** What a placeholder is filled from: the API's contact carries all of it. */
 export interface PlaceholderContact {
   name: string | null;
-  phone: string;
+  /** Null for a contact known only by its WhatsApp user id. */
+  phone: string | null;
   email: string | null;
   attributes: Record<string, string | number | boolean | null>;
 }
 
 export const PLACEHOLDER_HELP =
-  '{{contact.name}}, {{contact.phone}}, {{contact.email}} or {{contact.attributes.KEY}}';
+  '{{contact.name}}, {{contact.phone}}, {{contact.email}} or {{contact.attributes.KEY}}, optionally with a fallback: {{contact.name | "there"}}';
 
 const FIELDS: readonly ContactField[] = ['name', 'phone', 'email'];
 const ATTRIBUTE_PREFIX = 'contact.attributes.';
 const ATTRIBUTE_KEY_MAX = 64;
 
-/** Any `{{…}}` without braces inside: a placeholder, known or not. */
-const BRACES = /\{\{([^{}]*)\}\}/g;
-
-function sourceOf(inner: string): ContactPlaceholder['source'] | null {
-  const path = inner.trim();
+function sourceOf(ref: TemplateRef): ContactPlaceholder['source'] | null {
+  const path = ref.path;
   if (path.startsWith('contact.')) {
     const field = path.slice('contact.'.length);
     if ((FIELDS as readonly string[]).includes(field)) return { field: field as ContactField };
@@ -59,59 +65,61 @@ export function parsePlaceholders(text: string): {
   unknown: string[];
 } {
   const placeholders: ContactPlaceholder[] = [];
-  const unknown: string[] = [];
-  for (const m of text.matchAll(BRACES)) {
-    const source = sourceOf(m[1]!);
-    const start = m.index;
-    if (source) placeholders.push({ raw: m[0], start, end: start + m[0].length, source });
-    else unknown.push(m[0]);
+  const { refs, malformed } = parseTemplate(text);
+  const unknown = [...malformed];
+  for (const ref of refs) {
+    const source = sourceOf(ref);
+    if (source) placeholders.push({ ...ref, source });
+    else unknown.push(ref);
   }
-  return { placeholders, unknown };
+  // As written, in the order of the text.
+  return { placeholders, unknown: unknown.sort((a, b) => a.start - b.start).map((u) => u.raw) };
 }
 
-/** A placeholder's value for a contact, or null when the contact has none (empty counts as none). */
+/**
+ * A placeholder's value for a contact, or null when it counts as missing (design.md §7: own
+ * properties only, so `{{contact.attributes.constructor}}` is missing; empty counts as none).
+ * The fallback is not applied here: see `placeholderText`.
+ */
 export function placeholderValue(
   source: ContactPlaceholder['source'],
   contact: PlaceholderContact,
 ): string | null {
   const value =
-    'field' in source ? contact[source.field] : (contact.attributes[source.attribute] ?? null);
-  if (value === null) return null;
-  const text = String(value);
-  return text.trim() === '' ? null : text;
+    'field' in source ? contact[source.field] : ownValue(contact.attributes, source.attribute);
+  return presentText(value);
 }
+
+/** What a placeholder renders as for a contact: its value, else its fallback, else null (missing). */
+export const placeholderText = (p: ContactPlaceholder, contact: PlaceholderContact) =>
+  placeholderValue(p.source, contact) ?? p.fallback;
 
 /** A placeholder the contact had no value for, where it stayed in the rendered text. */
 export interface MissingPlaceholder {
   raw: string;
+  /** The dot path it names: the audience check counts recipients per path. */
+  path: string;
   start: number;
   end: number;
 }
 
 /**
- * Fills the text's placeholders from the contact. A placeholder without a value stays as written
- * (so a person sees what is missing and fills it) and is listed with its place in the output;
- * unknown `{{…}}` are left alone.
+ * Fills a text's placeholders from the contact, fallbacks standing in for missing values.
+ * `missing: 'keep'` (the default) leaves a placeholder without a value as written (so a person
+ * sees what is missing and fills it); `'empty'` drops it (text that goes out unseen). Either way
+ * it is listed with its place in the output; unknown `{{…}}` are left alone.
  */
 export function renderPlaceholders(
   text: string,
   contact: PlaceholderContact,
+  opts: FillOptions = { missing: 'keep' },
 ): { text: string; missing: MissingPlaceholder[] } {
-  const { placeholders } = parsePlaceholders(text);
-  let out = '';
-  let from = 0;
-  const missing: MissingPlaceholder[] = [];
-  for (const p of placeholders) {
-    out += text.slice(from, p.start);
-    const value = placeholderValue(p.source, contact);
-    if (value === null) {
-      missing.push({ raw: p.raw, start: out.length, end: out.length + p.raw.length });
-      out += p.raw;
-    } else {
-      out += value;
-    }
-    from = p.end;
-  }
-  out += text.slice(from);
-  return { text: out, missing };
+  return fillTemplate(
+    text,
+    (ref) => {
+      const source = sourceOf(ref);
+      return source ? placeholderValue(source, contact) : undefined;
+    },
+    opts,
+  );
 }

@@ -4,6 +4,7 @@
  * 400 `validation_error` naming the step's field (`steps.3.duration`), and a builder can show the
  * same problems as they are made. No zod, no Node, no DOM.
  */
+import { fillFrom, parseTemplate } from './template-strings.ts';
 
 export const STEP_TYPES = [
   'send_template',
@@ -117,9 +118,19 @@ export function parseDuration(text: string): number | null {
   return Number.isFinite(ms) ? Math.round(ms) : null;
 }
 
-/** The `{{…}}` references of a template string, as dot paths (`payload.cart.total`). */
+/**
+ * The `{{…}}` references of a template string, as dot paths (`payload.cart.total`; a fallback,
+ * `{{payload.code | "none"}}`, is not part of the path), and what does not parse, as written
+ * inside the braces.
+ */
 export function templateRefs(text: string): string[] {
-  return [...text.matchAll(/\{\{\s*([^{}]*?)\s*\}\}/g)].map((m) => m[1]!);
+  const { refs, malformed } = parseTemplate(text);
+  return [
+    ...refs.map((r) => ({ at: r.start, ref: r.path })),
+    ...malformed.map((m) => ({ at: m.start, ref: m.raw.slice(2, -2).trim() })),
+  ]
+    .sort((a, b) => a.at - b.at)
+    .map((r) => r.ref);
 }
 
 /** Whether a reference names something a run can have: payload, contact, reply or a step. */
@@ -332,15 +343,11 @@ export interface RunContext {
   steps: Record<string, unknown>;
 }
 
-/** Fills `{{…}}` from the run: a missing value is empty; an object is its JSON. */
+/**
+ * Fills `{{…}}` from the run (shared/template-strings.ts, design.md §7): own properties only,
+ * never a function; a missing value is its fallback (`{{payload.code | "none"}}`), else empty;
+ * an object is its JSON.
+ */
 export function renderTemplateString(text: string, ctx: RunContext): string {
-  return text.replace(/\{\{\s*([^{}]*?)\s*\}\}/g, (_, ref: string) => {
-    let value: unknown = ctx;
-    for (const part of ref.split('.')) {
-      if (value === null || typeof value !== 'object') return '';
-      value = (value as Record<string, unknown>)[part];
-    }
-    if (value === undefined || value === null) return '';
-    return typeof value === 'object' ? JSON.stringify(value) : String(value);
-  });
+  return fillFrom(text, ctx, { missing: 'empty' }).text;
 }

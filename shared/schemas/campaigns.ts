@@ -176,12 +176,25 @@ export const audienceBody = z
   })
   .strict();
 
+/** The audience check's missing placeholders (shared/template-strings.ts): campaigns and email. */
+export const missingPlaceholdersSchema = z
+  .array(
+    z.object({
+      placeholder: z.string().describe('as `{{contact.attributes.code}}`'),
+      recipients: z.number().int().describe('how many recipients have no value for it'),
+    }),
+  )
+  .describe(
+    'exactly the placeholders some recipients have no value for (a fallback, `{{contact.name | "there"}}`, is never missing), most-missing first',
+  );
+
 export const audienceSchema = z.object({
   total: z.number().int().describe('contacts the target matches now (one per phone)'),
   missingVariables: z
     .number()
     .int()
     .describe('of them, how many would fail with `variable_missing`'),
+  missingPlaceholders: missingPlaceholdersSchema,
   sample: z
     .object({
       contactId: z.string(),

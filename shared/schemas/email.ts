@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_LIMITS, isEmailAddress } from '../email-rules.ts';
-import { campaignTargetSchema } from './campaigns.ts';
+import { campaignTargetSchema, missingPlaceholdersSchema } from './campaigns.ts';
 import { isoDate, page, pageQuery } from './common.ts';
 
 /** Email campaign states (design.md §4 Email campaigns). */
@@ -171,11 +171,26 @@ export const emailTimelineSchema = z.object({
 });
 export type EmailTimeline = z.infer<typeof emailTimelineSchema>;
 
-export const emailAudienceBody = z.object({ audience: campaignTargetSchema }).strict();
+export const emailAudienceBody = z
+  .object({
+    audience: campaignTargetSchema,
+    subject: z
+      .string()
+      .max(EMAIL_LIMITS.subject)
+      .optional()
+      .describe('with html and text: which placeholders the recipients lack'),
+    html: z.string().max(EMAIL_LIMITS.html).optional(),
+    text: z.string().max(EMAIL_LIMITS.text).nullable().optional(),
+  })
+  .strict();
+export type EmailAudienceBody = z.infer<typeof emailAudienceBody>;
 export const emailAudienceSchema = z.object({
   total: z.number().int().describe('contacts with an email that have not unsubscribed'),
   withoutEmail: z.number().int().describe('matched but have no email address'),
   unsubscribed: z.number().int().describe('matched but unsubscribed from email'),
+  missingPlaceholders: missingPlaceholdersSchema.describe(
+    'placeholders of the given subject, html and text that recipients have no value for (they would render empty), and for how many; a placeholder with a fallback is never missing',
+  ),
 });
 export type EmailAudience = z.infer<typeof emailAudienceSchema>;
 

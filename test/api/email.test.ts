@@ -76,7 +76,12 @@ describe('email campaigns', () => {
       key,
       body: { audience: res.body.audience },
     });
-    expect(audience.body).toEqual({ total: 4, withoutEmail: 1, unsubscribed: 0 });
+    expect(audience.body).toEqual({
+      total: 4,
+      withoutEmail: 1,
+      unsubscribed: 0,
+      missingPlaceholders: [],
+    });
 
     const launched = await post(`${id}/launch`);
     expect(launched.status).toBe(200);

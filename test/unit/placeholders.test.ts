@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import { renderEmail, renderEmailHtml, renderEmailText } from '../../shared/email-rules.ts';
 import { parsePlaceholders, renderPlaceholders } from '../../shared/placeholders.ts';
+import { missingTally } from '../../shared/template-strings.ts';
+import { conditionHolds, renderTemplateString, templateRefs } from '../../shared/workflow-rules.ts';
 
 const ada = {
   name: 'Ada Lovelace',
@@ -41,5 +44,94 @@ describe('contact placeholders', () => {
       text: 'Plain {x} {{1}}',
       missing: [],
     });
+  });
+});
+
+describe('template strings: own properties, fallbacks, one missing-value rule (design.md §7)', () => {
+  it('never reads the prototype chain: {{…constructor}} is missing, not a function’s source', () => {
+    const out = renderPlaceholders(
+      'a={{contact.attributes.constructor}} b={{contact.attributes.toString}} c={{contact.attributes.__proto__}} d={{contact.attributes.hasOwnProperty}}',
+      ada,
+    );
+    expect(out.text).not.toContain('function');
+    expect(out.text).not.toContain('[object');
+    expect(out.missing.map((m) => m.path)).toEqual([
+      'contact.attributes.constructor',
+      'contact.attributes.toString',
+      'contact.attributes.__proto__',
+      'contact.attributes.hasOwnProperty',
+    ]);
+  });
+
+  it('workflows read payload, reply and steps by own properties only, never functions', () => {
+    const ctx = {
+      payload: { cart: { total: 42, items: ['a'] }, code: '', fn: () => 'x' } as Record<
+        string,
+        unknown
+      >,
+      contact: { name: 'Ada', phone: '+14155552671', email: null, attributes: {} },
+      reply: null,
+      steps: {},
+    };
+    expect(renderTemplateString('{{payload.constructor}}', ctx)).toBe('');
+    expect(renderTemplateString('{{payload.cart.constructor.name}}', ctx)).toBe('');
+    expect(renderTemplateString('{{ payload.__proto__ }}|{{payload.toString}}', ctx)).toBe('|');
+    expect(renderTemplateString('{{payload.fn}}', ctx)).toBe('');
+    expect(renderTemplateString('{{steps.constructor}}{{contact.name.length}}', ctx)).toBe('');
+    expect(renderTemplateString('{{payload.cart.total}} {{payload.cart}}', ctx)).toBe(
+      '42 {"total":42,"items":["a"]}',
+    );
+    // "present" is the same rule: a branch's `exists` does not see the prototype.
+    expect(
+      conditionHolds(renderTemplateString('{{payload.constructor}}', ctx), 'exists', undefined),
+    ).toBe(false);
+    expect(
+      renderTemplateString('{{payload.code | "none"}}, {{payload.missing|"x \\"y\\""}}', ctx),
+    ).toBe('none, x "y"');
+  });
+
+  it('a fallback stands in for a missing value, and a value with a fallback is not missing', () => {
+    const out = renderPlaceholders(
+      'Code {{contact.attributes.code | "WELCOME"}}, plan {{ contact.attributes.plan | "free" }}, mail {{contact.email|"none"}}',
+      ada,
+    );
+    expect(out).toEqual({ text: 'Code WELCOME, plan pro, mail none', missing: [] });
+    const [p] = parsePlaceholders('{{contact.attributes.code | "WELCOME"}}').placeholders;
+    expect(p).toMatchObject({ source: { attribute: 'code' }, fallback: 'WELCOME' });
+    expect(parsePlaceholders('{{contact.name | WELCOME}}').unknown).toEqual([
+      '{{contact.name | WELCOME}}',
+    ]);
+  });
+
+  it('email renders a missing value empty (fallbacks escaped in html) and says which were missing', () => {
+    expect(
+      renderEmail('Your code is {{contact.attributes.code}}.', ada).missing.map((m) => m.path),
+    ).toEqual(['contact.attributes.code']);
+    expect(renderEmailText('Your code is {{contact.attributes.code}}.', ada)).toBe(
+      'Your code is .',
+    );
+    expect(renderEmailHtml('<b>{{contact.attributes.code | "<A&B>"}}</b>', ada)).toBe(
+      '<b>&lt;A&amp;B&gt;</b>',
+    );
+    expect(renderEmailText('{{contact.attributes.constructor}}', ada)).toBe('');
+  });
+
+  it('workflow references name the path without the fallback', () => {
+    expect(
+      templateRefs('{{payload.code | "none"}} {{ reply.text }} {{contact.name | bad}}'),
+    ).toEqual(['payload.code', 'reply.text', 'contact.name | bad']);
+  });
+
+  it('tallies exactly the missing placeholders and for how many recipients', () => {
+    const tally = missingTally();
+    const text =
+      'Hi {{contact.name}}, {{contact.attributes.code}} {{contact.attributes.code}} {{contact.email | "-"}}';
+    tally.add(renderPlaceholders(text, { ...ada, attributes: {} }).missing);
+    tally.add(renderPlaceholders(text, { ...ada, name: null, attributes: {} }).missing);
+    tally.add(renderPlaceholders(text, ada).missing);
+    expect(tally.list()).toEqual([
+      { placeholder: '{{contact.attributes.code}}', recipients: 3 },
+      { placeholder: '{{contact.name}}', recipients: 1 },
+    ]);
   });
 });

@@ -26,6 +26,7 @@ import type { ChannelSettings, ChannelSettingsBody } from '../../../shared/schem
 import type {
   CreateEmailCampaignBody,
   EmailAudience,
+  EmailAudienceBody,
   EmailCampaign,
   EmailCampaignStatus,
   EmailMessage,
@@ -795,9 +796,12 @@ export const api = {
     /** One email (a test, a transactional send) and how it went. */
     message: (id: string): Promise<EmailMessage> =>
       json('GET', `/v1/email/messages/${encodeURIComponent(id)}`),
-    /** Who an audience reaches now: with an email and subscribed, and who it leaves out. */
-    audience: (audience: CampaignTarget, signal?: AbortSignal): Promise<EmailAudience> =>
-      json('POST', '/v1/email/audience', { body: { audience }, ...(signal ? { signal } : {}) }),
+    /**
+     * Who an audience reaches now: with an email and subscribed, and who it leaves out; with the
+     * subject and bodies, which placeholders its recipients have no value for.
+     */
+    audience: (body: EmailAudienceBody, signal?: AbortSignal): Promise<EmailAudience> =>
+      json('POST', '/v1/email/audience', { body, ...(signal ? { signal } : {}) }),
     settings: (): Promise<EmailSettings> => json('GET', '/v1/email/settings'),
     /** Leaving out `smtp.password` or `dkim.privateKey` keeps the saved one. */
     saveSettings: (body: EmailSettingsBody): Promise<EmailSettings> =>

@@ -8,6 +8,7 @@ export type { EmailCampaignQuery, EmailRecipientQuery, SmtpCheck } from '../api/
 export type {
   CreateEmailCampaignBody,
   EmailAudience,
+  EmailAudienceBody,
   EmailCampaign,
   EmailCampaignStatus,
   EmailCounts,

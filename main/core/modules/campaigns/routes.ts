@@ -220,6 +220,7 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
           responseExample: {
             total: 1200,
             missingVariables: 14,
+            missingPlaceholders: [{ placeholder: '{{contact.name}}', recipients: 14 }],
             sample: {
               contactId: 'ct_01JH2Z3Q4R5S6T7V8W9X0Y1Z2C',
               phone: '+14155550100',
@@ -235,7 +236,7 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
         tags,
         summary: 'Count a target’s recipients and preview one',
         description:
-          'What a launch would fix now, without creating anything: how many contacts the target matches, how many would fail with `variable_missing`, and the first one’s rendered variables and template text.',
+          'What a launch would fix now, without creating anything: how many contacts the target matches, how many would fail with `variable_missing` and exactly which placeholders they lack (`missingPlaceholders`: a placeholder with a fallback, `{{contact.name | "there"}}`, is never missing), and the first one’s rendered variables and template text.',
         body: audienceBody,
         response: { 200: audienceSchema },
       },

@@ -8,7 +8,8 @@ import {
   MAX_RECIPIENT_ATTEMPTS,
 } from '../../../../shared/campaign-rules.ts';
 import { ApiError } from '../../../../shared/errors.ts';
-import type { PlaceholderContact } from '../../../../shared/placeholders.ts';
+import type { MissingPlaceholder, PlaceholderContact } from '../../../../shared/placeholders.ts';
+import { missingTally } from '../../../../shared/template-strings.ts';
 import {
   parsePlaceholders,
   PLACEHOLDER_HELP,
@@ -90,20 +91,24 @@ const toPlaceholderContact = (c: AudienceContact): PlaceholderContact => ({
 export function renderVariables(
   variables: Record<string, string>,
   contact: PlaceholderContact,
-): { ok: true; values: Record<string, string> } | { ok: false; message: string } {
+):
+  | { ok: true; values: Record<string, string> }
+  | { ok: false; message: string; missing: MissingPlaceholder[] } {
   const values: Record<string, string> = {};
+  // Every variable is rendered, so the audience check can name each missing placeholder.
+  const missing: MissingPlaceholder[] = [];
+  let message: string | null = null;
   for (const [k, v] of Object.entries(variables)) {
-    const { text, missing } = renderPlaceholders(v, contact);
-    if (missing.length > 0) {
-      return {
-        ok: false,
-        message: `variable {{${k}}} uses ${missing.map((m) => m.raw).join(', ')}, which this contact does not have`,
-      };
+    const rendered = renderPlaceholders(v, contact);
+    if (rendered.missing.length > 0) {
+      missing.push(...rendered.missing);
+      message ??= `variable {{${k}}} uses ${rendered.missing.map((m) => m.raw).join(', ')}, which this contact does not have`;
+    } else if (rendered.text.trim() === '') {
+      message ??= `variable {{${k}}} renders empty`;
     }
-    if (text.trim() === '') return { ok: false, message: `variable {{${k}}} renders empty` };
-    values[k] = text;
+    values[k] = rendered.text;
   }
-  return { ok: true, values };
+  return message === null ? { ok: true, values } : { ok: false, message, missing };
 }
 
 const usesPlaceholders = (variables: Record<string, string>) =>
@@ -858,9 +863,13 @@ export function campaignsService(d: CampaignsDeps) {
       const total = repo.audienceCount(scope, target);
       const tpl = body.templateName ? d.templates.repo.byName(scope, body.templateName) : null;
       let missing = 0;
+      const tally = missingTally();
       if (usesPlaceholders(variables)) {
         for (const contact of repo.audienceRows(scope, target)) {
-          if (!renderVariables(variables, toPlaceholderContact(contact)).ok) missing++;
+          const rendered = renderVariables(variables, toPlaceholderContact(contact));
+          if (rendered.ok) continue;
+          missing++;
+          tally.add(rendered.missing);
         }
       }
       const first = total > 0 ? repo.audienceRows(scope, target, 1)[0] : undefined;
@@ -880,7 +889,7 @@ export function campaignsService(d: CampaignsDeps) {
             : null,
         };
       }
-      return { total, missingVariables: missing, sample };
+      return { total, missingVariables: missing, missingPlaceholders: tally.list(), sample };
     },
   };
   return service;

@@ -161,7 +161,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
         tags,
         summary: 'Create a draft email campaign (or schedule it)',
         description:
-          '`subject`, `html` and `text` may use `{{contact.name}}`, `{{contact.phone}}`, `{{contact.email}}` and `{{contact.attributes.KEY}}` (HTML-escaped in `html`; a missing value renders empty). With `scheduledFor` (ISO 8601 with an offset, in the future) the campaign is `scheduled`; its recipients are fixed when it starts. An unknown group answers 404 with `param: audience.groupId`.',
+          '`subject`, `html` and `text` may use `{{contact.name}}`, `{{contact.phone}}`, `{{contact.email}}` and `{{contact.attributes.KEY}}` (HTML-escaped in `html`), with an optional fallback: `{{contact.attributes.code | "WELCOME"}}`. A value the contact lacks renders as the fallback, else empty (`POST /v1/email/audience` names such placeholders before launch). With `scheduledFor` (ISO 8601 with an offset, in the future) the campaign is `scheduled`; its recipients are fixed when it starts. An unknown group answers 404 with `param: audience.groupId`.',
         body: createEmailCampaignBody,
         response: { 201: emailCampaignSchema },
       },
@@ -178,19 +178,30 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
       config: {
         docs: {
           errors: ['not_found'],
-          requestExample: { audience: { groupId: 'grp_01JH2Z3Q4R5S6T7V8W9X0Y1Z2B' } },
-          responseExample: { total: 1180, withoutEmail: 15, unsubscribed: 5 },
+          requestExample: {
+            audience: { groupId: 'grp_01JH2Z3Q4R5S6T7V8W9X0Y1Z2B' },
+            subject: 'Your code, {{contact.name | "friend"}}',
+            html: '<p>Use {{contact.attributes.code}} at checkout.</p>',
+          },
+          responseExample: {
+            total: 1180,
+            withoutEmail: 15,
+            unsubscribed: 5,
+            missingPlaceholders: [{ placeholder: '{{contact.attributes.code}}', recipients: 12 }],
+          },
         },
       },
       schema: {
         operationId: 'countEmailAudience',
         tags,
         summary: 'Count an audience’s recipients now',
+        description:
+          'With `subject`, `html` and `text`: which of their placeholders recipients have no value for, and for how many (an email renders a missing value empty). A fallback, `{{contact.name | "there"}}`, stands in for a missing value.',
         body: emailAudienceBody,
         response: { 200: emailAudienceSchema },
       },
     },
-    (req) => email.audience(req.principal, req.body.audience),
+    (req) => email.audience(req.principal, req.body),
   );
 
   app.get(

@@ -1,11 +1,14 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
-import { renderEmailHtml, renderEmailText } from '../../../../shared/email-rules.ts';
+import { renderEmail, renderEmailHtml, renderEmailText } from '../../../../shared/email-rules.ts';
 import type { PlaceholderContact } from '../../../../shared/placeholders.ts';
+import { parsePlaceholders } from '../../../../shared/placeholders.ts';
+import { missingTally } from '../../../../shared/template-strings.ts';
 import type { CampaignTarget } from '../../../../shared/schemas/campaigns.ts';
 import type {
   CreateEmailCampaignBody,
   EmailAudience,
+  EmailAudienceBody,
   EmailCampaign,
   EmailCounts,
   EmailMessage,
@@ -59,6 +62,19 @@ export interface EmailDeps {
   /** Tests point SMTP at a self-signed local peer. */
   smtpOptions?: { allowInvalidCerts?: boolean; timeoutMs?: number };
 }
+
+/** What `{{contact.*}}` reads from a contact row. */
+const toPlaceholderContact = (c: {
+  name: string | null;
+  phone: string | null;
+  email: string | null;
+  attributes: string;
+}): PlaceholderContact => ({
+  name: c.name,
+  phone: c.phone,
+  email: c.email,
+  attributes: JSON.parse(c.attributes) as PlaceholderContact['attributes'],
+});
 
 const scopeOf = (r: { workspace_id: string; environment: 'test' | 'live' }): Scope => ({
   workspaceId: r.workspace_id,
@@ -639,12 +655,7 @@ export function emailService(d: EmailDeps) {
   function placeholderContact(m: EmailMessageRow): PlaceholderContact {
     const c = m.contact_id ? d.contacts.repo.get(scopeOf(m), m.contact_id) : undefined;
     return c
-      ? {
-          name: c.name,
-          phone: c.phone,
-          email: c.email,
-          attributes: JSON.parse(c.attributes) as PlaceholderContact['attributes'],
-        }
+      ? toPlaceholderContact(c)
       : { name: null, phone: '', email: m.to_address, attributes: {} };
   }
 
@@ -896,9 +907,27 @@ export function emailService(d: EmailDeps) {
       };
     },
 
-    audience(scope: Scope, audience: CampaignTarget): EmailAudience {
-      const target = d.campaigns.checkTarget(scope, audience, 'audience');
-      return d.campaigns.repo.emailAudienceCounts(scope, target);
+    audience(scope: Scope, body: EmailAudienceBody): EmailAudience {
+      const target = d.campaigns.checkTarget(scope, body.audience, 'audience');
+      const tally = missingTally();
+      const texts = [body.subject, body.html, body.text].filter(
+        (t): t is string => typeof t === 'string' && parsePlaceholders(t).placeholders.length > 0,
+      );
+      if (texts.length > 0) {
+        // One per address, as recipients are fixed at launch.
+        const seen = new Set<string>();
+        for (const contact of d.campaigns.repo.emailAudienceRows(scope, target)) {
+          const address = contact.email!.trim().toLowerCase();
+          if (seen.has(address)) continue;
+          seen.add(address);
+          const who = toPlaceholderContact(contact);
+          tally.add(texts.flatMap((t) => renderEmail(t, who).missing));
+        }
+      }
+      return {
+        ...d.campaigns.repo.emailAudienceCounts(scope, target),
+        missingPlaceholders: tally.list(),
+      };
     },
 
     /** `POST /v1/email/send` and a campaign's "send a test email": one email, no tracking. */

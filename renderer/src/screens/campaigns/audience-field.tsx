@@ -171,15 +171,40 @@ export function AudienceTotal<R extends { total: number }>({
   );
 }
 
-/** How many a messaging campaign's audience reaches (one per phone number), and who would fail. */
-export function AudienceCount({
-  check,
-  fieldsUsed,
+/**
+ * Exactly the placeholders some recipients have no value for, and for how many of them (the
+ * core's audience check, shared/template-strings.ts): never the ones every recipient has.
+ */
+export function MissingPlaceholders({
+  missing,
+  consequence,
+  testId,
 }: {
-  check: AudienceCheck;
-  /** The contact fields the variables use, for the "would fail" warning. */
-  fieldsUsed: string[];
+  missing: readonly { placeholder: string; recipients: number }[];
+  /** What happens to those recipients, as a sentence. */
+  consequence: string;
+  testId: string;
 }) {
+  if (missing.length === 0) return null;
+  return (
+    <div className="banner banner-warning" data-testid={testId}>
+      <span className="banner-text">
+        Missing values:{' '}
+        {missing.map((m, i) => (
+          <span key={m.placeholder} data-testid={`${testId}-item`}>
+            {i > 0 ? '; ' : ''}
+            <code>{m.placeholder}</code> for {plural(m.recipients, 'recipient')}
+          </span>
+        ))}
+        . {consequence} Give it a fallback, as in{' '}
+        <code>{'{{contact.attributes.code | "WELCOME"}}'}</code>, or fill the field.
+      </span>
+    </div>
+  );
+}
+
+/** How many a messaging campaign's audience reaches (one per phone number), and who would fail. */
+export function AudienceCount({ check }: { check: AudienceCheck }) {
   const { result } = check;
   const missing = result?.missingVariables ?? 0;
   return (
@@ -194,14 +219,11 @@ export function AudienceCount({
         testId="campaign-audience-count"
       />
       {result && missing > 0 ? (
-        <p className="banner banner-warning" data-testid="campaign-missing-warning">
-          <span className="banner-text">
-            {formatCount(missing)} would fail: missing field.{' '}
-            {missing === result.total ? 'No recipient has a' : 'Some recipients have no'} value for{' '}
-            {fieldsUsed.length > 0 ? fieldsUsed.join(', ') : 'a field a variable uses'}, so their
-            message is not sent (“Missing contact field”).
-          </span>
-        </p>
+        <MissingPlaceholders
+          missing={result.missingPlaceholders}
+          consequence={`${formatCount(missing)} would fail and are not sent to (“Missing contact field”).`}
+          testId="campaign-missing-warning"
+        />
       ) : null}
       {result && result.total > 0 && result.total < RECOMMENDED_MIN_AUDIENCE ? (
         <p className="hint">

@@ -131,21 +131,6 @@ export function variablesOf(draft: CampaignDraft, count: number): Record<string,
   return out;
 }
 
-/** The contact fields the variables use, as written ({{contact.name}}, …), without repeats. */
-export function contactFieldsUsed(variables: Record<string, string>): string[] {
-  const used = new Set<string>();
-  for (const value of Object.values(variables)) {
-    for (const p of parsePlaceholders(value).placeholders) {
-      used.add(
-        'field' in p.source
-          ? `{{contact.${p.source.field}}}`
-          : `{{contact.attributes.${p.source.attribute}}}`,
-      );
-    }
-  }
-  return [...used];
-}
-
 interface CheckContext {
   /** Launching asks for everything a send needs; saving a draft only for what the API needs. */
   launching: boolean;

@@ -16,7 +16,6 @@ import { fromLocalInput } from '../../components/format.ts';
 import { AudienceCount, AudienceField } from './audience-field.tsx';
 import {
   checkDraft,
-  contactFieldsUsed,
   createBody,
   draftFromCampaign,
   emptyDraft,
@@ -111,7 +110,6 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
   const variableCount = template?.variableCount ?? Object.keys(draft.variables).length;
   const numbers = variableNumbers(template?.variableCount ?? 0);
   const variables = variablesOf(draft, variableCount);
-  const fieldsUsed = contactFieldsUsed(variables);
   const target = targetOf(draft);
   const check = useAudience(
     target ? { target, ...(template ? { templateName: template.name, variables } : {}) } : null,
@@ -317,7 +315,7 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
               onChange={change}
               groups={groups}
               error={errors.target ?? audienceError}
-              count={<AudienceCount check={check} fieldsUsed={fieldsUsed} />}
+              count={<AudienceCount check={check} />}
             />
           </EditorSection>
 

@@ -1,6 +1,6 @@
 import {
   parsePlaceholders,
-  placeholderValue,
+  placeholderText,
   type PlaceholderContact,
 } from '../../../../shared/placeholders.ts';
 
@@ -22,7 +22,8 @@ function segments(text: string, contact: PlaceholderContact): Segment[] {
   let from = 0;
   for (const p of parsePlaceholders(text).placeholders) {
     if (p.start > from) out.push({ kind: 'text', text: text.slice(from, p.start) });
-    const value = placeholderValue(p.source, contact);
+    // A fallback (`{{contact.name | "there"}}`) stands in for a missing value.
+    const value = placeholderText(p, contact);
     out.push(value === null ? { kind: 'missing', text: p.raw } : { kind: 'filled', text: value });
     from = p.end;
   }

@@ -18,7 +18,7 @@ import {
 } from '../../stores/email-api.ts';
 import { hrefFor, useRoute } from '../../stores/route.ts';
 import { selectIsTestMode, useSession } from '../../stores/session.ts';
-import { AudienceField, AudienceTotal } from '../campaigns/audience-field.tsx';
+import { AudienceField, AudienceTotal, MissingPlaceholders } from '../campaigns/audience-field.tsx';
 import { fieldOfKey, targetOf } from '../campaigns/campaign-draft.ts';
 import { EditorActions, ScheduleField } from '../campaigns/editor-parts.tsx';
 import { useCampaignForm } from '../campaigns/use-campaign-form.ts';
@@ -54,12 +54,22 @@ function focusField(field: Field): void {
   window.requestAnimationFrame(() => focusElement(document.getElementById(fieldId(field))));
 }
 
-/** How many an email campaign's audience reaches, and whom it leaves out. */
+/**
+ * How many an email campaign's audience reaches, whom it leaves out, and which placeholders of
+ * the email its recipients have no value for.
+ */
 function EmailAudienceCount({ check }: { check: EmailAudienceCheck }) {
   const { result } = check;
   return (
     <>
       <AudienceTotal check={check} describe={describeAudience} testId="email-audience-count" />
+      {result ? (
+        <MissingPlaceholders
+          missing={result.missingPlaceholders}
+          consequence="Those recipients get the email with that spot left empty."
+          testId="email-missing-warning"
+        />
+      ) : null}
       {result && result.total === 0 ? (
         <p className="banner banner-warning">
           <span className="banner-text">
@@ -145,7 +155,16 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
   }, [campaign, setDraft]);
 
   const audience = targetOf(draft);
-  const check = useEmailAudience(audience);
+  const check = useEmailAudience(
+    audience
+      ? {
+          audience,
+          subject: draft.subject.slice(0, EMAIL_LIMITS.subject),
+          html: draft.html.slice(0, EMAIL_LIMITS.html),
+          text: draft.text.slice(0, EMAIL_LIMITS.text),
+        }
+      : null,
+  );
   const sample = useSampleContact(audience);
   const live = liveProblems(draft, left);
   const errorFor = (field: Field): string | undefined => errors[field] ?? live[field];
