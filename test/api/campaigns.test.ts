@@ -661,3 +661,43 @@ describe('tier holds', () => {
     expect((await progress(id)).sent).toBe(2);
   });
 });
+
+describe('launching a paused campaign', () => {
+  it('resumes one paused before its scheduled start now, not at its old time; scheduledFor reschedules', async () => {
+    const { create, post, clock, jobs, key, progress, drain } = await setup(2);
+    const id = (await create()).body.id;
+    const later = clock.now() + 3600_000;
+    await post('launch', { id, scheduledFor: new Date(later).toISOString() });
+    expect((await post('pause', { id })).body.status).toBe('paused');
+    clock.advance(60_000);
+    const resumed = await post('launch', { id });
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toMatchObject({
+      status: 'sending',
+      scheduledFor: null,
+      launchedAt: new Date(clock.now()).toISOString(),
+    });
+    await drain(3);
+    expect((await progress(id)).sent).toBe(2);
+    // Its old time comes and goes without a second start.
+    clock.set(later + 1);
+    await jobs.runDue();
+    const after = (await t.request('GET', `/campaigns/${id}`, { key })).body;
+    expect(after.status).toBe('completed');
+    expect(after.launchedAt).toBe(resumed.body.launchedAt);
+
+    // Paused again before its start, then rescheduled: it waits for the new time.
+    const other = (await create({ name: 'Later' })).body.id;
+    await post('launch', {
+      id: other,
+      scheduledFor: new Date(clock.now() + 3600_000).toISOString(),
+    });
+    await post('pause', { id: other });
+    const t2 = clock.now() + 7200_000;
+    const moved = await post('launch', { id: other, scheduledFor: new Date(t2).toISOString() });
+    expect(moved.body).toMatchObject({
+      status: 'scheduled',
+      scheduledFor: new Date(t2).toISOString(),
+    });
+  });
+});

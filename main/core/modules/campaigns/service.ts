@@ -753,8 +753,9 @@ export function campaignsService(d: CampaignsDeps) {
             );
           }
           if (c.status === 'paused') {
-            // Resume. One that paused before its schedule came waits for it again.
-            if (c.launched_at === null && at !== null && at > now) {
+            // Resume now (design.md §4): a campaign paused before its scheduled start does not
+            // go back to that time by itself; `scheduledFor` reschedules it instead.
+            if (c.launched_at === null && body.scheduledFor !== undefined && at !== null) {
               const next = transition(c, 'scheduled', { scheduled_for: at });
               scheduler.enqueue(
                 START,
@@ -765,7 +766,11 @@ export function campaignsService(d: CampaignsDeps) {
             }
             // A fresh error window: the failures that paused it were looked at.
             repo.setPass({ id: c.id, blocked_until: null, blocked_by: null, recent_outcomes: '' });
-            return toCampaign(startSending(repo.get(c.id)!));
+            const fresh = repo.get(c.id)!;
+            // Never started: it starts now, so its old schedule no longer applies.
+            return toCampaign(
+              startSending(c.launched_at === null ? { ...fresh, scheduled_for: null } : fresh),
+            );
           }
           d.messages.sendableTemplate(scope, c.template_name, JSON.parse(c.variables));
           materialize(c);
