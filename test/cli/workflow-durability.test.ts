@@ -54,6 +54,20 @@ function seed(dir: string) {
   });
 }
 
+/** Makes the workflow timers due now (the time the test sets); how many there were. */
+function dueNow(dir: string): number {
+  const db = new Database(path.join(dir, 'parley.db'));
+  try {
+    return db
+      .prepare(
+        "UPDATE jobs SET run_at = ? WHERE kind = 'workflow.step' AND status = 'queued' AND run_at > ?",
+      )
+      .run(Date.now(), Date.now()).changes;
+  } finally {
+    db.close();
+  }
+}
+
 /** How far the workflow's runs are, read from the store. */
 function state(dir: string, workflowId: string) {
   return peek(dir, (db) => {
@@ -101,13 +115,14 @@ it('1,000 runs waiting on timers survive SIGKILLs before and while the timers fi
   const dir = dataDir();
   const { key, contactIds } = seed(dir);
   let server = await serve(dir);
-  const started = Date.now();
 
   const wf = await api<{ id: string }>(server.url, key, 'POST', '/workflows', {
     name: 'Durable wait',
     trigger: { type: 'event', event: EVENT },
     steps: [
-      { id: 'pause', type: 'wait', duration: 'PT3S' },
+      // A day: no timer fires on its own during the test, however slowly the events go in. The
+      // test makes them due itself once every run is parked (below).
+      { id: 'pause', type: 'wait', duration: 'P1D' },
       {
         id: 'greet',
         type: 'send_template',
@@ -117,7 +132,7 @@ it('1,000 runs waiting on timers survive SIGKILLs before and while the timers fi
     ],
   });
 
-  // 1,000 events, 20 at a time: each starts one run, which parks on its 3 s timer.
+  // 1,000 events, 20 at a time: each starts one run, which parks on its timer.
   const firstEventAt = Date.now();
   const answers = await pool(
     Array.from({ length: N }, (_, i) => i),
@@ -136,24 +151,27 @@ it('1,000 runs waiting on timers survive SIGKILLs before and while the timers fi
   for (;;) {
     const s = state(dir, wf.id);
     if (s.timers === N) break;
-    expect(Date.now() - firstEventAt, JSON.stringify(s)).toBeLessThan(2900);
+    expect(Date.now() - firstEventAt, JSON.stringify(s)).toBeLessThan(30_000);
     await sleep(20);
   }
 
   // Kill 1: every run is parked on its timer, none has fired yet.
-  const kill1At = Date.now();
   await killHard(server);
   const afterKill1 = state(dir, wf.id);
-  expect(kill1At - firstEventAt).toBeLessThan(3000);
   expect(afterKill1).toEqual({ byStatus: { waiting: N }, sent: 0, timers: N });
 
-  // Restart: the timers come due and fire from the store's jobs.
+  // The timers' time comes: the test sets it, on the store's own jobs, while no process runs.
+  const due = dueNow(dir);
+  expect(due).toBe(N);
+
+  // Restart: the timers are due and fire from the store's jobs.
+  const restartedAt = Date.now();
   server = await serve(dir);
   // Kill 2 while the timers fire and the sends go out (200 a second: about 5 s of them).
   for (;;) {
     const s = state(dir, wf.id);
     if (s.sent >= 250) break;
-    expect(Date.now() - firstEventAt, JSON.stringify(s)).toBeLessThan(20_000);
+    expect(Date.now() - restartedAt, JSON.stringify(s)).toBeLessThan(20_000);
     await sleep(10);
   }
   await sleep(Math.floor(Math.random() * 60));
@@ -169,7 +187,7 @@ it('1,000 runs waiting on timers survive SIGKILLs before and while the timers fi
   for (;;) {
     const s = state(dir, wf.id);
     if (s.byStatus.completed === N) break;
-    expect(Date.now() - firstEventAt, JSON.stringify(s) + server.log()).toBeLessThan(40_000);
+    expect(Date.now() - restartedAt, JSON.stringify(s) + server.log()).toBeLessThan(40_000);
     await sleep(50);
   }
 
@@ -232,8 +250,8 @@ it('1,000 runs waiting on timers survive SIGKILLs before and while the timers fi
   expect(audit.events.steps).toBe(2 * N);
 
   // Bounded: two kills and restarts cost seconds, not the run.
-  expect(Date.now() - started).toBeLessThan(45_000);
-}, 60_000);
+  expect(Date.now() - restartedAt).toBeLessThan(45_000);
+}, 120_000);
 
 /** What the store says about the workflow's runs once the work is done. */
 function auditOf(dir: string, workflowId: string) {
