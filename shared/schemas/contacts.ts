@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { headerText } from './header-text.ts';
 import { hasLabelSeparator, MAX_LABEL_LENGTH, MAX_LABELS } from '../labels.ts';
 import { isoDate, page, pageQuery } from './common.ts';
 
@@ -54,7 +55,9 @@ export const listContactsQuery = pageQuery.extend({
 
 export const upsertContactBody = z.object({
   phone: z.string().min(1, 'phone is required').max(32),
-  name: z.string().trim().max(200).nullable().optional(),
+  // A name ends up in mail headers (an email's subject, a `To` display name): no CR, LF or other
+  // control characters.
+  name: headerText().trim().max(200).nullable().optional(),
   email: z.email('email is not a valid address').max(320).nullable().optional(),
   labels: z.array(labelSchema).max(MAX_LABELS).optional(),
   attributes: attributesSchema.optional(),

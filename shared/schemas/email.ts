@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { EMAIL_LIMITS, isEmailAddress } from '../email-rules.ts';
+import { headerText } from './header-text.ts';
 import { campaignTargetSchema, missingPlaceholdersSchema } from './campaigns.ts';
 import { isoDate, page, pageQuery } from './common.ts';
 
@@ -35,8 +36,7 @@ export type EmailStatus = (typeof EMAIL_STATUSES)[number];
 export const EMAIL_PAUSE_REASONS = ['smtp_settings'] as const;
 
 /** An address checked by a well-kept validator (validator.js `isEmail`), not a hand regex. */
-export const emailAddress = z
-  .string()
+export const emailAddress = headerText()
   .trim()
   .max(254)
   .refine(isEmailAddress, 'is not a valid email address');
@@ -47,8 +47,8 @@ const scheduledFor = z.iso
 
 const campaignFields = {
   name: z.string().trim().min(1, 'name is required').max(EMAIL_LIMITS.name),
-  subject: z.string().trim().min(1, 'subject is required').max(EMAIL_LIMITS.subject),
-  fromName: z.string().trim().max(EMAIL_LIMITS.fromName).nullable(),
+  subject: headerText().trim().min(1, 'subject is required').max(EMAIL_LIMITS.subject),
+  fromName: headerText().trim().max(EMAIL_LIMITS.fromName).nullable(),
   fromEmail: emailAddress,
   replyTo: emailAddress.nullable(),
   html: z.string().min(1, 'html is required').max(EMAIL_LIMITS.html),
@@ -213,18 +213,18 @@ export type SendEmailBody = z.infer<typeof sendEmailBody>;
 export const testEmailBody = z.object({ to: emailAddress }).strict();
 
 export const smtpSettingsSchema = z.object({
-  host: z.string().trim().min(1).max(255),
+  host: headerText().trim().min(1).max(255),
   port: z.number().int().min(1).max(65535),
   secure: z
     .boolean()
     .describe('true: TLS from the start (465); false: STARTTLS when offered (587)'),
-  user: z.string().max(255).nullable(),
+  user: headerText().max(255).nullable(),
   password: z.string().max(1024).nullable().optional().describe('write-only'),
 });
 
 export const dkimSchema = z.object({
-  domainName: z.string().trim().min(1).max(255),
-  keySelector: z.string().trim().min(1).max(63),
+  domainName: headerText().trim().min(1).max(255),
+  keySelector: headerText().trim().min(1).max(63),
   privateKey: z.string().min(1).max(16_384).optional().describe('PEM; write-only'),
 });
 
@@ -239,7 +239,7 @@ export const emailSettingsBody = z
       .optional(),
     dkim: dkimSchema.nullable().optional(),
     defaultFromEmail: emailAddress.nullable().optional(),
-    defaultFromName: z.string().trim().max(EMAIL_LIMITS.fromName).nullable().optional(),
+    defaultFromName: headerText().trim().max(EMAIL_LIMITS.fromName).nullable().optional(),
   })
   .strict();
 export type EmailSettingsBody = z.infer<typeof emailSettingsBody>;

@@ -2,6 +2,7 @@ import { createHmac, timingSafeEqual } from 'node:crypto';
 import { domainToASCII } from 'node:url';
 import { compile } from 'html-to-text';
 import type Mail from 'nodemailer/lib/mailer';
+import { headerSafe } from '../../../shared/header-text.ts';
 import { emailDomain, escapeHtml } from '../../../shared/email-rules.ts';
 
 /**
@@ -339,10 +340,13 @@ export function composeEmail(input: ComposeInput): ComposedEmail {
 
   const message: Mail.Options = {
     messageId,
-    from: input.fromName ? { name: input.fromName, address: input.fromEmail } : input.fromEmail,
+    from: input.fromName
+      ? { name: headerSafe(input.fromName), address: input.fromEmail }
+      : input.fromEmail,
     to: input.to,
-    // A contact's value rendered into the subject must not start a header line of its own.
-    subject: input.subject.replace(/[\r\n]+/g, ' '),
+    // A contact's value rendered into the subject (one stored before the schemas refused control
+    // characters, or from an import) must not start a header line of its own.
+    subject: headerSafe(input.subject),
   };
   if (input.replyTo) message.replyTo = input.replyTo;
 
