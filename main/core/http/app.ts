@@ -143,7 +143,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req) => {
     if (!isPublic(req.url)) guard(req);
   });
-  await app.register(async (pub) => registerEmailPublicRoutes(pub, services.email));
+  await app.register(async (pub) =>
+    registerEmailPublicRoutes(pub, services.email, services.clock),
+  );
   await app.register(async (pub) => registerChannelWebhook(pub, services.channelWebhooks));
 
   // The document's shape (errors, ids, security, headers, webhooks) lives in openapi.ts.

@@ -1,6 +1,18 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { verifyClick } from '../../email/compose.ts';
+import { clientKey } from '../../http/auth.ts';
+import type { RateLimitConfig } from '../../http/rate-limit.ts';
+import { createRateLimiter } from '../../http/rate-limit.ts';
+import type { Clock } from '../../runtime.ts';
 import type { EmailService } from './service.ts';
+
+/**
+ * Per client address. A mail provider's image proxy fetches the pixels of many recipients from
+ * few addresses, so the budget is generous; it still caps a flood at a rate SQLite shrugs off.
+ */
+export const EMAIL_LINK_RATE_LIMIT: RateLimitConfig = { perSecond: 50, burst: 300 };
+/** A one-click body is a single form field; anything larger is not a mail provider's. */
+const ONE_CLICK_BODY_LIMIT = 64 * 1024;
 
 /** A transparent 1×1 GIF. */
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -23,13 +35,26 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
  * confirmation page on GET, RFC 8058 one-click on POST). Tokens are unguessable; these routes
  * take part in nothing else.
  */
-export function registerEmailPublicRoutes(app: FastifyInstance, email: EmailService) {
-  // One-click unsubscribes arrive as a form post (`List-Unsubscribe=One-Click`).
+export function registerEmailPublicRoutes(
+  app: FastifyInstance,
+  email: EmailService,
+  clock: Clock,
+  limits: RateLimitConfig = EMAIL_LINK_RATE_LIMIT,
+) {
+  // RFC 8058's one-click POST SHOULD be multipart/form-data; mail providers also send it
+  // urlencoded, and the confirmation page's form posts urlencoded. The token in the URL is the
+  // proof, so any body of any type is accepted (and not read); only its size is bounded.
+  app.removeAllContentTypeParsers();
   app.addContentTypeParser(
-    'application/x-www-form-urlencoded',
-    { parseAs: 'string', bodyLimit: 4096 },
-    (_req, body, done) => done(null, body),
+    '*',
+    { parseAs: 'buffer', bodyLimit: ONE_CLICK_BODY_LIMIT },
+    (_req, _body, done) => done(null, undefined),
   );
+
+  // Anyone may call these, so each client address has a budget (429 `rate_limited` with
+  // Retry-After): a flood of pixel or click requests cannot hold the database's writer.
+  const limit = createRateLimiter(limits, clock, 'email-links');
+  app.addHook('onRequest', async (req) => limit(clientKey(req)));
 
   app.get<{ Params: { file: string } }>(
     '/e/o/:file',

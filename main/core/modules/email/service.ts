@@ -1,4 +1,5 @@
 import type { Database as Db } from 'better-sqlite3';
+import net from 'node:net';
 import { ApiError } from '../../../../shared/errors.ts';
 import { renderEmail, renderEmailHtml, renderEmailText } from '../../../../shared/email-rules.ts';
 import type { PlaceholderContact } from '../../../../shared/placeholders.ts';
@@ -25,6 +26,7 @@ import { smtpTransport } from '../../email/smtp.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
+import { bareHostname, classifyAddress, localNameRefusal } from '../../net/address.ts';
 import type { Governor, PaceKey } from '../../pacing/governor.ts';
 import type { Clock, IdGenerator, Random, Scope } from '../../runtime.ts';
 import { iso, isoOrNull, randomBase62 } from '../../runtime.ts';
@@ -354,15 +356,14 @@ export function emailService(d: EmailDeps) {
   function requireReachable(scope: Scope) {
     if (scope.environment !== 'live') return;
     const url = publicUrlOf(settingsRow(scope));
-    const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-    if (
-      /^(localhost|127\.|10\.|192\.168\.|169\.254\.|::1$|f[cd][0-9a-f]{2}:)/i.test(host) ||
-      /^172\.(1[6-9]|2\d|3[01])\./.test(host) ||
-      host === '0.0.0.0'
-    ) {
+    // The URL parser has already read every spelling of an address (0x7f000001, 2130706433,
+    // 127.1, [::ffff:127.0.0.1]) as the address it means; the classifier webhooks use judges it.
+    const host = bareHostname(new URL(url));
+    const why = net.isIP(host) ? classifyAddress(host).reason : localNameRefusal(host);
+    if (why) {
       throw new ApiError(
         'validation_error',
-        `email links would point at ${url}, which recipients cannot reach: set a public URL in Email settings`,
+        `email links would point at ${url} (${why}), which recipients cannot reach: set a public URL in Email settings`,
         { param: 'publicUrl' },
       );
     }
