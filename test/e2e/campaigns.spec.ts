@@ -199,3 +199,68 @@ test('the campaign screens, their dialogs and the recipients table pass axe', as
   expect(found, found.join('\n')).toEqual([]);
   await context.close();
 });
+
+test('a campaign paused before its scheduled start offers Resume now and Reschedule…', async ({
+  page,
+  request,
+  server,
+}) => {
+  const key = await createApiKey(server, 'test', 'e2e-campaigns-resume');
+  await seed(request, key);
+  await request.put('/api/simulator/settings', {
+    headers: { 'X-API-Key': key },
+    data: { throughputMps: 1000 },
+  });
+  const groups = await request.get('/api/contacts/groups', { headers: { 'X-API-Key': key } });
+  const groupId = ((await groups.json()) as { data: { id: string }[] }).data[0]!.id;
+  const campaign = await apiPost(request, key, '/campaigns', {
+    name: 'Weekend',
+    templateName: 'spring_sale',
+    variables: { '1': '{{contact.name}}', '2': 'WEEKEND' },
+    target: { groupId },
+  });
+  const id = campaign.id as string;
+  const hour = 3600_000;
+  await apiPost(request, key, '/campaigns/launch', {
+    id,
+    scheduledFor: new Date(Date.now() + 5 * hour).toISOString(),
+  });
+  await apiPost(request, key, '/campaigns/pause', { id });
+  const read = async () =>
+    (await (await request.get(`/campaigns/${id}`, { headers: { 'X-API-Key': key } })).json()) as {
+      status: string;
+      scheduledFor: string | null;
+    };
+
+  await page.goto(`/#/campaigns/${id}`);
+  await waitForLiveUpdates(page);
+  const detail = page.getByTestId('campaign-detail');
+  const status = detail.getByTestId('campaign-status');
+  await expect(status).toHaveText('Paused');
+  await expect(detail.getByTestId('campaign-resume')).toHaveText('Resume now');
+  await expect(detail.getByTestId('campaign-reschedule')).toHaveText('Reschedule…');
+
+  // Reschedule… : another time, in the user's time zone.
+  await detail.getByTestId('campaign-reschedule').click();
+  const dialog = page.getByTestId('campaign-reschedule-dialog');
+  const at = new Date(Date.now() + 30 * hour);
+  at.setSeconds(0, 0);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  const local = `${at.getFullYear()}-${pad(at.getMonth() + 1)}-${pad(at.getDate())}T${pad(at.getHours())}:${pad(at.getMinutes())}`;
+  await dialog.getByTestId('campaign-reschedule-at').fill(local);
+  await dialog.getByTestId('campaign-reschedule-confirm').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(status).toHaveText('Scheduled');
+  expect(await read()).toMatchObject({ status: 'scheduled', scheduledFor: at.toISOString() });
+
+  // Paused again, then Resume now: it sends now, not at the time it was scheduled for.
+  await apiPost(request, key, '/campaigns/pause', { id });
+  await expect(status).toHaveText('Paused');
+  await detail.getByTestId('campaign-resume').click();
+  const resume = page.getByTestId('campaign-resume-dialog');
+  await expect(resume).toContainText('not at the time it was scheduled for');
+  await resume.getByTestId('campaign-resume-confirm').click();
+  await expect(status).toHaveText('Completed', { timeout: 20_000 });
+  await expect(detail.getByTestId('campaign-reschedule')).toHaveCount(0);
+  expect((await read()).scheduledFor).toBeNull();
+});

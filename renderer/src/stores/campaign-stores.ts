@@ -152,8 +152,10 @@ export interface CampaignDetailState<C extends CampaignRecord, P, T> {
   /** A progress event: the counts now, and the timeline read again soon. */
   applyProgress: (campaignId: string, progress: P) => void;
   pause: () => Promise<void>;
-  /** Launches a paused campaign again. */
+  /** Launches a paused campaign again: it resumes now. */
   resume: () => Promise<void>;
+  /** Launches a paused campaign for a later time (an ISO instant) instead. */
+  reschedule: (scheduledFor: string) => Promise<void>;
   cancel: () => Promise<void>;
 }
 
@@ -162,7 +164,7 @@ interface CampaignDetailOptions<C extends CampaignRecord, P, T, F extends string
   api: {
     get: (id: string) => Promise<C>;
     timeline: (id: string) => Promise<T>;
-    launch: (id: string) => Promise<C>;
+    launch: (id: string, scheduledFor?: string) => Promise<C>;
     pause: (id: string) => Promise<C>;
     cancel: (id: string) => Promise<C>;
   };
@@ -303,6 +305,7 @@ export function createCampaignDetailStore<C extends CampaignRecord, P, T, F exte
 
       pause: () => act(api.pause),
       resume: () => act((id) => api.launch(id)),
+      reschedule: (scheduledFor) => act((id) => api.launch(id, scheduledFor)),
       cancel: () => act(api.cancel),
     };
   });

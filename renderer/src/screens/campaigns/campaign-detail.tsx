@@ -21,6 +21,7 @@ import {
 } from './campaign-page.tsx';
 import { CampaignStatusChip } from './campaign-status.tsx';
 import { RecipientsTable } from './recipients-table.tsx';
+import { RescheduleDialog } from './reschedule-dialog.tsx';
 
 /** The chart library loads with the first campaign page opened, not with the app. */
 const SendRateChart = lazy(() =>
@@ -38,13 +39,14 @@ function Summary({ campaign }: { campaign: Campaign }) {
 
 /** A campaign's page: its state and funnel (live), send rate, recipients, and its controls. */
 export function CampaignDetail({ campaignId }: { campaignId: string }) {
-  const { campaign, timeline, controls, load } = useCampaignPage(
+  const { campaign, timeline, controls, reschedule, load } = useCampaignPage(
     campaignId,
     useCampaignDetail,
     useCampaignRecipients,
     (c) => c.status !== 'draft',
   );
   const [confirming, setConfirming] = useState<Control | null>(null);
+  const [rescheduling, setRescheduling] = useState(false);
 
   const back = (
     <a href={hrefFor('campaigns')} className="link-button">
@@ -83,13 +85,20 @@ export function CampaignDetail({ campaignId }: { campaignId: string }) {
         the channel still arrive, and their receipts still count.
       </>
     ),
-    resume: (
-      <>
-        Sending picks up where it stopped
-        {left > 0 ? `, with the ${formatCount(left)} recipients not sent yet` : ''}. Nobody is sent
-        the message twice.
-      </>
-    ),
+    resume:
+      campaign.launchedAt === null ? (
+        <>
+          It starts sending now
+          {campaign.scheduledFor ? ', not at the time it was scheduled for' : ''}. To pick another
+          time, use Reschedule… instead.
+        </>
+      ) : (
+        <>
+          Sending picks up where it stopped
+          {left > 0 ? `, with the ${formatCount(left)} recipients not sent yet` : ''}. Nobody is
+          sent the message twice.
+        </>
+      ),
     cancel:
       campaign.status === 'draft'
         ? 'The draft is kept as cancelled and can no longer be launched.'
@@ -125,6 +134,12 @@ export function CampaignDetail({ campaignId }: { campaignId: string }) {
               cancel: canDo('cancel', campaign.status),
             }}
             onControl={setConfirming}
+            // Only before its start: a campaign that has sent resumes where it stopped.
+            onReschedule={
+              campaign.status === 'paused' && campaign.launchedAt === null
+                ? () => setRescheduling(true)
+                : null
+            }
           />
         }
       />
@@ -154,6 +169,15 @@ export function CampaignDetail({ campaignId }: { campaignId: string }) {
         </>
       )}
 
+      {rescheduling ? (
+        <RescheduleDialog
+          name={name}
+          scheduledFor={campaign.scheduledFor}
+          testIdPrefix="campaign"
+          onReschedule={reschedule}
+          onClose={() => setRescheduling(false)}
+        />
+      ) : null}
       {confirming ? (
         <ControlDialog
           control={confirming}

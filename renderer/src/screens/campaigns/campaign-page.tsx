@@ -42,6 +42,7 @@ export function useCampaignPage<
   const reload = useDetail((s) => s.reload);
   const pause = useDetail((s) => s.pause);
   const resume = useDetail((s) => s.resume);
+  const reschedule = useDetail((s) => s.reschedule);
   const cancel = useDetail((s) => s.cancel);
   const open = useDetail((s) => s.open);
   const close = useDetail((s) => s.close);
@@ -67,7 +68,7 @@ export function useCampaignPage<
   const controls: Record<Control, () => Promise<void>> = { pause, resume, cancel };
   /** How the read went: what the page shows until the campaign is read, or above it after. */
   const load = { status, error, notFound, reload };
-  return { campaign, started, timeline, controls, load };
+  return { campaign, started, timeline, controls, reschedule, load };
 }
 
 interface CampaignPlaceholderProps {
@@ -131,15 +132,21 @@ interface CampaignControlsProps {
   /** The controls its state allows. */
   allowed: Record<Control, boolean>;
   onControl: (control: Control) => void;
+  /**
+   * Besides "Resume now", a paused campaign that has not started may be launched for a later
+   * time: opens that dialog (absent: not offered).
+   */
+  onReschedule?: (() => void) | null;
 }
 
-/** The buttons in a campaign's header: edit, pause, resume, cancel. */
+/** The buttons in a campaign's header: edit, pause, resume now, reschedule, cancel. */
 export function CampaignControls({
   testIdPrefix,
   editHref,
   editLabel,
   allowed,
   onControl,
+  onReschedule,
 }: CampaignControlsProps) {
   return (
     <>
@@ -165,7 +172,17 @@ export function CampaignControls({
           onClick={() => onControl('resume')}
           data-testid={`${testIdPrefix}-resume`}
         >
-          Resume
+          Resume now
+        </button>
+      ) : null}
+      {allowed.resume && onReschedule ? (
+        <button
+          type="button"
+          className="button"
+          onClick={onReschedule}
+          data-testid={`${testIdPrefix}-reschedule`}
+        >
+          Reschedule…
         </button>
       ) : null}
       {allowed.cancel ? (
@@ -198,9 +215,9 @@ const DIALOGS: Record<
     busyLabel: 'Pausing…',
   },
   resume: {
-    title: (name) => `Resume “${name}”?`,
+    title: (name) => `Resume “${name}” now?`,
     done: (name) => `“${name}” is sending again.`,
-    confirmLabel: 'Resume',
+    confirmLabel: 'Resume now',
     busyLabel: 'Resuming…',
   },
   cancel: {
