@@ -72,3 +72,28 @@ export function normalizePhone(input: string): string | null {
  * ` 4915…`). True for such a value, so the API can say how to send it instead of "not a number".
  */
 export const looksLikeUnencodedPlus = (value: string): boolean => /^ +\d/.test(value);
+
+/**
+ * Meta's business-scoped user id (BSUID): a two-letter country code, a dot, `ENT.` for a parent
+ * id shared by linked portfolios, then up to 128 letters and digits (`US.13491208655302741918`).
+ */
+const WA_USER_ID = /^[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}$/;
+export const isWaUserId = (s: string): boolean => WA_USER_ID.test(s);
+
+/**
+ * Where a message to a contact goes: its phone (E.164), or its BSUID when it has no phone.
+ * Messages, campaign recipients and runs keep this address in their `phone` field.
+ */
+export const contactAddress = (c: { phone: string | null; waUserId: string | null }): string =>
+  c.phone ?? c.waUserId ?? '';
+
+/** A contact as people read it: its name, else its phone, else its WhatsApp user id. */
+export const contactLabel = (c: {
+  name?: string | null;
+  phone: string | null;
+  waUserId?: string | null;
+}): string => c.name || c.phone || (c.waUserId ? `WhatsApp user ${c.waUserId}` : 'Unknown');
+
+/** The line under a contact's name: its phone, else its WhatsApp user id, said as such. */
+export const contactHandle = (c: { phone: string | null; waUserId?: string | null }): string =>
+  c.phone ?? (c.waUserId ? `WhatsApp user ${c.waUserId}` : '');

@@ -83,3 +83,10 @@ export function buttonCounts(
   for (const b of buttons) counts[b.type] += 1;
   return counts;
 }
+
+/**
+ * One language, however it is spelled: Meta's webhooks and lists write `en_US`, some of its
+ * payloads and people write `en-US` or `EN_us`.
+ */
+export const sameLanguage = (a: string, b: string): boolean =>
+  a.replace(/-/g, '_').toLowerCase() === b.replace(/-/g, '_').toLowerCase();

@@ -65,7 +65,16 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const simulated = createSimulatedChannel(simulator, random, clock, undo);
   const workspaces = workspacesService(db, clock, ids);
   // Test keys always use the simulator; a live account connected to a provider uses it.
-  const channels = channelService({ db, clock, random, outbox, workspaces, simulated, log });
+  const channels = channelService({
+    db,
+    clock,
+    random,
+    outbox,
+    workspaces,
+    simulated,
+    outbound,
+    log,
+  });
   const channel = opts.channel ?? simulated;
   const channelFor: ChannelRouter = opts.channel
     ? () => opts.channel!
@@ -117,7 +126,16 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     workspaces,
     log,
   });
-  const channelWebhooks = channelWebhook({ db, clock, channels, messages, templates });
+  const channelWebhooks = channelWebhook({
+    db,
+    clock,
+    ids,
+    channels,
+    contacts,
+    messages,
+    templates,
+    log,
+  });
   const email = emailService({
     db,
     clock,

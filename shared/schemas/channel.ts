@@ -1,6 +1,19 @@
 import { z } from 'zod';
 import { isoDate } from './common.ts';
 
+/**
+ * What a connection check found, classified (design.md §5): never the peer's own bytes, so a
+ * setting that aims the core at a host cannot read another service's banner back.
+ */
+export const CHECK_OUTCOMES = [
+  'connected',
+  'auth_failed',
+  'tls_failed',
+  'unreachable',
+  'not_graph',
+] as const;
+export type CheckOutcome = (typeof CHECK_OUTCOMES)[number];
+
 /** `PUT /api/channel` (design.md §5): fields left out keep their values; secrets are write-only. */
 export const channelSettingsBody = z
   .object({
@@ -54,8 +67,34 @@ export const channelSettingsSchema = z.object({
     })
     .nullable()
     .describe('what the provider said on the last check'),
-  lastCheck: z.object({ at: isoDate, ok: z.boolean(), message: z.string() }).nullable(),
+  lastCheck: z
+    .object({
+      at: isoDate,
+      ok: z.boolean(),
+      outcome: z.enum(CHECK_OUTCOMES),
+      message: z
+        .string()
+        .describe(
+          "in plain words; quotes the provider's own answer only when the host is Meta's Graph API",
+        ),
+    })
+    .nullable(),
+  phoneNumberProved: z
+    .boolean()
+    .describe(
+      'this account proved the number is its own (a signed webhook, or a check against Meta’s host): no other account can take it',
+    ),
   environment: z.enum(['test', 'live']),
   updatedAt: isoDate,
 });
 export type ChannelSettings = z.infer<typeof channelSettingsSchema>;
+
+/** One item of a webhook delivery that could not be read (design.md §5), kept as it came. */
+export const webhookRejectSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['message', 'status', 'template', 'change']),
+  reason: z.string(),
+  raw: z.string().describe('the item’s JSON as Meta sent it (at most 64 KiB)'),
+  receivedAt: isoDate,
+});
+export type WebhookReject = z.infer<typeof webhookRejectSchema>;

@@ -22,7 +22,16 @@ export const attributesSchema = z
 
 export const contactSchema = z.object({
   id: z.string(),
-  phone: z.string().describe('E.164'),
+  phone: z
+    .string()
+    .nullable()
+    .describe('E.164; null for a WhatsApp user known only by their user id (`waUserId`)'),
+  waUserId: z
+    .string()
+    .nullable()
+    .describe(
+      "Meta's business-scoped user id (BSUID, e.g. `US.13491208655302741918`), when the channel named it",
+    ),
   name: z.string().nullable(),
   email: z.string().nullable(),
   labels: z.array(z.string()),
@@ -48,6 +57,7 @@ export const contactPage = page(contactSchema).extend({
 
 export const listContactsQuery = pageQuery.extend({
   phone: z.string().max(32).optional(),
+  waUserId: z.string().max(140).optional().describe('the contact with this WhatsApp user id'),
   label: z.string().max(64).optional(),
   group: z.string().max(100).optional(),
   q: z.string().max(200).optional(),

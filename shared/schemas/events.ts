@@ -8,6 +8,7 @@ export const EVENT_TYPES = [
   'message.read',
   'message.failed',
   'message.note',
+  'message.reaction',
   'conversation.created',
   'conversation.updated',
   'template.status_updated',

@@ -94,6 +94,10 @@ export const messageSchema = z.object({
     .nullable()
     .describe('an outbound list message: the list as it was sent'),
   listReply: listReplySchema.nullable().describe('an inbound pick from an interactive list'),
+  reaction: z
+    .object({ emoji: z.string(), at: isoDate })
+    .nullable()
+    .describe("the customer's reaction to this message (WhatsApp shows it on the bubble)"),
 });
 export type Message = z.infer<typeof messageSchema>;
 

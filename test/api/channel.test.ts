@@ -33,6 +33,8 @@ async function setup(opts: { connect?: boolean; autoStatuses?: boolean } = {}) {
   });
   const key = t.key('live');
   const services = t.core.services;
+  // The fake Graph API listens on 127.0.0.1: the workspace allows private targets.
+  services.workspaces.updateSettings(t.workspaceId, { allowPrivateWebhooks: true });
   services.simulator.update(t.workspaceId, { approvalWaitMs: 0 });
   services.wallet.topup(t.workspaceId, 10_000_000);
   const tpl = await t.request('POST', '/api/templates', {
@@ -64,7 +66,7 @@ async function setup(opts: { connect?: boolean; autoStatuses?: boolean } = {}) {
   });
   if (opts.connect !== false) {
     const put = await t.request('PUT', '/api/channel', {
-      key,
+      session: 'live',
       body: {
         provider: 'cloud_api',
         phoneNumberId: graph.phoneNumberId,
@@ -107,13 +109,13 @@ describe('channel settings (live only)', () => {
     });
     expect(fresh.body.verifyToken).toMatch(/^[A-Za-z0-9]{32}$/);
     const missing = await t.request('PUT', '/api/channel', {
-      key,
+      session: 'live',
       body: { provider: 'cloud_api', phoneNumberId: g.phoneNumberId, wabaId: g.wabaId },
     });
     expect(missing.status).toBe(400);
     expect(missing.body.error.param).toBe('accessToken');
     const put = await t.request('PUT', '/api/channel', {
-      key,
+      session: 'live',
       body: {
         provider: 'cloud_api',
         phoneNumberId: g.phoneNumberId,
@@ -126,14 +128,17 @@ describe('channel settings (live only)', () => {
     expect(put.body).toMatchObject({ connected: true, accessTokenSet: true, appSecretSet: true });
     expect(JSON.stringify(put.body)).not.toContain(g.accessToken);
     expect(JSON.stringify(put.body)).not.toContain(g.appSecret);
-    const checked = await t.request('POST', '/api/channel/check', { key });
+    const checked = await t.request('POST', '/api/channel/check', { session: 'live' });
     expect(checked.body.lastCheck).toMatchObject({ ok: true });
     expect(checked.body.number).toMatchObject({ messagingTier: 10_000, throughputMps: 1000 });
     const limits = t.core.services.workspaces.limitsFor(t.workspaceId, 'live');
     expect(limits).toMatchObject({ throughputMps: 1000, messagingTier: 10_000 });
     // A bad token is reported in plain words.
-    await t.request('PUT', '/api/channel', { key, body: { accessToken: 'x'.repeat(40) } });
-    const bad = await t.request('POST', '/api/channel/check', { key });
+    await t.request('PUT', '/api/channel', {
+      session: 'live',
+      body: { accessToken: 'x'.repeat(40) },
+    });
+    const bad = await t.request('POST', '/api/channel/check', { session: 'live' });
     expect(bad.body.lastCheck.ok).toBe(false);
     expect(bad.body.lastCheck.message).toContain('code 190');
   });
@@ -545,7 +550,7 @@ describe('what the review found', () => {
     const wamid = (await send()).body.data.channelMessageId as string;
     // Workspace B connects its own (fake) app with its own secret.
     const other = t.core.services.workspaces.create('Other');
-    const keyB = t.key('live', other.id);
+    t.core.services.workspaces.updateSettings(other.id, { allowPrivateWebhooks: true });
     const gB = await startFakeGraph({
       phoneNumberId: '109999999999999',
       wabaId: '209999999999999',
@@ -553,7 +558,8 @@ describe('what the review found', () => {
     });
     try {
       const put = await t.request('PUT', '/api/channel', {
-        key: keyB,
+        session: 'live',
+        headers: { 'x-parley-workspace': other.id },
         body: {
           provider: 'cloud_api',
           phoneNumberId: gB.phoneNumberId,
@@ -601,7 +607,7 @@ describe('what the review found', () => {
   it('sends the token only where it was given for; a retry of a refused send hears the refusal', async () => {
     const { key, g, send } = await setup();
     const moved = await t.request('PUT', '/api/channel', {
-      key,
+      session: 'live',
       body: { graphBaseUrl: 'http://127.0.0.1:9/v21.0' },
     });
     expect(moved.status).toBe(400);
@@ -620,13 +626,13 @@ describe('what the review found', () => {
   });
 
   it('a message in flight when the channel is switched off fails and is refunded', async () => {
-    const { key, g, send, message } = await setup();
+    const { g, send, message } = await setup();
     const balance = () => t.core.services.wallet.get(t.workspaceId).balanceMicros;
     const before = balance();
     g.dropNext();
     const lost = await send();
     expect(lost.status).toBe(202);
-    await t.request('PUT', '/api/channel', { key, body: { provider: 'simulated' } });
+    await t.request('PUT', '/api/channel', { session: 'live', body: { provider: 'simulated' } });
     // The delivery job finds no provider any more.
     t.core.db.prepare(`UPDATE jobs SET run_at = 0 WHERE kind = 'message.deliver'`).run();
     await t.core.services.scheduler.runDue();

@@ -28,7 +28,7 @@ async function upload(body: Buffer | string, qs = '', headers: Record<string, st
 
 async function contacts(): Promise<Map<string, Contact>> {
   const res = await t.request('GET', '/api/contacts?limit=200', { key });
-  return new Map((res.body.data as Contact[]).map((c) => [c.phone, c]));
+  return new Map((res.body.data as Contact[]).map((c) => [c.phone ?? '', c]));
 }
 
 const count = () => t.core.db.prepare('SELECT count(*) FROM contacts').pluck().get();

@@ -1,6 +1,9 @@
 import type { InteractiveList } from '../../../shared/schemas/interactive-lists.ts';
 import type { TemplateComponent } from '../../../shared/schemas/templates.ts';
+import { isWaUserId } from '../../../shared/phone.ts';
 import { variablesIn } from '../../../shared/template-rules.ts';
+import type { Outbound, OutboundFailure, OutboundResponse } from '../net/outbound.ts';
+import { OutboundError } from '../net/outbound.ts';
 import type { ChannelMessage } from './types.ts';
 
 /**
@@ -14,10 +17,29 @@ export interface CloudApiConfig {
   phoneNumberId: string;
   wabaId: string;
   accessToken: string;
+  /**
+   * Every call goes through the one outbound policy (net/outbound.ts): no redirects, private
+   * and loopback hosts only where the workspace allows them.
+   */
+  outbound: Outbound;
+  allowPrivate: boolean;
 }
 
 export const DEFAULT_GRAPH_BASE_URL = 'https://graph.facebook.com/v21.0';
+/** Meta's own Graph host: only a check against it proves a phone number's owner. */
+export const META_GRAPH_HOST = 'graph.facebook.com';
+export const isMetaGraph = (graphBaseUrl: string | null): boolean => {
+  if (graphBaseUrl === null) return true;
+  try {
+    const u = new URL(graphBaseUrl);
+    return u.protocol === 'https:' && u.hostname === META_GRAPH_HOST && u.port === '';
+  } catch {
+    return false;
+  }
+};
 const TIMEOUT_MS = 10_000;
+/** The longest answer read from the Graph API (a page of 100 templates is far below it). */
+const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
 /** The provider answered with an error (`{error: {code, message, error_data}}`). */
 export class GraphError extends Error {
@@ -34,11 +56,26 @@ export class GraphError extends Error {
 
 /** No answer at all (connection refused or dropped, timeout): the request may have arrived. */
 export class GraphUnreachable extends Error {
-  constructor(message: string) {
+  constructor(
+    message: string,
+    /** Why, as the outbound policy classified it. */
+    readonly failure: OutboundFailure | 'tls' = 'network',
+  ) {
     super(message);
     this.name = 'GraphUnreachable';
   }
 }
+
+/** An answer that is not the Graph API's (not JSON, or not the shape it documents). */
+export class NotGraph extends Error {
+  constructor(readonly httpStatus: number) {
+    super(`the answer (HTTP ${httpStatus}) is not the Graph API's`);
+    this.name = 'NotGraph';
+  }
+}
+
+const TLS_FAILURE =
+  /certificate|CERT_|SSL|TLS|EPROTO|wrong version number|handshake|self[- ]signed/i;
 
 /** Meta's messaging limit tiers, as business-initiated conversations per 24 h (null: unlimited). */
 const TIERS: Record<string, number | null> = {
@@ -93,7 +130,9 @@ export function messagePayload(
   const base = {
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
-    to: m.phone.replace(/^\+/, ''),
+    // A customer known only by their business-scoped user id is addressed by `recipient`;
+    // a BSUID never goes in `to` (design.md §5).
+    ...(isWaUserId(m.phone) ? { recipient: m.phone } : { to: m.phone.replace(/^\+/, '') }),
     // Our message id comes back on its status webhooks: a crash mid-call is reconciled by it.
     biz_opaque_callback_data: m.id,
   };
@@ -181,45 +220,55 @@ export function cloudApiClient(config: CloudApiConfig) {
     body?: unknown,
     signal?: AbortSignal,
   ): Promise<T> {
-    const timeout = AbortSignal.timeout(TIMEOUT_MS);
-    let res: Response;
+    let res: OutboundResponse;
     try {
-      res = await fetch(`${base}${path}`, {
+      res = await config.outbound.send({
+        url: `${base}${path}`,
         method,
         headers: {
           authorization: `Bearer ${config.accessToken}`,
+          accept: 'application/json',
           ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
-        signal: signal ? AbortSignal.any([signal, timeout]) : timeout,
+        allowPrivate: config.allowPrivate,
+        timeoutMs: TIMEOUT_MS,
+        maxResponseBytes: MAX_ANSWER_BYTES,
+        ...(signal ? { signal } : {}),
       });
     } catch (e) {
-      const err = e as Error;
-      throw new GraphUnreachable(
-        timeout.aborted
-          ? `no answer within ${TIMEOUT_MS / 1000} s`
-          : `${err.message}${err.cause ? ` (${(err.cause as Error).message})` : ''}`,
-      );
+      if (e instanceof OutboundError) {
+        throw new GraphUnreachable(
+          e.message,
+          e.failure === 'network' && TLS_FAILURE.test(e.message) ? 'tls' : e.failure,
+        );
+      }
+      throw e;
     }
     let json: unknown;
     try {
-      json = await res.json();
+      json = res.truncated ? null : JSON.parse(res.body.toString('utf8'));
     } catch {
       json = null;
     }
-    if (!res.ok) {
+    if (res.status < 200 || res.status >= 300) {
       const error = (
         json as {
           error?: { code?: number; message?: string; error_data?: { details?: string } };
         } | null
       )?.error;
+      if (!error || typeof error !== 'object') {
+        // A redirect, a proxy's page, another service: not an answer of the Graph API.
+        throw new NotGraph(res.status);
+      }
       throw new GraphError(
         res.status,
-        typeof error?.code === 'number' ? error.code : null,
-        error?.message ?? `HTTP ${res.status}`,
-        error?.error_data?.details ?? null,
+        typeof error.code === 'number' ? error.code : null,
+        typeof error.message === 'string' ? error.message : `HTTP ${res.status}`,
+        typeof error.error_data?.details === 'string' ? error.error_data.details : null,
       );
     }
+    if (json === null || typeof json !== 'object') throw new NotGraph(res.status);
     return json as T;
   }
 
@@ -244,12 +293,17 @@ export function cloudApiClient(config: CloudApiConfig) {
         quality_rating?: string;
         messaging_limit_tier?: string;
         throughput?: { level?: string };
+        id?: string;
       }>(
         'GET',
-        `/${config.phoneNumberId}?fields=display_phone_number,verified_name,quality_rating,messaging_limit_tier,throughput`,
+        `/${config.phoneNumberId}?fields=id,display_phone_number,verified_name,quality_rating,messaging_limit_tier,throughput`,
         undefined,
         signal,
       );
+      // The phone number node names itself, or at least its number: anything else is not it.
+      if (typeof r.id !== 'string' && typeof r.display_phone_number !== 'string') {
+        throw new NotGraph(200);
+      }
       return {
         displayPhoneNumber: r.display_phone_number ?? null,
         verifiedName: r.verified_name ?? null,

@@ -8,6 +8,7 @@ export interface ChannelMessage {
   id: string;
   workspaceId: string;
   environment: 'test' | 'live';
+  /** The address: E.164, or the customer's BSUID when we know no phone for them. */
   phone: string;
   type: 'template' | 'text' | 'list';
   text: string;

@@ -89,6 +89,12 @@ export function migrate(
   // b-trees and journals go to temp files, not the memory the running core keeps them in.
   const tempStore = db.pragma('temp_store', { simple: true }) as number;
   db.pragma('temp_store = FILE');
+  // SQLite's way to change a table's shape (create the new one, copy, drop, rename) needs
+  // foreign keys off while it runs, or the drop would cascade into every child table; they
+  // are checked before each migration commits instead, and switched back on after.
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) as number;
+  db.pragma('foreign_keys = OFF');
+  const violations = db.prepare('PRAGMA foreign_key_check');
   try {
     for (const m of pending) {
       // IMMEDIATE + re-check: a second process opening the same data dir at the same moment
@@ -96,12 +102,19 @@ export function migrate(
       db.transaction(() => {
         if (isApplied.get(m.id)) return;
         db.exec(m.sql);
+        const broken = violations.all() as { table: string; parent: string }[];
+        if (broken.length > 0) {
+          throw new DatabaseOpenError(
+            `migration ${m.name} would leave ${broken.length} rows of ${broken[0]!.table} pointing at missing ${broken[0]!.parent} rows; nothing was changed.`,
+          );
+        }
         record.run(m.id, m.name, m.checksum, now());
         done.push(m.name);
       }).immediate();
     }
   } finally {
     db.pragma(`temp_store = ${tempStore}`);
+    db.pragma(`foreign_keys = ${foreignKeys}`);
   }
   return { applied: done, backupFile };
 }

@@ -38,7 +38,7 @@ import { createOriginGuard } from './guards.ts';
 import { openapiOptions } from './openapi.ts';
 import { registerIdempotency } from './idempotency.ts';
 import type { RateLimitConfig } from './rate-limit.ts';
-import { createRateLimiter } from './rate-limit.ts';
+import { CHANNEL_WEBHOOK_RATE_LIMIT, createRateLimiter } from './rate-limit.ts';
 import { registerSecurityHeaders } from './headers.ts';
 import { browserSession } from './session.ts';
 import type { RegisterRoutes } from './types.ts';
@@ -143,10 +143,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRequest', async (req) => {
     if (!isPublic(req.url)) guard(req);
   });
+  await app.register(async (pub) => registerEmailPublicRoutes(pub, services.email, services.clock));
+  // Meta posts from many addresses in bursts; a flood of forged posts from one is cut off.
+  const webhookRateLimit = createRateLimiter(CHANNEL_WEBHOOK_RATE_LIMIT, services.clock, 'webhook');
   await app.register(async (pub) =>
-    registerEmailPublicRoutes(pub, services.email, services.clock),
+    registerChannelWebhook(pub, services.channelWebhooks, (req) =>
+      webhookRateLimit(clientKey(req)),
+    ),
   );
-  await app.register(async (pub) => registerChannelWebhook(pub, services.channelWebhooks));
 
   // The document's shape (errors, ids, security, headers, webhooks) lives in openapi.ts.
   await app.register(

@@ -20,6 +20,13 @@ export const DEFAULT_SESSION_RATE_LIMIT: RateLimitConfig = { perSecond: 100, bur
 export const DEFAULT_ANONYMOUS_RATE_LIMIT: RateLimitConfig = { perSecond: 10, burst: 50 };
 
 /**
+ * `/channel/webhook`, per client address (it has no key: the signature is the credential).
+ * Meta's deliveries come from many addresses and batch their items, so a single address above
+ * this is a flood, not Meta.
+ */
+export const CHANNEL_WEBHOOK_RATE_LIMIT: RateLimitConfig = { perSecond: 50, burst: 500 };
+
+/**
  * A token bucket per key (an API key id, "session", a client address), in memory. `take(key)`
  * spends one token or throws 429 `rate_limited`.
  *

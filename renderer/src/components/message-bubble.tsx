@@ -265,6 +265,17 @@ export function MessageBubble({ message, sender, highlight, listName }: BubblePr
           {outbound ? <Ticks status={message.status} /> : null}
         </div>
         {message.list ? <SentListRows list={message.list} /> : null}
+        {message.reaction ? (
+          <span
+            className="wa-reaction"
+            data-testid="message-reaction"
+            role="img"
+            aria-label={`The customer reacted ${message.reaction.emoji}`}
+            title={`Reacted ${new Date(message.reaction.at).toLocaleString()}`}
+          >
+            {message.reaction.emoji}
+          </span>
+        ) : null}
       </div>
       {message.status === 'failed' ? (
         <div className="wa-failure" role="note" data-testid="message-error">

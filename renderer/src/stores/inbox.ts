@@ -1,5 +1,6 @@
 import { create } from 'zustand';
 import type { Conversation, ConversationStatus, Message } from '../../../shared/schemas/index.ts';
+import { contactLabel } from '../../../shared/phone.ts';
 import { api, type ConversationCounts, type ConversationQuery } from '../api/client.ts';
 import { events } from '../api/events.ts';
 import { useAgents } from './agents.ts';
@@ -489,9 +490,12 @@ useAgents.subscribe((s, previous) => {
   if (inbox.filters.assignee === 'me' && inbox.status !== 'idle') void inbox.load();
 });
 
-/** How a conversation is called in lists and notices: the contact's name, else the phone. */
+/**
+ * How a conversation is called in lists and notices: the contact's name, else the phone, else
+ * (a WhatsApp user who shares no phone) their user id.
+ */
 export const conversationTitle = (c: Pick<Conversation, 'contact'>): string =>
-  c.contact.name?.trim() || c.contact.phone;
+  contactLabel({ ...c.contact, name: c.contact.name?.trim() ?? null });
 
 // After the stream was down, re-read what is on screen (events missed meanwhile included).
 let streamWas = events.status;

@@ -23,6 +23,7 @@ export const MESSAGE_STATUS_EVENTS = [
 export const MESSAGE_EVENTS = [
   ...MESSAGE_STATUS_EVENTS,
   'message.note',
+  'message.reaction',
 ] as const satisfies readonly EventType[];
 
 /** Statuses only move forward (design.md §4): a late or replayed event never moves one back. */

@@ -35,6 +35,17 @@ const emptyThread = (): Pick<MessagesState, 'contact' | keyof MessageListData> =
   contact: null,
 });
 
+/**
+ * Sends from the contacts drawer go by phone; a customer known only by their WhatsApp user id
+ * is answered from their conversation in the inbox (design.md §5).
+ */
+function phoneOf(contact: Pick<Contact, 'phone' | 'waUserId'>): string {
+  if (contact.phone) return contact.phone;
+  throw new Error(
+    'This customer shares no phone number with you (WhatsApp user id only): reply from their conversation in the inbox.',
+  );
+}
+
 export const useMessages = create<MessagesState>()((set, get) => {
   const list = createMessageList({
     set,
@@ -68,7 +79,7 @@ export const useMessages = create<MessagesState>()((set, get) => {
       if (!contact) return;
       const hasVariables = Object.keys(variables).length > 0;
       await api.messages.sendTemplate({
-        phone: contact.phone,
+        phone: phoneOf(contact),
         templateName,
         ...(hasVariables ? { variables } : {}),
       });
@@ -79,14 +90,14 @@ export const useMessages = create<MessagesState>()((set, get) => {
     sendText: async (text) => {
       const contact = get().contact;
       if (!contact) return;
-      await api.messages.sendText({ phone: contact.phone, message: text });
+      await api.messages.sendText({ phone: phoneOf(contact), message: text });
       await get().refresh();
     },
 
     simulateInbound: async (text) => {
       const contact = get().contact;
       if (!contact) return;
-      await api.simulator.inbound({ phone: contact.phone, message: text });
+      await api.simulator.inbound({ phone: phoneOf(contact), message: text });
       const isCurrent = list.guard.start();
       const [fresh] = await Promise.all([
         api.contacts.get(contact.id).catch(() => null),

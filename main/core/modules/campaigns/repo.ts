@@ -66,7 +66,9 @@ export interface DueRecipient {
 /** A contact the target matches, with what placeholders read. */
 export interface AudienceContact {
   id: string;
-  phone: string;
+  /** E.164, or null for a contact known only by its BSUID. */
+  phone: string | null;
+  wa_user_id: string | null;
   name: string | null;
   email: string | null;
   attributes: string;
@@ -225,7 +227,7 @@ export function campaignsRepo(db: Db) {
                coalesce(sum(c.email IS NOT NULL AND c.email != '' AND c.email_unsubscribed_at IS NOT NULL), 0)
                  AS unsubscribed
              FROM contacts c WHERE ${where.join(' AND ')}`
-          : `SELECT c.id, c.phone, c.name, c.email, c.attributes FROM contacts c
+          : `SELECT c.id, c.phone, c.wa_user_id, c.name, c.email, c.attributes FROM contacts c
            WHERE ${where.join(' AND ')} ORDER BY c.id LIMIT @limit`;
     stmt = db.prepare(sql);
     if (use === 'count') stmt.pluck();

@@ -79,7 +79,7 @@ const backoffMs = (attempts: number) => 1000 * 2 ** Math.max(0, attempts - 1);
 
 const toPlaceholderContact = (c: AudienceContact): PlaceholderContact => ({
   name: c.name,
-  phone: c.phone,
+  phone: c.phone ?? '',
   email: c.email,
   attributes: JSON.parse(c.attributes) as PlaceholderContact['attributes'],
 });
@@ -364,7 +364,8 @@ export function campaignsService(d: CampaignsDeps) {
       repo.insertRecipient({
         campaign_id: c.id,
         contact_id: contact.id,
-        phone: contact.phone,
+        // The address it goes to: the phone, or the BSUID of a contact without one.
+        phone: contact.phone ?? contact.wa_user_id ?? '',
         variables: rendered.ok
           ? rendered.values
             ? JSON.stringify(rendered.values)
@@ -886,7 +887,7 @@ export function campaignsService(d: CampaignsDeps) {
         }
         sample = {
           contactId: first.id,
-          phone: first.phone,
+          phone: first.phone ?? first.wa_user_id ?? '',
           name: first.name,
           variables: values,
           text: tpl

@@ -1,7 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ApiError } from '../../../../shared/errors.ts';
-import { channelSettingsBody, channelSettingsSchema } from '../../../../shared/schemas/channel.ts';
+import {
+  channelSettingsBody,
+  channelSettingsSchema,
+  webhookRejectSchema,
+} from '../../../../shared/schemas/channel.ts';
+import { page, pageQuery } from '../../../../shared/schemas/common.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 import type { ChannelWebhook } from './webhook.ts';
 
@@ -35,8 +40,10 @@ const example = {
 
 const LIVE_ONLY =
   'Live keys only (and the app in live mode): test keys always use the simulated channel and answer 403.';
+const ADMIN_ONLY =
+  'The desk’s admin session only (the app in live mode): these settings aim the core at a host, so no API key may change them (403 `forbidden`).';
 
-export const channelRoutes: RegisterRoutes = (app, { channels }) => {
+export const channelRoutes: RegisterRoutes = (app, { channels, channelWebhooks }) => {
   app.get(
     '/api/channel',
     {
@@ -56,6 +63,7 @@ export const channelRoutes: RegisterRoutes = (app, { channels }) => {
     '/api/channel',
     {
       config: {
+        dashboardOnly: true,
         docs: {
           errors: ['forbidden'],
           requestExample: {
@@ -72,13 +80,13 @@ export const channelRoutes: RegisterRoutes = (app, { channels }) => {
         operationId: 'updateChannel',
         tags,
         summary: 'Connect the Cloud API (or go back to the simulator)',
-        description: `${LIVE_ONLY} Fields left out keep their values; \`accessToken\` and \`appSecret\` are write-only. With \`provider: "cloud_api"\`, phone number id, WABA id, access token and app secret are required (400 naming the missing one). A new connection is checked at once (as \`POST /api/channel/check\` does).`,
+        description: `${ADMIN_ONLY} Fields left out keep their values; \`accessToken\` and \`appSecret\` are write-only. With \`provider: "cloud_api"\`, phone number id, WABA id, access token and app secret are required (400 naming the missing one). A new connection is checked at once (as \`POST /api/channel/check\` does).`,
         body: channelSettingsBody,
         response: { 200: channelSettingsSchema },
       },
     },
     async (req) => {
-      const saved = channels.put(req.principal, req.body);
+      const saved = await channels.put(req.principal, req.body);
       // Connecting reads the number's tier and throughput at once (they pace live sends).
       return saved.connected && saved.lastCheck === null ? channels.check(req.principal) : saved;
     },
@@ -87,16 +95,52 @@ export const channelRoutes: RegisterRoutes = (app, { channels }) => {
   app.post(
     '/api/channel/check',
     {
-      config: { docs: { errors: ['forbidden', 'invalid_state'], responseExample: example } },
+      config: {
+        dashboardOnly: true,
+        docs: { errors: ['forbidden', 'invalid_state'], responseExample: example },
+      },
       schema: {
         operationId: 'checkChannel',
         tags,
         summary: 'Check the connection: ask Meta about the phone number',
-        description: `${LIVE_ONLY} Calls the phone number endpoint; \`lastCheck\` says what Meta answered, in plain words. On success the number's messaging tier and throughput become the governor's limits for live sends.`,
+        description: `${ADMIN_ONLY} Calls the phone number endpoint through the outbound policy (no redirects; private hosts only where the workspace allows them); \`lastCheck.outcome\` classifies the result (\`connected\`, \`auth_failed\`, \`tls_failed\`, \`unreachable\`, \`not_graph\`) and \`lastCheck.message\` says it in plain words, quoting the answer only when the host is Meta's. On success the number's messaging tier and throughput become the governor's limits for live sends.`,
         response: { 200: channelSettingsSchema },
       },
     },
     async (req) => channels.check(req.principal),
+  );
+
+  app.get(
+    '/api/channel/rejects',
+    {
+      config: {
+        docs: {
+          errors: ['forbidden'],
+          responseExample: {
+            data: [
+              {
+                id: 'whr_01JD…',
+                kind: 'message',
+                reason: 'the message names neither a phone ("from") nor a user id ("from_user_id")',
+                raw: '{"id":"wamid.HBgL…","timestamp":"1733050000","type":"text","text":{"body":"hi"}}',
+                receivedAt: '2026-12-01T09:00:00.000Z',
+              },
+            ],
+            nextCursor: null,
+          },
+        },
+      },
+      schema: {
+        operationId: 'listChannelRejects',
+        tags,
+        summary: 'Webhook items the channel could not read',
+        description: `${LIVE_ONLY} One bad item never sinks a delivery: each message and status of Meta's webhook commits on its own, and one that cannot be read is kept here with its raw JSON and the reason, newest first.`,
+        querystring: pageQuery,
+        response: { 200: page(webhookRejectSchema) },
+      },
+    },
+    async (req) =>
+      channelWebhooks.rejects(req.principal, req.query.limit, req.query.cursor ?? null),
   );
 };
 
@@ -105,7 +149,13 @@ export const channelRoutes: RegisterRoutes = (app, { channels }) => {
  * verification handshake and signed deliveries. The signature is checked over the raw bytes, so
  * the body is kept as it arrived.
  */
-export function registerChannelWebhook(app: FastifyInstance, webhook: ChannelWebhook) {
+export function registerChannelWebhook(
+  app: FastifyInstance,
+  webhook: ChannelWebhook,
+  /** Per client address: Meta's bursts fit, a flood of forged posts does not. */
+  limit: (req: FastifyRequest) => void,
+) {
+  app.addHook('onRequest', async (req) => limit(req));
   app.addContentTypeParser(
     ['application/json', 'application/json; charset=utf-8'],
     { parseAs: 'buffer', bodyLimit: 3 * 1024 * 1024 },

@@ -1,6 +1,10 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
-import type { ChannelSettings, ChannelSettingsBody } from '../../../../shared/schemas/channel.ts';
+import type {
+  ChannelSettings,
+  ChannelSettingsBody,
+  CheckOutcome,
+} from '../../../../shared/schemas/channel.ts';
 import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
 import type { CloudApiClient } from '../../channel/cloud-api.ts';
 import {
@@ -8,8 +12,12 @@ import {
   DEFAULT_GRAPH_BASE_URL,
   GraphError,
   GraphUnreachable,
+  isMetaGraph,
   messagePayload,
+  NotGraph,
 } from '../../channel/cloud-api.ts';
+import type { Outbound } from '../../net/outbound.ts';
+import { OutboundError } from '../../net/outbound.ts';
 import type { Channel, DeliveryOutcome, LocalChannel, RemoteChannel } from '../../channel/types.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import type { Clock, Random, Scope } from '../../runtime.ts';
@@ -34,6 +42,10 @@ export interface ChannelRow {
   checked_at: number | null;
   check_ok: number | null;
   check_message: string | null;
+  /** The check's classified outcome (design.md §5): connected, auth_failed, …. */
+  check_outcome: string | null;
+  /** When this account proved the phone number id is its own (a signed webhook, Meta's host). */
+  phone_proved_at: number | null;
   updated_at: number;
 }
 
@@ -59,6 +71,66 @@ export function outcomeOfGraphError(e: GraphError): DeliveryOutcome & { ok: fals
 }
 
 /**
+ * A failed check in plain words, classified (design.md §5). The provider's own words are
+ * quoted only when the host is Meta's: any other host (a setting can aim the core anywhere the
+ * workspace allows) gets our words only, so its bytes never come back through the API.
+ */
+export function classifyCheckFailure(
+  e: unknown,
+  r: Pick<ChannelRow, 'graph_base_url' | 'phone_number_id'>,
+  meta: boolean,
+): { outcome: CheckOutcome; message: string } {
+  const host = (() => {
+    try {
+      return new URL(r.graph_base_url ?? DEFAULT_GRAPH_BASE_URL).host;
+    } catch {
+      return 'the Graph API';
+    }
+  })();
+  if (e instanceof GraphError) {
+    const said = meta ? `: ${e.message}` : '';
+    if (e.code === 190 || e.httpStatus === 401) {
+      return {
+        outcome: 'auth_failed',
+        message: `${host} refused the access token${e.code !== null ? ` (code ${e.code})` : ''}: it is invalid or expired. Create a new one and save it here.`,
+      };
+    }
+    if (e.code === 100 || e.httpStatus === 404 || e.httpStatus === 403) {
+      return {
+        outcome: 'auth_failed',
+        message: `${host} does not know phone number id ${r.phone_number_id}, or the token cannot see it${e.code !== null ? ` (code ${e.code})` : ''}${said}`,
+      };
+    }
+    return {
+      outcome: 'unreachable',
+      message: `${host} answered HTTP ${e.httpStatus}${e.code !== null ? ` (code ${e.code})` : ''}${said}`,
+    };
+  }
+  if (e instanceof NotGraph) {
+    return {
+      outcome: 'not_graph',
+      message: `${host} answered (HTTP ${e.httpStatus}), but not as the Graph API does: check the Graph API URL`,
+    };
+  }
+  if (e instanceof GraphUnreachable) {
+    if (e.failure === 'tls') {
+      return {
+        outcome: 'tls_failed',
+        message: `could not set up a secure connection to ${host}: its certificate is not valid for it`,
+      };
+    }
+    const why =
+      e.failure === 'timeout'
+        ? 'no answer within 10 s'
+        : e.failure === 'refused_target' || e.failure === 'invalid_url'
+          ? e.message
+          : 'the connection failed';
+    return { outcome: 'unreachable', message: `could not reach ${host}: ${why}` };
+  }
+  return { outcome: 'unreachable', message: `could not reach ${host}` };
+}
+
+/**
  * The channel a business account uses for live keys (design.md §5): the simulator until it is
  * connected to the WhatsApp Cloud API. Settings are write-only for secrets; a check reads the
  * number's name, quality, tier and throughput from the provider, and those limits feed the
@@ -71,6 +143,7 @@ export function channelService(d: {
   outbox: Outbox;
   workspaces: WorkspacesService;
   simulated: LocalChannel;
+  outbound: Outbound;
   log: (message: string, error?: unknown) => void;
 }) {
   const { db, clock } = d;
@@ -90,7 +163,8 @@ export function channelService(d: {
        display_phone_number = @display_phone_number, verified_name = @verified_name,
        quality_rating = @quality_rating, provider_tier = @provider_tier,
        provider_mps = @provider_mps, checked_at = @checked_at, check_ok = @check_ok,
-       check_message = @check_message, updated_at = @updated_at
+       check_message = @check_message, check_outcome = @check_outcome,
+       phone_proved_at = @phone_proved_at, updated_at = @updated_at
      WHERE business_account_id = @business_account_id`,
   );
   // A check writes only what it learned, and only if the settings did not change meanwhile.
@@ -98,8 +172,13 @@ export function channelService(d: {
     `UPDATE channel_settings SET display_phone_number = @display_phone_number,
        verified_name = @verified_name, quality_rating = @quality_rating,
        provider_tier = @provider_tier, provider_mps = @provider_mps, checked_at = @checked_at,
-       check_ok = @check_ok, check_message = @check_message
+       check_ok = @check_ok, check_message = @check_message, check_outcome = @check_outcome,
+       phone_proved_at = @phone_proved_at
      WHERE business_account_id = @business_account_id AND updated_at = @updated_at`,
+  );
+  const prove = db.prepare(
+    `UPDATE channel_settings SET phone_proved_at = ?
+     WHERE business_account_id = ? AND phone_proved_at IS NULL`,
   );
   const release = db.prepare(
     'UPDATE channel_settings SET phone_number_id = NULL WHERE business_account_id = ?',
@@ -132,12 +211,20 @@ export function channelService(d: {
       phoneNumberId: r.phone_number_id!,
       wabaId: r.waba_id!,
       accessToken: r.access_token!,
+      outbound: d.outbound,
+      allowPrivate: d.workspaces.settings(r.workspace_id).allowPrivateWebhooks,
     });
 
   /** One remote channel per account, rebuilt when its settings change. */
   const remotes = new Map<string, { stamp: string; channel: RemoteChannel }>();
   function remoteFor(r: ChannelRow): RemoteChannel {
-    const stamp = [r.graph_base_url, r.phone_number_id, r.waba_id, r.access_token].join('\n');
+    const stamp = [
+      r.graph_base_url,
+      r.phone_number_id,
+      r.waba_id,
+      r.access_token,
+      d.workspaces.settings(r.workspace_id).allowPrivateWebhooks,
+    ].join('\n');
     const cached = remotes.get(r.business_account_id);
     if (cached?.stamp === stamp) return cached.channel;
     const client = clientOf(r);
@@ -172,7 +259,13 @@ export function channelService(d: {
   function markCheck(accountId: string, ok: boolean, message: string) {
     const r = byAccount.get(accountId) as ChannelRow | undefined;
     if (!r) return;
-    saveCheck.run({ ...r, checked_at: clock.now(), check_ok: ok ? 1 : 0, check_message: message });
+    saveCheck.run({
+      ...r,
+      checked_at: clock.now(),
+      check_ok: ok ? 1 : 0,
+      check_message: message,
+      check_outcome: ok ? 'connected' : 'auth_failed',
+    });
   }
 
   function view(scope: Scope, r: ChannelRow): ChannelSettings {
@@ -198,8 +291,15 @@ export function channelService(d: {
           : null,
       lastCheck:
         r.checked_at !== null
-          ? { at: isoOrNull(r.checked_at)!, ok: r.check_ok === 1, message: r.check_message ?? '' }
+          ? {
+              at: isoOrNull(r.checked_at)!,
+              ok: r.check_ok === 1,
+              outcome: (r.check_outcome ??
+                (r.check_ok === 1 ? 'connected' : 'unreachable')) as CheckOutcome,
+              message: r.check_message ?? '',
+            }
           : null,
+      phoneNumberProved: r.phone_proved_at !== null,
       environment: scope.environment,
       updatedAt: isoOrNull(r.updated_at)!,
     };
@@ -230,6 +330,9 @@ export function channelService(d: {
 
     clientFor: (r: ChannelRow) => clientOf(r),
 
+    /** A webhook signed with the account's app secret named its number: the number is its own. */
+    proveNumber: (accountId: string) => prove.run(clock.now(), accountId),
+
     /** The account a webhook's `phone_number_id` names, if connected. */
     byPhoneNumberId(id: string): ChannelRow | null {
       const r = byPhone.get(id) as ChannelRow | undefined;
@@ -248,8 +351,26 @@ export function channelService(d: {
       return view(scope, row(scope.workspaceId));
     },
 
-    put(scope: Scope, body: ChannelSettingsBody): ChannelSettings {
+    /**
+     * Saves the settings (an admin's session only: the route says so). A Graph URL is held to
+     * the outbound policy at once: a private or loopback host only where the workspace allows
+     * them (design.md §5).
+     */
+    async put(scope: Scope, body: ChannelSettingsBody): Promise<ChannelSettings> {
       liveOnly(scope);
+      if (body.graphBaseUrl) {
+        const allowPrivate = d.workspaces.settings(scope.workspaceId).allowPrivateWebhooks;
+        const refusal = await d.outbound
+          .checkTarget(body.graphBaseUrl, allowPrivate)
+          .catch((e: unknown) => (e instanceof OutboundError ? e.message : String(e)));
+        if (refusal) {
+          throw new ApiError(
+            'validation_error',
+            `graphBaseUrl: ${refusal} (allow private targets in the workspace settings to use a local Graph API)`,
+            { param: 'graphBaseUrl' },
+          );
+        }
+      }
       return db
         .transaction(() => {
           const r = row(scope.workspaceId);
@@ -287,11 +408,12 @@ export function channelService(d: {
             if (next.phone_number_id !== r.phone_number_id) {
               const other = byPhone.get(next.phone_number_id) as ChannelRow | undefined;
               if (other && other.business_account_id !== r.business_account_id) {
-                // Only an account whose token was shown to reach the number keeps it.
-                if (other.check_ok === 1) {
+                // A number belongs to the account that proved it (a signed webhook, a check
+                // against Meta's host); a claim nobody proved yet goes to the desk's admin.
+                if (other.phone_proved_at !== null) {
                   throw new ApiError(
                     'validation_error',
-                    'another business account is connected to this phone number id',
+                    'another business account proved this phone number id is its own (Meta’s signed webhooks reach it)',
                     { param: 'phoneNumberId' },
                   );
                 }
@@ -322,9 +444,14 @@ export function channelService(d: {
               checked_at: null,
               check_ok: null,
               check_message: null,
+              check_outcome: null,
               provider_tier: null,
               provider_mps: null,
             });
+          }
+          if (next.phone_number_id !== r.phone_number_id || next.app_secret !== r.app_secret) {
+            // A new number, or a new secret to sign its webhooks: proved again.
+            next.phone_proved_at = null;
           }
           save.run(next);
           return view(scope, next);
@@ -347,6 +474,7 @@ export function channelService(d: {
         );
       }
       let patch: Partial<ChannelRow>;
+      const meta = isMetaGraph(r.graph_base_url);
       try {
         const info = await clientOf(r).phoneNumber();
         patch = {
@@ -363,20 +491,14 @@ export function channelService(d: {
                 : d.workspaces.activeAccount(scope.workspaceId).messagingTier,
           provider_mps: info.mps ?? r.provider_mps,
           check_ok: 1,
+          check_outcome: 'connected',
           check_message: `Connected: ${info.verifiedName ?? 'the number'} (${info.displayPhoneNumber ?? r.phone_number_id}), quality ${info.qualityRating ?? 'unknown'}`,
+          // Meta's own host vouches for the token reaching the number; another host does not.
+          phone_proved_at: r.phone_proved_at ?? (meta ? clock.now() : null),
         };
       } catch (e) {
-        const message =
-          e instanceof GraphError
-            ? e.code === 190
-              ? 'Meta refused the access token (code 190): it is invalid or expired. Create a new one and save it here.'
-              : e.code === 100
-                ? `Meta does not know this phone number id, or the token cannot see it (code 100): ${e.message}`
-                : `Meta answered HTTP ${e.httpStatus}${e.code !== null ? ` (code ${e.code})` : ''}: ${e.message}`
-            : e instanceof GraphUnreachable
-              ? `Could not reach ${r.graph_base_url ?? DEFAULT_GRAPH_BASE_URL}: ${e.message}`
-              : String(e);
-        patch = { check_ok: 0, check_message: message };
+        const { outcome, message } = classifyCheckFailure(e, r, meta);
+        patch = { check_ok: 0, check_outcome: outcome, check_message: message };
       }
       const next = { ...r, ...patch, checked_at: clock.now() };
       if (saveCheck.run(next).changes === 0) {

@@ -1,23 +1,31 @@
 import type { Database as Db } from 'better-sqlite3';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { InteractiveList, ListReply } from '../../../../shared/schemas/interactive-lists.ts';
-import type { Clock, Scope } from '../../runtime.ts';
+import { ApiError } from '../../../../shared/errors.ts';
+import { isWaUserId } from '../../../../shared/phone.ts';
+import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
+import { decodeCursor, toPage } from '../../http/pagination.ts';
+import { iso } from '../../runtime.ts';
+import type { ContactsService } from '../contacts/service.ts';
+import { conversationsRepo } from '../conversations/repo.ts';
 import type { MessagesService } from '../messages/service.ts';
 import type { TemplatesService } from '../templates/service.ts';
 import type { ChannelRow, ChannelService } from './service.ts';
 
-/** Meta's webhook body, as far as Parley reads it. */
+/** Meta's webhook body, as far as Parley reads it. Anything may be missing or malformed. */
 interface Envelope {
   object?: string;
-  entry?: {
-    id?: string;
-    changes?: { field?: string; value?: ChangeValue }[];
-  }[];
+  entry?: unknown;
+}
+interface Entry {
+  id?: string;
+  changes?: unknown;
 }
 interface ChangeValue {
   metadata?: { phone_number_id?: string };
-  messages?: InboundMessage[];
-  statuses?: StatusUpdate[];
+  contacts?: unknown;
+  messages?: unknown;
+  statuses?: unknown;
   // message_template_status_update
   event?: string;
   message_template_id?: number | string;
@@ -25,12 +33,45 @@ interface ChangeValue {
   message_template_language?: string;
   reason?: string | null;
 }
+/** One `contacts[]` entry: who sent the messages beside it. */
+interface SenderProfile {
+  profile?: { name?: string; username?: string };
+  wa_id?: string;
+  /** The business-scoped user id (BSUID). */
+  user_id?: string;
+}
+interface MediaPart {
+  caption?: string;
+  filename?: string;
+  mime_type?: string;
+}
 interface InboundMessage {
-  from: string;
-  id: string;
+  /** The sender's phone (digits); absent for a username user who shares none. */
+  from?: string;
+  /** The sender's business-scoped user id (BSUID). */
+  from_user_id?: string;
+  id?: string;
   timestamp?: string;
-  type: string;
+  type?: string;
   text?: { body?: string };
+  image?: MediaPart;
+  video?: MediaPart;
+  audio?: MediaPart & { voice?: boolean };
+  document?: MediaPart;
+  sticker?: MediaPart & { animated?: boolean };
+  location?: { latitude?: number; longitude?: number; name?: string; address?: string };
+  contacts?: { name?: { formatted_name?: string }; phones?: { phone?: string }[] }[];
+  reaction?: { message_id?: string; emoji?: string };
+  system?: {
+    body?: string;
+    type?: string;
+    /** The new phone (`wa_id`; `new_wa_id` in older versions). */
+    wa_id?: string;
+    new_wa_id?: string;
+    /** The new business-scoped user id. */
+    user_id?: string;
+    new_user_id?: string;
+  };
   interactive?: {
     type?: string;
     list_reply?: { id: string; title: string; description?: string };
@@ -40,10 +81,11 @@ interface InboundMessage {
   context?: { id?: string };
 }
 interface StatusUpdate {
-  id: string;
-  status: 'sent' | 'delivered' | 'read' | 'failed' | string;
+  id?: string;
+  status?: 'sent' | 'delivered' | 'read' | 'failed' | string;
   timestamp?: string;
   recipient_id?: string;
+  recipient_user_id?: string;
   biz_opaque_callback_data?: string;
   errors?: { code?: number; title?: string; message?: string; error_data?: { details?: string } }[];
 }
@@ -54,19 +96,52 @@ export interface WebhookResult {
   statuses: number;
   templates: number;
   ignored: number;
+  /** Items that could not be read: kept in `webhook_rejects`, the rest committed. */
+  rejected: number;
 }
 
-/** What an unsupported message shows in the inbox, so nothing a customer sent is dropped. */
-const PLACEHOLDER: Record<string, string> = {
+/** What a message we cannot show yet reads as in the inbox, so nothing a customer sent is lost. */
+const KINDS: Record<string, string> = {
   image: 'a photo',
   video: 'a video',
-  audio: 'a voice message',
+  audio: 'an audio message',
   document: 'a document',
   sticker: 'a sticker',
   location: 'a location',
   contacts: 'a contact card',
   reaction: 'a reaction',
   order: 'an order',
+  interactive: 'an interactive message',
+  unsupported: 'an unsupported message',
+};
+/** "a" or "an", by the sound of the word's first letter (good enough for Meta's type names). */
+const article = (word: string) => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${word}`);
+const kindOf = (type: string) => KINDS[type] ?? article(`${type.replace(/_/g, ' ')} message`);
+const OPEN_WHATSAPP = 'open WhatsApp to see it';
+
+interface RejectRow {
+  id: string;
+  kind: 'message' | 'status' | 'template' | 'change';
+  raw: string;
+  reason: string;
+  received_at: number;
+}
+
+/** A webhook item we refuse to store, with the reason kept beside its raw JSON. */
+class Unreadable extends Error {}
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
+const list = (v: unknown, what: string): unknown[] => {
+  if (v === undefined || v === null) return [];
+  if (!Array.isArray(v)) throw new Unreadable(`${what} is not an array`);
+  return v;
+};
+const text = (v: unknown): string | undefined => (typeof v === 'string' ? v : undefined);
+/** Meta's `from` / `wa_id`: digits of an international number, without the `+`. */
+const phoneOf = (v: unknown): string | null => {
+  const digits = typeof v === 'string' ? v.replace(/^\+/, '') : '';
+  return /^[1-9]\d{5,14}$/.test(digits) ? `+${digits}` : null;
 };
 
 /**
@@ -74,17 +149,32 @@ const PLACEHOLDER: Record<string, string> = {
  * against every connected account's app secret (constant time) before anything is read; then
  * every `entry[]` and `changes[]`: `messages[]` become inbound messages exactly like the
  * simulator's (idempotent by the provider's id, so a redelivery stores nothing), `statuses[]`
- * move our messages forward only, template status updates move templates.
+ * move our messages forward only, template status updates move templates. One bad item never
+ * sinks a delivery: each commits in its own savepoint, and one that cannot be read is kept in
+ * `webhook_rejects` with its raw JSON and the reason.
  */
 export function channelWebhook(d: {
   db: Db;
   clock: Clock;
+  ids: IdGenerator;
   channels: ChannelService;
+  contacts: ContactsService;
   messages: MessagesService;
   templates: TemplatesService;
+  log: (message: string, error?: unknown) => void;
 }) {
   const findSentList = d.db.prepare(
     `SELECT interactive FROM messages WHERE channel_message_id = ? AND direction = 'outbound'`,
+  );
+  const conversations = conversationsRepo(d.db);
+  const insertReject = d.db.prepare(
+    `INSERT INTO webhook_rejects (id, business_account_id, workspace_id, kind, raw, reason, received_at)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
+  );
+  const rejectsPage = d.db.prepare(
+    `SELECT id, kind, raw, reason, received_at FROM webhook_rejects
+     WHERE workspace_id = @workspaceId AND (@cursor IS NULL OR id < @cursor)
+     ORDER BY id DESC LIMIT @limit`,
   );
 
   /**
@@ -111,72 +201,239 @@ export function channelWebhook(d: {
 
   const scopeOf = (r: ChannelRow): Scope => ({ workspaceId: r.workspace_id, environment: 'live' });
 
-  function inbound(scope: Scope, m: InboundMessage, result: WebhookResult) {
-    const phone = `+${m.from.replace(/^\+/, '')}`;
-    const receivedAt = m.timestamp ? Number(m.timestamp) * 1000 : d.clock.now();
-    let text: string;
-    let type: 'text' | 'list' = 'text';
+  /** The message's words as the inbox shows them, for what we cannot show as itself yet. */
+  function describe(m: InboundMessage, type: string): string {
+    const media =
+      type === 'image' ||
+      type === 'video' ||
+      type === 'audio' ||
+      type === 'document' ||
+      type === 'sticker'
+        ? m[type]
+        : undefined;
+    if (media) {
+      const kind = type === 'audio' && m.audio?.voice ? 'a voice message' : kindOf(type);
+      const named =
+        type === 'document' && text(media.filename) ? `${kind}: ${media.filename}` : kind;
+      const caption = text(media.caption)?.trim();
+      return `[${named} — ${OPEN_WHATSAPP}]${caption ? `\n${caption}` : ''}`;
+    }
+    if (type === 'location' && m.location) {
+      const l = m.location;
+      const place = [text(l.name), text(l.address)].filter(Boolean).join(', ');
+      const at =
+        typeof l.latitude === 'number' && typeof l.longitude === 'number'
+          ? `${l.latitude}, ${l.longitude}`
+          : '';
+      const what = [place, at && `(${at})`].filter(Boolean).join(' ');
+      return `[a location${what ? `: ${what}` : ''}]`;
+    }
+    if (type === 'contacts' && Array.isArray(m.contacts)) {
+      const cards = m.contacts
+        .map((c) =>
+          [text(c?.name?.formatted_name), ...(c?.phones ?? []).map((p) => text(p?.phone))]
+            .filter(Boolean)
+            .join(' '),
+        )
+        .filter(Boolean);
+      return `[${cards.length > 1 ? `${cards.length} contact cards` : 'a contact card'}${cards.length ? `: ${cards.join('; ')}` : ''}]`;
+    }
+    return `[${kindOf(type)} — ${OPEN_WHATSAPP}]`;
+  }
+
+  /** Who sent a message: its ids, and the profile `contacts[]` gives for them. */
+  function senderOf(m: InboundMessage, profiles: SenderProfile[]) {
+    const phone = phoneOf(m.from);
+    const fromUser = text(m.from_user_id)?.trim();
+    const profile =
+      profiles.find(
+        (p) =>
+          (fromUser && p.user_id === fromUser) ||
+          (m.from && p.wa_id && p.wa_id.replace(/^\+/, '') === m.from.replace(/^\+/, '')),
+      ) ?? (profiles.length === 1 ? profiles[0] : undefined);
+    const waUserId = fromUser || text(profile?.user_id)?.trim() || null;
+    if (m.from !== undefined && !phone && !waUserId) {
+      throw new Unreadable(`"from" is not a phone number: ${JSON.stringify(m.from).slice(0, 40)}`);
+    }
+    if (waUserId && !isWaUserId(waUserId)) {
+      throw new Unreadable(`"from_user_id" is not a WhatsApp user id: ${waUserId.slice(0, 40)}`);
+    }
+    if (!phone && !waUserId) {
+      throw new Unreadable(
+        'the message names neither a phone ("from") nor a user id ("from_user_id")',
+      );
+    }
+    const profileName =
+      text(profile?.profile?.name)?.trim() || text(profile?.profile?.username)?.trim() || null;
+    return { phone, waUserId, profileName };
+  }
+
+  function inbound(
+    scope: Scope,
+    m: InboundMessage,
+    profiles: SenderProfile[],
+    result: WebhookResult,
+  ) {
+    if (!isObject(m as unknown)) throw new Unreadable('a message is not an object');
+    const id = text(m.id);
+    if (!id) throw new Unreadable('the message has no "id"');
+    const type = text(m.type) ?? 'unknown';
+    const sender = senderOf(m, profiles);
+    const receivedAt = Math.min(
+      m.timestamp && Number.isFinite(Number(m.timestamp))
+        ? Number(m.timestamp) * 1000
+        : d.clock.now(),
+      d.clock.now(),
+    );
+
+    if (type === 'system') return system(scope, m, sender, result);
+    if (type === 'reaction' && reaction(scope, m, sender, receivedAt)) {
+      result.messages++;
+      return;
+    }
+
+    let body: string;
+    let kind: 'text' | 'list' = 'text';
     let listReply: ListReply | undefined;
-    if (m.type === 'text') text = m.text?.body ?? '';
-    else if (m.type === 'interactive' && m.interactive?.list_reply) {
+    if (type === 'text') body = text(m.text?.body) ?? '';
+    else if (type === 'interactive' && m.interactive?.list_reply) {
       const pick = m.interactive.list_reply;
-      text = pick.title;
+      body = text(pick.title) ?? '';
       // A list reply names the row, not the list: the message it answers (`context.id`) does.
       const sent = m.context?.id
         ? (findSentList.get(m.context.id) as { interactive: string | null } | undefined)
         : undefined;
-      const list = sent?.interactive ? (JSON.parse(sent.interactive) as InteractiveList) : null;
-      if (list) {
-        type = 'list';
-        listReply = { listId: list.id, rowId: pick.id, title: pick.title };
+      const sentList = sent?.interactive ? (JSON.parse(sent.interactive) as InteractiveList) : null;
+      if (sentList) {
+        kind = 'list';
+        listReply = { listId: sentList.id, rowId: pick.id, title: pick.title };
       }
-    } else if (m.type === 'interactive' && m.interactive?.button_reply) {
-      text = m.interactive.button_reply.title;
-    } else if (m.type === 'button') {
-      text = m.button?.text ?? '[a button]';
+    } else if (type === 'interactive' && m.interactive?.button_reply) {
+      body = text(m.interactive.button_reply.title) ?? '';
+    } else if (type === 'button') {
+      body = text(m.button?.text) ?? '[a button]';
+    } else if (type === 'reaction') {
+      // The message it reacts to is not one we have: the reaction is kept as what it is.
+      const emoji = text(m.reaction?.emoji);
+      body = emoji ? `Reacted ${emoji} to a message` : 'Removed a reaction';
     } else {
-      text = `[${PLACEHOLDER[m.type] ?? `a ${m.type} message`} — open WhatsApp to see it]`;
+      body = describe(m, type);
     }
     const stored = d.messages.receive(scope, {
-      phone,
-      text: text.trim() === '' ? '[an empty message]' : text,
-      type,
-      receivedAt: Math.min(receivedAt, d.clock.now()),
-      channelMessageId: m.id,
+      ...sender,
+      text: body.trim() === '' ? '[an empty message]' : body,
+      type: kind,
+      receivedAt,
+      channelMessageId: id,
       ...(listReply ? { listReply } : {}),
     });
     if (stored) result.messages++;
     else result.duplicates++;
   }
 
+  /** A reaction to a message we have: the emoji goes on that message (an empty one removes it). */
+  function reaction(
+    scope: Scope,
+    m: InboundMessage,
+    sender: { phone: string | null; waUserId: string | null },
+    at: number,
+  ): boolean {
+    const target = text(m.reaction?.message_id);
+    const row = target ? d.messages.repo.byChannelId(target) : undefined;
+    if (!row || row.workspace_id !== scope.workspaceId || row.environment !== 'live') return false;
+    const contact = d.contacts.repo.get(scope, row.contact_id);
+    const same =
+      contact &&
+      ((sender.phone && contact.phone === sender.phone) ||
+        (sender.waUserId && contact.wa_user_id === sender.waUserId));
+    if (!same) return false;
+    const emoji = text(m.reaction?.emoji) || null;
+    d.messages.react(row, emoji, at);
+    return true;
+  }
+
+  /**
+   * Meta's notices about the customer (`type: "system"`): not their words. A changed number
+   * or user id moves the contact to it; the conversation gets a note saying so.
+   */
+  function system(
+    scope: Scope,
+    m: InboundMessage,
+    sender: { phone: string | null; waUserId: string | null },
+    result: WebhookResult,
+  ) {
+    const sys = m.system ?? {};
+    const contact =
+      (sender.waUserId ? d.contacts.repo.byWaUserId(scope, sender.waUserId) : undefined) ??
+      (sender.phone ? d.contacts.repo.byPhone(scope, sender.phone) : undefined);
+    const newPhone = phoneOf(sys.wa_id ?? sys.new_wa_id);
+    const newUser = text(sys.user_id ?? sys.new_user_id)?.trim() || null;
+    if (!contact || (sys.type !== 'user_changed_number' && sys.type !== 'user_changed_user_id')) {
+      result.ignored++;
+      return;
+    }
+    if (newUser && !isWaUserId(newUser))
+      throw new Unreadable(`"system.user_id" is not a WhatsApp user id`);
+    const { row, moved } = d.contacts.moveIdentity(scope, contact, {
+      phone: sys.type === 'user_changed_number' ? newPhone : null,
+      waUserId: newUser,
+    });
+    const account = d.channels.connectedRow(scope.workspaceId);
+    const conversation = account
+      ? conversations.byContact(row.id, account.business_account_id)
+      : undefined;
+    const what =
+      sys.type === 'user_changed_number'
+        ? `changed their number${contact.phone ? ` from ${contact.phone}` : ''}${newPhone ? ` to ${newPhone}` : ''}`
+        : 'changed their WhatsApp user id';
+    const note = moved
+      ? `WhatsApp: the customer ${what}. Replies go to the new one.`
+      : `WhatsApp: the customer ${what}, but another contact has it already: check both and merge by hand.`;
+    if (conversation) d.messages.note(scope, conversation, note, null);
+    result.messages++;
+  }
+
   function status(scope: Scope, s: StatusUpdate, result: WebhookResult) {
+    if (!isObject(s as unknown)) throw new Unreadable('a status is not an object');
+    const id = text(s.id);
+    if (!id) throw new Unreadable('the status has no "id"');
     const ofAccount = <M extends { workspace_id: string; environment: string }>(
       m: M | undefined,
     ) => (m && m.workspace_id === scope.workspaceId && m.environment === 'live' ? m : undefined);
-    let row = ofAccount(d.messages.repo.byChannelId(s.id));
-    if (!row && s.biz_opaque_callback_data) {
+    let row = ofAccount(d.messages.repo.byChannelId(id));
+    const ours = text(s.biz_opaque_callback_data);
+    if (!row && ours) {
       // The call's answer was lost (a crash, a timeout): our id rode along with the message.
-      const ours = ofAccount(d.messages.repo.byId(s.biz_opaque_callback_data));
-      if (ours && ours.channel_message_id === null) {
-        d.messages.repo.setChannelMessageId(ours.id, s.id);
-        row = { ...ours, channel_message_id: s.id };
+      const mine = ofAccount(d.messages.repo.byId(ours));
+      if (mine && mine.channel_message_id === null) {
+        d.messages.repo.setChannelMessageId(mine.id, id);
+        row = { ...mine, channel_message_id: id };
       }
     }
     if (!row || row.direction !== 'outbound') {
       result.ignored++;
       return;
     }
-    const at = s.timestamp ? Math.min(Number(s.timestamp) * 1000, d.clock.now()) : undefined;
+    const at =
+      s.timestamp && Number.isFinite(Number(s.timestamp))
+        ? Math.min(Number(s.timestamp) * 1000, d.clock.now())
+        : undefined;
     if (s.status === 'failed') {
-      const e = s.errors?.[0];
+      const e = Array.isArray(s.errors) ? s.errors[0] : undefined;
+      // Meta often repeats its title as the message: say each thing once.
+      const parts = [
+        ...new Set(
+          [text(e?.title), text(e?.message), text(e?.error_data?.details)]
+            .map((p) => p?.trim())
+            .filter((p): p is string => !!p),
+        ),
+      ];
       d.messages.applyStatus(
         row,
         'failed',
         {
-          code: e?.code !== undefined ? String(e.code) : 'unknown',
-          message:
-            [e?.title, e?.message, e?.error_data?.details].filter(Boolean).join(': ') ||
-            'The provider failed the message',
+          code: typeof e?.code === 'number' ? String(e.code) : 'unknown',
+          message: parts.join(': ') || 'The provider failed the message',
         },
         at,
       );
@@ -188,6 +445,97 @@ export function channelWebhook(d: {
     }
     if (row.dispatching_at !== null) d.messages.repo.setDispatching(row.id, null);
     result.statuses++;
+  }
+
+  /**
+   * Runs one item in its own savepoint: it commits with the delivery, or it is rolled back and
+   * kept as a reject (raw JSON and why) while the others commit.
+   */
+  function item(
+    account: ChannelRow,
+    kind: RejectRow['kind'],
+    raw: unknown,
+    result: WebhookResult,
+    f: () => void,
+  ) {
+    try {
+      d.db.transaction(f)();
+    } catch (e) {
+      const reason =
+        e instanceof Unreadable || e instanceof ApiError
+          ? e.message
+          : `could not be stored: ${e instanceof Error ? e.message : String(e)}`;
+      if (!(e instanceof Unreadable) && !(e instanceof ApiError)) {
+        d.log('a channel webhook item could not be stored; kept in webhook_rejects', e);
+      }
+      let json: string;
+      try {
+        json = JSON.stringify(raw) ?? 'null';
+      } catch {
+        json = String(raw);
+      }
+      insertReject.run(
+        d.ids('whr'),
+        account.business_account_id,
+        account.workspace_id,
+        kind,
+        json.slice(0, 64 * 1024),
+        reason.slice(0, 1000),
+        d.clock.now(),
+      );
+      result.rejected++;
+    }
+  }
+
+  function messagesChange(value: ChangeValue, secret: string, result: WebhookResult) {
+    const named = text(value.metadata?.phone_number_id)
+      ? d.channels.byPhoneNumberId(value.metadata!.phone_number_id!)
+      : null;
+    const account = named && sameSecret(named, secret) ? named : null;
+    if (!account) {
+      const count = (v: unknown) => (Array.isArray(v) ? v.length : 0);
+      result.ignored += count(value.messages) + count(value.statuses);
+      return;
+    }
+    // A delivery signed with this account's app secret names its number: the number is its own.
+    if (account.phone_proved_at === null) d.channels.proveNumber(account.business_account_id);
+    const scope = scopeOf(account);
+    let profiles: SenderProfile[] = [];
+    let messages: unknown[] = [];
+    let statuses: unknown[] = [];
+    item(account, 'change', value, result, () => {
+      profiles = list(value.contacts, '"contacts"').filter(isObject) as SenderProfile[];
+      messages = list(value.messages, '"messages"');
+      statuses = list(value.statuses, '"statuses"');
+    });
+    for (const m of messages) {
+      item(account, 'message', m, result, () =>
+        inbound(scope, m as InboundMessage, profiles, result),
+      );
+    }
+    for (const s of statuses)
+      item(account, 'status', s, result, () => status(scope, s as StatusUpdate, result));
+  }
+
+  function templateChange(entry: Entry, value: ChangeValue, secret: string, result: WebhookResult) {
+    const accounts = d.channels
+      .appSecrets()
+      .filter((r) => r.waba_id === entry.id && sameSecret(r, secret));
+    if (accounts.length === 0) result.ignored++;
+    for (const r of accounts) {
+      item(r, 'template', value, result, () => {
+        const name = text(value.message_template_name);
+        if (!name) throw new Unreadable('the template status update names no template');
+        const moved = d.templates.applyProviderStatus(
+          scopeOf(r),
+          { name, language: text(value.message_template_language) ?? null },
+          text(value.event) ?? '',
+          text(value.reason) ?? null,
+        );
+        if (moved) result.templates++;
+        else result.ignored++;
+      });
+    }
   }
 
   return {
@@ -206,8 +554,9 @@ export function channelWebhook(d: {
     },
 
     /**
-     * One verified delivery, in one transaction: all of it is stored, or none. `secret` is the
-     * app secret that signed it: changes naming an account with another secret are ignored.
+     * One verified delivery, in one transaction, each item in a savepoint of its own: what can
+     * be read commits, what cannot is kept as a reject. `secret` is the app secret that signed
+     * it: changes naming an account with another secret are ignored.
      */
     handle(body: Envelope, secret: string): WebhookResult {
       const result: WebhookResult = {
@@ -216,47 +565,58 @@ export function channelWebhook(d: {
         statuses: 0,
         templates: 0,
         ignored: 0,
+        rejected: 0,
       };
+      const entries = Array.isArray(body.entry) ? body.entry : [];
       d.db
         .transaction(() => {
-          for (const entry of body.entry ?? []) {
-            for (const change of entry.changes ?? []) {
-              const value = change.value ?? {};
-              if (change.field === 'messages') {
-                const named = value.metadata?.phone_number_id
-                  ? d.channels.byPhoneNumberId(value.metadata.phone_number_id)
-                  : null;
-                const account = named && sameSecret(named, secret) ? named : null;
-                if (!account) {
-                  result.ignored += (value.messages?.length ?? 0) + (value.statuses?.length ?? 0);
-                  continue;
-                }
-                for (const m of value.messages ?? []) inbound(scopeOf(account), m, result);
-                for (const s of value.statuses ?? []) status(scopeOf(account), s, result);
-              } else if (change.field === 'message_template_status_update') {
-                const accounts = d.channels
-                  .appSecrets()
-                  .filter((r) => r.waba_id === entry.id && sameSecret(r, secret));
-                for (const r of accounts) {
-                  const moved = d.templates.applyProviderStatus(
-                    scopeOf(r),
-                    {
-                      name: value.message_template_name ?? '',
-                      language: value.message_template_language ?? null,
-                    },
-                    value.event ?? '',
-                    value.reason ?? null,
-                  );
-                  if (moved) result.templates++;
-                }
-              } else {
-                result.ignored++;
-              }
+          for (const entry of entries) {
+            if (!isObject(entry)) {
+              result.ignored++;
+              continue;
+            }
+            const changes = Array.isArray((entry as Entry).changes)
+              ? ((entry as Entry).changes as unknown[])
+              : [];
+            for (const change of changes) {
+              const c = isObject(change) ? change : {};
+              const value = (isObject(c.value) ? c.value : {}) as ChangeValue;
+              if (c.field === 'messages') messagesChange(value, secret, result);
+              else if (c.field === 'message_template_status_update') {
+                templateChange(entry as Entry, value, secret, result);
+              } else result.ignored++;
             }
           }
         })
         .immediate();
       return result;
+    },
+
+    /** The rejects of a workspace's live channel, newest first (Settings → Channel). */
+    rejects(scope: Scope, limit: number, cursor: string | null) {
+      if (scope.environment !== 'live') {
+        throw new ApiError(
+          'forbidden',
+          'The channel is set for live keys: test keys always use the simulated channel.',
+        );
+      }
+      const rows = rejectsPage.all({
+        workspaceId: scope.workspaceId,
+        cursor: cursor === null ? null : decodeCursor(cursor),
+        limit: limit + 1,
+      }) as RejectRow[];
+      return toPage(
+        rows,
+        limit,
+        (r) => ({
+          id: r.id,
+          kind: r.kind,
+          reason: r.reason,
+          raw: r.raw,
+          receivedAt: iso(r.received_at),
+        }),
+        (r) => r.id,
+      );
     },
   };
 }

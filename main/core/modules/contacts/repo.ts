@@ -5,7 +5,8 @@ export interface ContactRow {
   id: string;
   workspace_id: string;
   environment: string;
-  phone: string;
+  /** E.164; null for a customer known only by their WhatsApp user id. */
+  phone: string | null;
   name: string | null;
   email: string | null;
   labels: string;
@@ -14,6 +15,8 @@ export interface ContactRow {
   updated_at: number;
   last_inbound_at: number | null;
   email_unsubscribed_at: number | null;
+  /** Meta's business-scoped user id (BSUID), e.g. `US.13491208655302741918`, when known. */
+  wa_user_id: string | null;
 }
 
 export interface GroupRow {
@@ -25,6 +28,7 @@ export interface GroupRow {
 
 export interface ContactFilter {
   phone?: string;
+  waUserId?: string;
   label?: string;
   groupId?: string;
   q?: string;
@@ -44,6 +48,7 @@ export const CONTACT_FIELDS = [
   'updated_at',
   'last_inbound_at',
   'email_unsubscribed_at',
+  'wa_user_id',
 ] as const satisfies readonly (keyof ContactRow)[];
 const COLUMNS = CONTACT_FIELDS.map((f) => `c.${f}`).join(', ');
 
@@ -55,7 +60,7 @@ export const sqlIso = (col: string) =>
  * A contact as its API JSON, built by SQLite: list pages skip per-row JSON.parse, Date and
  * JSON.stringify work in JS. Must stay equal to `toContact` (a test compares them).
  */
-export const CONTACT_JSON = `json_object('id', c.id, 'phone', c.phone, 'name', c.name, 'email', c.email,
+export const CONTACT_JSON = `json_object('id', c.id, 'phone', c.phone, 'waUserId', c.wa_user_id, 'name', c.name, 'email', c.email,
   'labels', json(c.labels), 'attributes', json(c.attributes), 'createdAt', ${sqlIso('c.created_at')},
   'updatedAt', ${sqlIso('c.updated_at')}, 'lastInboundAt', ${sqlIso('c.last_inbound_at')},
   'emailUnsubscribedAt', ${sqlIso('c.email_unsubscribed_at')})`;
@@ -63,10 +68,12 @@ export const CONTACT_JSON = `json_object('id', c.id, 'phone', c.phone, 'name', c
 export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => '\\' + m);
 
 export function contactsRepo(db: Db) {
-  const filterKey = (f: ContactFilter) => `${+!!f.phone}${+!!f.label}${+!!f.groupId}${+!!f.q}`;
+  const filterKey = (f: ContactFilter) =>
+    `${+!!f.phone}${+!!f.waUserId}${+!!f.label}${+!!f.groupId}${+!!f.q}`;
   function filterWhere(f: ContactFilter): string[] {
     const where = ['c.workspace_id = @workspaceId', 'c.environment = @environment'];
     if (f.phone) where.push('c.phone = @phone');
+    if (f.waUserId) where.push('c.wa_user_id = @waUserId');
     if (f.label)
       where.push(`c.id IN (SELECT contact_id FROM contact_labels
         WHERE workspace_id = @workspaceId AND environment = @environment AND label = @label)`);
@@ -74,7 +81,7 @@ export function contactsRepo(db: Db) {
       where.push('c.id IN (SELECT contact_id FROM group_members WHERE group_id = @groupId)');
     if (f.q)
       where.push(
-        `(c.name LIKE @q ESCAPE '\\' OR c.phone LIKE @q ESCAPE '\\' OR c.email LIKE @q ESCAPE '\\')`,
+        `(c.name LIKE @q ESCAPE '\\' OR c.phone LIKE @q ESCAPE '\\' OR c.email LIKE @q ESCAPE '\\' OR c.wa_user_id LIKE @q ESCAPE '\\')`,
       );
     return where;
   }
@@ -82,6 +89,7 @@ export function contactsRepo(db: Db) {
     workspaceId: scope.workspaceId,
     environment: scope.environment,
     phone: f.phone ?? null,
+    waUserId: f.waUserId ?? null,
     label: f.label ?? null,
     groupId: f.groupId ?? null,
     q: f.q ? `%${escapeLike(f.q)}%` : null,
@@ -124,13 +132,16 @@ export function contactsRepo(db: Db) {
   const byPhone = db.prepare(
     `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = ? AND c.environment = ? AND c.phone = ?`,
   );
+  const byWaUserId = db.prepare(
+    `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = ? AND c.environment = ? AND c.wa_user_id = ?`,
+  );
   const insert = db.prepare(
-    `INSERT INTO contacts (id, workspace_id, environment, phone, name, email, labels, attributes, created_at, updated_at)
-     VALUES (@id, @workspace_id, @environment, @phone, @name, @email, @labels, @attributes, @created_at, @updated_at)`,
+    `INSERT INTO contacts (id, workspace_id, environment, phone, wa_user_id, name, email, labels, attributes, created_at, updated_at)
+     VALUES (@id, @workspace_id, @environment, @phone, @wa_user_id, @name, @email, @labels, @attributes, @created_at, @updated_at)`,
   );
   const update = db.prepare(
-    `UPDATE contacts SET phone = @phone, name = @name, email = @email, labels = @labels,
-       attributes = @attributes, updated_at = @updated_at WHERE id = @id`,
+    `UPDATE contacts SET phone = @phone, wa_user_id = @wa_user_id, name = @name, email = @email,
+       labels = @labels, attributes = @attributes, updated_at = @updated_at WHERE id = @id`,
   );
   const setLastInbound = db.prepare(
     'UPDATE contacts SET last_inbound_at = max(coalesce(last_inbound_at, 0), ?), updated_at = ? WHERE id = ?',
@@ -173,6 +184,8 @@ export function contactsRepo(db: Db) {
       get.get(scope.workspaceId, scope.environment, id) as ContactRow | undefined,
     byPhone: (scope: Scope, phone: string) =>
       byPhone.get(scope.workspaceId, scope.environment, phone) as ContactRow | undefined,
+    byWaUserId: (scope: Scope, waUserId: string) =>
+      byWaUserId.get(scope.workspaceId, scope.environment, waUserId) as ContactRow | undefined,
     insert: (row: ContactRow) => insert.run(row),
     update: (row: ContactRow) => update.run(row),
     setLastInbound: (id: string, at: number, now: number) => setLastInbound.run(at, now, id),

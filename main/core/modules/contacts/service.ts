@@ -1,7 +1,7 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
 import { labelsProblem, normalizeLabels } from '../../../../shared/labels.ts';
-import { checkPhone, looksLikeUnencodedPlus } from '../../../../shared/phone.ts';
+import { checkPhone, contactAddress, looksLikeUnencodedPlus } from '../../../../shared/phone.ts';
 import type {
   Contact,
   Group,
@@ -21,6 +21,7 @@ type Attributes = Contact['attributes'];
 export const toContact = (r: ContactRow): Contact => ({
   id: r.id,
   phone: r.phone,
+  waUserId: r.wa_user_id,
   name: r.name,
   email: r.email,
   labels: JSON.parse(r.labels) as string[],
@@ -64,6 +65,10 @@ export function queryPhoneOrThrow(input: string, param = 'phone'): string {
   }
   return phoneOrThrow(input, param);
 }
+
+/** Where a message to this contact goes: its phone, else its BSUID (shared/phone.ts). */
+export const addressOf = (c: Pick<ContactRow, 'phone' | 'wa_user_id'>): string =>
+  contactAddress({ phone: c.phone, waUserId: c.wa_user_id });
 
 /** Merges attribute changes: a key set to null is removed. */
 function mergeAttributes(current: Attributes, changes: Attributes | undefined): Attributes {
@@ -126,12 +131,95 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
         updated_at: now,
         last_inbound_at: null,
         email_unsubscribed_at: null,
+        wa_user_id: null,
       };
       repo.insert(row);
       repo.setLabels(row, labels);
       return { row, created: true };
     }
     return { row: applyChanges(existing, changes, now), created: false };
+  }
+
+  /**
+   * The contact a channel message comes from (design.md §5 "Who a customer is"), by its BSUID
+   * first, then its phone; created when neither is known. What the message adds is merged in:
+   * the BSUID onto the contact with that phone, the phone onto a contact known only by its
+   * BSUID (unless another contact has it: then the message stays with the BSUID's contact and
+   * both records remain), the profile name onto a contact without a name. Call inside a
+   * transaction.
+   */
+  function identify(
+    scope: Scope,
+    who: { phone?: string | null; waUserId?: string | null; profileName?: string | null },
+  ): ContactRow {
+    const phone = who.phone || null;
+    const waUserId = who.waUserId || null;
+    const profileName = who.profileName?.trim().slice(0, 200) || null;
+    if (!phone && !waUserId) throw new Error('a channel message names neither phone nor user id');
+    const byUser = waUserId ? repo.byWaUserId(scope, waUserId) : undefined;
+    const byPhone = phone ? repo.byPhone(scope, phone) : undefined;
+    const found = byUser ?? byPhone;
+    const now = clock.now();
+    if (!found) {
+      const row: ContactRow = {
+        id: ids('ct'),
+        workspace_id: scope.workspaceId,
+        environment: scope.environment,
+        phone,
+        name: profileName,
+        email: null,
+        labels: '[]',
+        attributes: '{}',
+        created_at: now,
+        updated_at: now,
+        last_inbound_at: null,
+        email_unsubscribed_at: null,
+        wa_user_id: waUserId,
+      };
+      repo.insert(row);
+      return row;
+    }
+    const next: ContactRow = { ...found };
+    if (waUserId && !found.wa_user_id) next.wa_user_id = waUserId;
+    if (phone && !found.phone && !byPhone) next.phone = phone;
+    if (profileName && !found.name) next.name = profileName;
+    if (
+      next.wa_user_id === found.wa_user_id &&
+      next.phone === found.phone &&
+      next.name === found.name
+    )
+      return found;
+    next.updated_at = now;
+    repo.update(next);
+    return next;
+  }
+
+  /**
+   * The customer moved to another number or user id (Meta's `user_changed_number` and
+   * `user_changed_user_id` system messages): the contact follows, unless another contact holds
+   * the new one already (then nothing moves and the caller says so). Call inside a transaction.
+   */
+  function moveIdentity(
+    scope: Scope,
+    contact: ContactRow,
+    to: { phone?: string | null; waUserId?: string | null },
+  ): { row: ContactRow; moved: boolean } {
+    const next: ContactRow = { ...contact };
+    if (to.phone && to.phone !== contact.phone) {
+      const other = repo.byPhone(scope, to.phone);
+      if (other && other.id !== contact.id) return { row: contact, moved: false };
+      next.phone = to.phone;
+    }
+    if (to.waUserId && to.waUserId !== contact.wa_user_id) {
+      const other = repo.byWaUserId(scope, to.waUserId);
+      if (other && other.id !== contact.id) return { row: contact, moved: false };
+      next.wa_user_id = to.waUserId;
+    }
+    if (next.phone === contact.phone && next.wa_user_id === contact.wa_user_id)
+      return { row: contact, moved: false };
+    next.updated_at = clock.now();
+    repo.update(next);
+    return { row: next, moved: true };
   }
 
   function applyChanges(existing: ContactRow, changes: ContactChanges, now: number): ContactRow {
@@ -164,6 +252,8 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
   const service = {
     repo,
     write,
+    identify,
+    moveIdentity,
     requireGroup,
 
     /**
@@ -176,6 +266,7 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
     ): string {
       const filter: ContactFilter = {};
       if (query.phone) filter.phone = queryPhoneOrThrow(query.phone);
+      if (query.waUserId?.trim()) filter.waUserId = query.waUserId.trim();
       if (query.label) filter.label = query.label.trim();
       if (query.group) filter.groupId = requireGroup(scope, query.group).id;
       if (query.q?.trim()) filter.q = query.q.trim();

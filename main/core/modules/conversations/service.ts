@@ -468,22 +468,20 @@ export function conversationsService(deps: {
       const contact = deps.contacts.repo.get(scope, row.contact_id)!;
       const sender = { sentBy: body.as, agentId } as const;
       if (body.text !== undefined) {
-        return deps.messages.sendText(scope, { phone: contact.phone, message: body.text }, sender)
-          .message;
+        return deps.messages.sendText(scope, { contact, message: body.text }, sender).message;
       }
       if (body.templateName !== undefined) {
         return deps.messages.sendTemplate(
           scope,
           {
-            phone: contact.phone,
+            contact,
             templateName: body.templateName,
             ...(body.variables ? { variables: body.variables } : {}),
           },
           sender,
         ).message;
       }
-      return deps.messages.sendList(scope, { phone: contact.phone, listId: body.listId! }, sender)
-        .message;
+      return deps.messages.sendList(scope, { contact, listId: body.listId! }, sender).message;
     },
 
     agents: (workspaceId: string) => (agentsOf.all(workspaceId) as AgentRow[]).map(toAgent),

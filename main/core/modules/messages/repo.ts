@@ -32,6 +32,9 @@ export interface MessageRow {
   campaign_id?: string | null;
   /** Outbound list: the list as sent (JSON); inbound pick: {listId, rowId, title}. */
   interactive?: string | null;
+  /** The customer's reaction to this message (an emoji), and when; absent on new rows. */
+  reaction?: string | null;
+  reaction_at?: number | null;
 }
 
 /** A message as its API JSON, built by SQLite for list pages; equal to `toMessage` (tested). */
@@ -43,7 +46,8 @@ export const MESSAGE_JSON = `json_object('id', m.id, 'conversationId', m.convers
   'createdAt', ${sqlIso('m.created_at')}, 'sentAt', ${sqlIso('m.sent_at')}, 'deliveredAt', ${sqlIso('m.delivered_at')},
   'readAt', ${sqlIso('m.read_at')}, 'failedAt', ${sqlIso('m.failed_at')},
   'list', CASE WHEN m.direction = 'outbound' THEN json(m.interactive) END,
-  'listReply', CASE WHEN m.direction = 'inbound' THEN json(m.interactive) END)`;
+  'listReply', CASE WHEN m.direction = 'inbound' THEN json(m.interactive) END,
+  'reaction', CASE WHEN m.reaction IS NOT NULL THEN json_object('emoji', m.reaction, 'at', ${sqlIso('m.reaction_at')}) END)`;
 
 export function messagesRepo(db: Db) {
   const insert = db.prepare(
@@ -58,6 +62,7 @@ export function messagesRepo(db: Db) {
   const setDispatching = db.prepare('UPDATE messages SET dispatching_at = ? WHERE id = ?');
   const setChannelMessageId = db.prepare('UPDATE messages SET channel_message_id = ? WHERE id = ?');
   const byChannelId = db.prepare('SELECT * FROM messages WHERE channel_message_id = ?');
+  const setReaction = db.prepare('UPDATE messages SET reaction = ?, reaction_at = ? WHERE id = ?');
   const setStatus = db.prepare(
     `UPDATE messages SET status = @status, sent_at = @sent_at, delivered_at = @delivered_at, read_at = @read_at,
        failed_at = @failed_at, error_code = @error_code, error_message = @error_message WHERE id = @id`,
@@ -80,6 +85,8 @@ export function messagesRepo(db: Db) {
     setStatus: (r: MessageRow) => setStatus.run(r),
     setDispatching: (id: string, at: number | null) => setDispatching.run(at, id),
     setChannelMessageId: (id: string, channelId: string) => setChannelMessageId.run(channelId, id),
+    setReaction: (id: string, emoji: string | null, at: number) =>
+      setReaction.run(emoji, emoji === null ? null : at, id),
     page: (
       by: 'conversation' | 'contact',
       p: {

@@ -15,7 +15,7 @@ import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
 import { iso, isoOrNull } from '../../runtime.ts';
 import type { ContactRow } from '../contacts/repo.ts';
 import type { ContactsService } from '../contacts/service.ts';
-import { phoneOrThrow } from '../contacts/service.ts';
+import { addressOf, phoneOrThrow } from '../contacts/service.ts';
 import type { ConversationRow } from '../conversations/repo.ts';
 import { conversationsRepo } from '../conversations/repo.ts';
 import type { TemplateRow } from '../templates/repo.ts';
@@ -28,6 +28,15 @@ import type { MessageRow } from './repo.ts';
 import { messagesRepo } from './repo.ts';
 
 export const SERVICE_WINDOW_MS = 24 * 3600_000;
+
+/**
+ * Whom a message goes to: a contact row, or a runner's copy of one. `phone` may be the address
+ * already (a campaign recipient's); a contact without a phone is addressed by its BSUID.
+ */
+export type Recipient = Pick<ContactRow, 'id' | 'phone' | 'last_inbound_at'> & {
+  wa_user_id?: string | null;
+};
+const addressOfRecipient = (c: Recipient): string => c.phone ?? c.wa_user_id ?? '';
 
 export interface MessageQuery {
   conversationId?: string;
@@ -43,6 +52,9 @@ export interface Sender {
   agentId: string | null;
 }
 export const API_SENDER: Sender = { sentBy: 'api', agentId: null };
+
+/** A send's recipient: a phone (normalised here), or a contact the caller holds. */
+export type To = { phone: string } | { contact: ContactRow };
 const MAX_DISPATCH_ATTEMPTS = 5;
 /** design.md §5: a message a crash left `dispatching` is re-sent only after this long unanswered. */
 export const RESEND_AFTER_MS = 5 * 60_000;
@@ -83,6 +95,7 @@ export const toMessage = (r: MessageRow): Message => ({
       : null,
   listReply:
     r.direction === 'inbound' && r.interactive ? (JSON.parse(r.interactive) as ListReply) : null,
+  reaction: r.reaction ? { emoji: r.reaction, at: iso(r.reaction_at ?? r.created_at) } : null,
 });
 
 /** The variables must be exactly the template's `{{1}}…{{n}}`: else 400 `template_variables_mismatch`. */
@@ -241,9 +254,18 @@ export function messagesService(d: MessagingDeps) {
     }
   }
 
+  /**
+   * Whom a send names: a phone (the API; `phoneOrThrow` first), or a contact (the inbox and the
+   * runners: a contact known only by its BSUID has no phone to name).
+   */
+  function addressed(to: To): string {
+    return 'phone' in to ? phoneOrThrow(to.phone) : addressOf(to.contact);
+  }
+
   /** The contact if it wrote in the last 24 h; else 422 `outside_service_window` (131047). */
-  function contactInWindow(scope: Scope, phone: string): ContactRow {
-    const contact = d.contacts.repo.byPhone(scope, phone);
+  function contactInWindow(scope: Scope, to: To): ContactRow {
+    const contact = 'phone' in to ? d.contacts.repo.byPhone(scope, to.phone) : to.contact;
+    const phone = 'phone' in to ? to.phone : addressOf(to.contact);
     const last = contact?.last_inbound_at ?? null;
     if (!contact || last === null || clock.now() - last >= SERVICE_WINDOW_MS) {
       throw new ApiError(
@@ -327,7 +349,7 @@ export function messagesService(d: MessagingDeps) {
 
   function store(
     scope: Scope,
-    contact: Pick<ContactRow, 'id' | 'phone' | 'last_inbound_at'>,
+    contact: Recipient,
     fields: StoredFields,
     sender: Sender,
     opts: StoreOptions = {},
@@ -343,7 +365,7 @@ export function messagesService(d: MessagingDeps) {
       environment: scope.environment,
       conversation_id: conversation.id,
       contact_id: contact.id,
-      phone: contact.phone,
+      phone: addressOfRecipient(contact),
       direction: 'outbound',
       ...fields,
       status: 'accepted',
@@ -366,7 +388,7 @@ export function messagesService(d: MessagingDeps) {
     // The governor's pair clock and tier count see every message, held or not.
     d.governor.record(
       { accountId: account.id, environment: scope.environment },
-      contact.phone,
+      addressOfRecipient(contact),
       insideServiceWindow(contact.last_inbound_at, now),
       opts.takesTierSlot,
       now,
@@ -639,7 +661,7 @@ export function messagesService(d: MessagingDeps) {
      */
     handOverForRunner(
       scope: Scope,
-      contact: Pick<ContactRow, 'id' | 'phone' | 'last_inbound_at'>,
+      contact: Recipient,
       fields: StoredFields,
       sender: Sender,
       opts: { attempt: number; campaignId: string | null; takesTierSlot: boolean; at: number },
@@ -667,7 +689,7 @@ export function messagesService(d: MessagingDeps) {
           id,
           workspaceId: scope.workspaceId,
           environment: scope.environment,
-          phone: contact.phone,
+          phone: addressOfRecipient(contact),
           type: fields.type === 'note' ? 'text' : fields.type,
           text: fields.text,
           templateName: fields.template_name,
@@ -693,13 +715,17 @@ export function messagesService(d: MessagingDeps) {
       return { ok: true, messageId: id };
     },
 
-    sendTemplate(scope: Scope, body: SendTemplateBody, sender: Sender = API_SENDER) {
-      const phone = phoneOrThrow(body.phone);
+    sendTemplate(
+      scope: Scope,
+      body: Omit<SendTemplateBody, 'phone'> & To,
+      sender: Sender = API_SENDER,
+    ) {
+      const phone = addressed(body);
       return db
         .transaction(() => {
           const tpl = sendableTemplate(scope, body.templateName, body.variables ?? {});
           const variables = body.variables ?? {};
-          const contact = ensureContact(scope, phone);
+          const contact = 'contact' in body ? body.contact : ensureContact(scope, phone);
           const components = JSON.parse(tpl.components) as TemplateComponent[];
           const { row, account, remote } = store(
             scope,
@@ -733,11 +759,11 @@ export function messagesService(d: MessagingDeps) {
         .immediate();
     },
 
-    sendText(scope: Scope, body: { phone: string; message: string }, sender: Sender = API_SENDER) {
-      const phone = phoneOrThrow(body.phone);
+    sendText(scope: Scope, body: To & { message: string }, sender: Sender = API_SENDER) {
+      const phone = addressed(body);
       return db
         .transaction(() => {
-          const contact = contactInWindow(scope, phone);
+          const contact = contactInWindow(scope, 'phone' in body ? { phone } : body);
           const { row, account, conversation, remote } = store(
             scope,
             contact,
@@ -862,13 +888,13 @@ export function messagesService(d: MessagingDeps) {
         .immediate();
     },
 
-    sendList(scope: Scope, body: { phone: string; listId: string }, sender: Sender = API_SENDER) {
-      const phone = phoneOrThrow(body.phone);
+    sendList(scope: Scope, body: To & { listId: string }, sender: Sender = API_SENDER) {
+      const phone = addressed(body);
       return db
         .transaction(() => {
           const list = d.lists.find(scope, body.listId, 'listId');
           listFitsChannel(scope, list);
-          const contact = contactInWindow(scope, phone);
+          const contact = contactInWindow(scope, 'phone' in body ? { phone } : body);
           const { row, account, conversation, remote } = store(
             scope,
             contact,
@@ -908,7 +934,11 @@ export function messagesService(d: MessagingDeps) {
     receive(
       scope: Scope,
       input: {
-        phone: string;
+        /** E.164; a channel message may name only the sender's BSUID (`waUserId`). */
+        phone?: string | null;
+        waUserId?: string | null;
+        /** The sender's WhatsApp profile name: the name of a contact that has none. */
+        profileName?: string | null;
         text: string;
         type: 'text' | 'list';
         receivedAt: number;
@@ -921,7 +951,10 @@ export function messagesService(d: MessagingDeps) {
       return db
         .transaction(() => {
           if (input.channelMessageId && repo.byChannelId(input.channelMessageId)) return null;
-          const contact = ensureContact(scope, input.phone);
+          const contact =
+            input.waUserId || input.profileName
+              ? d.contacts.identify(scope, input)
+              : ensureContact(scope, input.phone!);
           const now = clock.now();
           const account = d.workspaces.activeAccount(scope.workspaceId);
           const conversation = ensureConversation(scope, contact, account.id, input.receivedAt);
@@ -931,7 +964,7 @@ export function messagesService(d: MessagingDeps) {
             environment: scope.environment,
             conversation_id: conversation.id,
             contact_id: contact.id,
-            phone: contact.phone,
+            phone: addressOf(contact),
             direction: 'inbound',
             type: input.type,
             template_name: null,
@@ -992,6 +1025,25 @@ export function messagesService(d: MessagingDeps) {
         .immediate();
     },
 
+    /**
+     * The customer reacted to one of the conversation's messages (null: took the reaction
+     * back). Call inside a transaction; `message.reaction` carries the message as it is now.
+     */
+    react(row: MessageRow, emoji: string | null, at: number): Message {
+      repo.setReaction(row.id, emoji, at);
+      const message = toMessage({
+        ...row,
+        reaction: emoji,
+        reaction_at: emoji === null ? null : at,
+      });
+      outbox.emit(
+        { workspaceId: row.workspace_id, environment: row.environment },
+        'message.reaction',
+        { message },
+      );
+      return message;
+    },
+
     /** A private note in a conversation: stored and shown to agents, never sent or charged. */
     note(
       scope: Scope,
@@ -1008,7 +1060,7 @@ export function messagesService(d: MessagingDeps) {
             environment: scope.environment,
             conversation_id: conversation.id,
             contact_id: contact.id,
-            phone: contact.phone,
+            phone: addressOf(contact),
             direction: 'outbound',
             type: 'note',
             template_name: null,

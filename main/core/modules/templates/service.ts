@@ -1,5 +1,6 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
+import { sameLanguage } from '../../../../shared/template-rules.ts';
 import type {
   CreateTemplateBody,
   EditTemplateBody,
@@ -359,7 +360,7 @@ export function templatesService(
       reason: string | null,
     ): Template | null {
       const row = repo.byName(scope, match.name);
-      if (!row || (match.language && row.language !== match.language)) return null;
+      if (!row || (match.language && !sameLanguage(row.language, match.language))) return null;
       const to = PROVIDER_STATUS[event.toUpperCase()];
       if (!to || to === row.status) return null;
       const why = reason && reason !== 'NONE' ? reason : null;
@@ -414,7 +415,7 @@ export function templatesService(
             }
             for (const p of pulled) {
               const row = repo.byName(scope, p.name);
-              if (!row || row.language !== p.language) continue;
+              if (!row || !sameLanguage(row.language, p.language)) continue;
               setProviderId.run(p.id, row.id);
               const to = PROVIDER_STATUS[p.status.toUpperCase()];
               if (to && to !== row.status) {

@@ -48,7 +48,7 @@ export interface RunStepRow {
   error: string | null;
 }
 
-const RUN_COLUMNS = 'r.*, c.phone AS phone';
+const RUN_COLUMNS = 'r.*, coalesce(c.phone, c.wa_user_id) AS phone';
 /** A run row's columns, in RunRow's order. */
 const RUN_FIELDS = [
   'id',
@@ -195,7 +195,7 @@ export function workflowsRepo(db: Db) {
       const n = RUN_FIELDS.length;
       for (let i = 0; i < n; i++) run[RUN_FIELDS[i]!] = values[i];
       for (let i = 0; i < CONTACT_FIELDS.length; i++) contact[CONTACT_FIELDS[i]!] = values[n + i];
-      run.phone = contact.phone;
+      run.phone = contact.phone ?? contact.wa_user_id;
       return {
         run: run as unknown as RunRow & { phone: string },
         contact: contact as unknown as ContactRow,

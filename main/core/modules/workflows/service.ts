@@ -35,7 +35,7 @@ import type { Clock, IdGenerator, Random, Scope } from '../../runtime.ts';
 import { iso, isoOrNull, randomBase62 } from '../../runtime.ts';
 import type { ContactRow } from '../contacts/repo.ts';
 import type { ContactsService } from '../contacts/service.ts';
-import { phoneOrThrow } from '../contacts/service.ts';
+import { addressOf, phoneOrThrow } from '../contacts/service.ts';
 import type { ConversationsService } from '../conversations/service.ts';
 import type { InteractiveListsService } from '../interactive-lists/service.ts';
 import type { MessagesService, Sender } from '../messages/service.ts';
@@ -324,7 +324,7 @@ export function workflowsService(d: WorkflowsDeps) {
   function contactContext(c: ContactRow): RunContext['contact'] {
     return {
       name: c.name,
-      phone: c.phone,
+      phone: c.phone ?? '',
       email: c.email,
       attributes: JSON.parse(c.attributes) as Record<string, unknown>,
     };
@@ -358,7 +358,7 @@ export function workflowsService(d: WorkflowsDeps) {
     }
     const inside = insideServiceWindow(contact.last_inbound_at, now);
     const used = limits.messagingTier === null ? 0 : governor.tierUsed(key, now);
-    const verdict = governor.check(key, limits, contact.phone, inside, used, now);
+    const verdict = governor.check(key, limits, addressOf(contact), inside, used, now);
     if (!verdict.ok) return { kind: 'hold', until: verdict.until };
     const attempt = ctx.attempts + 1;
     const result = d.messages.handOverForRunner(scope, contact, fields, BOT, {
@@ -774,7 +774,7 @@ export function workflowsService(d: WorkflowsDeps) {
       created_at: now,
       updated_at: now,
       ended_at: null,
-      phone: contact.phone,
+      phone: addressOf(contact),
     };
     repo.insertRun(r);
     runEvent(r, 'workflow.run.started');

@@ -5,6 +5,7 @@ import { LabelChips } from '../../components/label-chips.tsx';
 import { VirtualTable } from '../../components/virtual-table.tsx';
 import { selectHasFilters, useContacts } from '../../stores/contacts.ts';
 import { EmailSubscription } from '../email/email-subscription.tsx';
+import { contactHandle, contactLabel } from '../../../../shared/phone.ts';
 
 interface ContactListProps {
   onOpen: (contact: Contact) => void;
@@ -71,7 +72,7 @@ export function ContactList({ onOpen, onMessages, activeId }: ContactListProps) 
           data-testid="contact-row"
         >
           <div role="cell" className="mono">
-            {contact.phone}
+            {contactHandle(contact)}
           </div>
           <div role="cell" className="cell-strong truncate">
             {contact.name ?? <span className="muted">—</span>}
@@ -101,7 +102,7 @@ export function ContactList({ onOpen, onMessages, activeId }: ContactListProps) 
                 onMessages(contact);
               }}
               onKeyDown={(event) => event.stopPropagation()}
-              aria-label={`Messages with ${contact.name ?? contact.phone}`}
+              aria-label={`Messages with ${contactLabel(contact)}`}
               data-testid="open-messages"
             >
               <ChatIcon />

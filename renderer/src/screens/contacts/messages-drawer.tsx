@@ -9,6 +9,7 @@ import { selectMessageList } from '../../stores/message-list.ts';
 import { useMessages, windowClosesAt } from '../../stores/messages.ts';
 import { EmailSubscription } from '../email/email-subscription.tsx';
 import { MessageComposer } from './message-composer.tsx';
+import { contactHandle } from '../../../../shared/phone.ts';
 
 const MINUTE = 60_000;
 
@@ -72,7 +73,7 @@ export function MessagesDrawer({ contact, onClose, onEdit }: MessagesDrawerProps
         <div className="drawer-title">
           <h2 className="truncate">{title}</h2>
           <div className="drawer-sub">
-            {shown.name ? <span className="mono">{shown.phone}</span> : null}
+            {shown.name ? <span className="mono">{contactHandle(shown)}</span> : null}
             <span
               className={`window-chip ${windowOpen ? 'window-open' : 'window-closed'}`}
               data-testid="service-window"

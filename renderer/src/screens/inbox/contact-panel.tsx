@@ -7,6 +7,7 @@ import { Ticks } from '../../components/ticks.tsx';
 import { ContactCampaigns } from '../campaigns/contact-campaigns.tsx';
 import { conversationTitle } from '../../stores/inbox.ts';
 import { useThread } from '../../stores/thread.ts';
+import { contactHandle } from '../../../../shared/phone.ts';
 
 const RECENT_TEMPLATES = 5;
 
@@ -102,7 +103,7 @@ export function ContactPanel({ conversation, onClose }: ContactPanelProps) {
             {contact.name ?? 'Unnamed contact'}
           </h3>
           <span className="mono" data-testid="panel-phone">
-            {contact.phone}
+            {contactHandle(contact)}
           </span>
         </div>
       </div>
@@ -111,8 +112,19 @@ export function ContactPanel({ conversation, onClose }: ContactPanelProps) {
         <h4>Contact</h4>
         <dl className="panel-fields">
           <Field label="Phone">
-            <span className="mono">{contact.phone}</span>
+            {contact.phone ? (
+              <span className="mono">{contact.phone}</span>
+            ) : (
+              <span className="muted">Not shared (a WhatsApp username user)</span>
+            )}
           </Field>
+          {contact.waUserId ? (
+            <Field label="WhatsApp user id">
+              <span className="mono" data-testid="panel-wa-user-id">
+                {contact.waUserId}
+              </span>
+            </Field>
+          ) : null}
           <Field label="Name">{contact.name ?? <span className="muted">—</span>}</Field>
           <Field label="Email">
             {contact.email ? (

@@ -5,6 +5,7 @@ import { Dialog } from '../../components/dialog.tsx';
 import { useInbox } from '../../stores/inbox.ts';
 import { useThread } from '../../stores/thread.ts';
 import './inbox-list.css';
+import { contactHandle } from '../../../../shared/phone.ts';
 
 const SEARCH_DEBOUNCE_MS = 200;
 const RESULTS = 8;
@@ -129,8 +130,8 @@ export function NewConversationDialog({ onClose }: { onClose: () => void }) {
                 onClick={() => void start({ contactId: c.id })}
                 data-testid="new-conversation-contact"
               >
-                <span className="truncate">{c.name?.trim() || c.phone}</span>
-                {c.name?.trim() ? <span className="muted small">{c.phone}</span> : null}
+                <span className="truncate">{c.name?.trim() || contactHandle(c)}</span>
+                {c.name?.trim() ? <span className="muted small">{contactHandle(c)}</span> : null}
               </button>
             </li>
           ))}

@@ -24,6 +24,7 @@ import { changeConversation as change, useThread } from '../../stores/thread.ts'
 import { matchesIn, sameMatch, useThreadSearch } from '../../stores/thread-search.ts';
 import { CONTACT_PANEL_ID } from './contact-panel.tsx';
 import { snoozePresets, wakeTime } from './time.ts';
+import { contactHandle } from '../../../../shared/phone.ts';
 
 const STATUS_LABELS: Record<Conversation['status'], string> = {
   open: 'Open',
@@ -556,7 +557,7 @@ export function ThreadHeader({ conversation, panelOpen, onTogglePanel }: ThreadH
             </h2>
             <div className="thread-sub">
               {conversation.contact.name ? (
-                <span className="mono">{conversation.contact.phone}</span>
+                <span className="mono">{contactHandle(conversation.contact)}</span>
               ) : null}
               <span
                 className={`conv-status conv-status-${conversation.status}`}
