@@ -154,6 +154,7 @@ const WHY: Partial<Record<ErrorCode, string>> = {
 const contactExample = {
   id: 'ct_8Jd2kQ1xZr',
   phone: '+14155552671',
+  waUserId: null,
   name: 'Ada Lovelace',
   email: 'ada@example.com',
   labels: ['vip'],
@@ -189,6 +190,7 @@ export const messageExample = {
   failedAt: null,
   list: null,
   listReply: null,
+  reaction: null,
 };
 
 /** One NDJSON line of `POST /api/contacts/import` with `Accept: application/x-ndjson`. */
