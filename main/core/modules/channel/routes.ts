@@ -32,8 +32,10 @@ const example = {
   lastCheck: {
     at: '2026-12-01T09:00:00.000Z',
     ok: true,
+    outcome: 'connected',
     message: 'Connected: Acme Shop (+1 555-010-0199), quality GREEN',
   },
+  phoneNumberProved: true,
   environment: 'live',
   updatedAt: '2026-12-01T09:00:00.000Z',
 };
