@@ -658,10 +658,19 @@ const toSchema = z
     message: 'must hold 5 to 15 digits',
   });
 
+/** A business-scoped user id (BSUID): country code, a dot, `ENT.` for a parent id, alphanumerics. */
+const bsuidSchema = z
+  .string()
+  .regex(/^[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}$/, {
+    message: 'must be a business-scoped user id',
+  });
+
 const common = {
   messaging_product: z.literal('whatsapp'),
   recipient_type: z.literal('individual').optional(),
-  to: toSchema,
+  // A phone in `to`, or (a username user's) business-scoped user id in `recipient`: one of them.
+  to: toSchema.optional(),
+  recipient: bsuidSchema.optional(),
   biz_opaque_callback_data: text(512).optional(),
   context: z.strictObject({ message_id: z.string().min(1) }).optional(),
 };
@@ -1088,7 +1097,10 @@ export function createPayloadBuilders(ctx: BuilderContext): PayloadBuilders {
       id: s.wamid,
       status: s.status,
       timestamp: ts(s.timestamp),
-      recipient_id: digitsOf(s.recipient),
+      // A username user's statuses name their BSUID (`recipient_user_id`) instead of a phone.
+      ...(bsuidSchema.safeParse(s.recipient).success
+        ? { recipient_user_id: s.recipient }
+        : { recipient_id: digitsOf(s.recipient) }),
     };
     if (s.bizOpaqueCallbackData !== undefined)
       out.biz_opaque_callback_data = s.bizOpaqueCallbackData;
@@ -1277,11 +1289,14 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
 
   // --- windows ---------------------------------------------------------------------------
 
+  // A window is keyed by the phone's digits, or by the user's BSUID when that is all we have.
+  const windowKey = (recipient: string) =>
+    bsuidSchema.safeParse(recipient).success ? recipient : digitsOf(recipient);
   const openWindow = (recipient: string, at = now()) => {
-    const waId = digitsOf(recipient);
-    windows.set(waId, Math.max(windows.get(waId) ?? 0, at + DAY_MS));
+    const key = windowKey(recipient);
+    windows.set(key, Math.max(windows.get(key) ?? 0, at + DAY_MS));
   };
-  const hasOpenWindow = (recipient: string) => (windows.get(digitsOf(recipient)) ?? 0) > now();
+  const hasOpenWindow = (recipient: string) => (windows.get(windowKey(recipient)) ?? 0) > now();
 
   /** Any inbound message in a payload opens its sender's window (Meta's rule). */
   const openWindowsFrom = (payload: unknown) => {
@@ -1293,9 +1308,11 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
         const messages = change.value.messages;
         if (!Array.isArray(messages)) continue;
         for (const m of messages) {
-          if (!isRecord(m) || typeof m.from !== 'string') continue;
+          if (!isRecord(m)) continue;
           const t = Number(m.timestamp);
-          openWindow(m.from, Number.isFinite(t) && t > 0 ? t * 1000 : now());
+          const at = Number.isFinite(t) && t > 0 ? t * 1000 : now();
+          if (typeof m.from === 'string') openWindow(m.from, at);
+          if (typeof m.from_user_id === 'string') openWindow(m.from_user_id, at);
         }
       }
     }
@@ -1573,8 +1590,10 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
         return { answer: graphError({ code: 131009, details: problem, messaging: true }) };
     }
 
-    const to = msg.to as string;
-    const waId = digitsOf(to);
+    if ((msg.to === undefined) === (msg.recipient === undefined))
+      return { answer: invalidParam('Exactly one of to or recipient must be set.') };
+    const to = (msg.to ?? msg.recipient) as string;
+    const waId = msg.to !== undefined ? digitsOf(to) : to;
 
     const programmed = takeFail(true);
     if (programmed && !programmed.async) return { answer: failAnswer(programmed) };
@@ -1708,6 +1727,25 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
       ? (buttons.buttons as Record<string, unknown>[])
       : [];
     for (const [i, b] of list.entries()) {
+      // A copy-code button takes the code to copy at send time (Meta's sending guide).
+      if (b.type === 'COPY_CODE') {
+        const has = sendComponents.some(
+          (c) =>
+            c.type === 'button' &&
+            c.sub_type === 'copy_code' &&
+            Number(c.index) === i &&
+            (c.parameters ?? []).some((p) => p.type === 'coupon_code'),
+        );
+        if (!has)
+          return {
+            answer: graphError({
+              code: 131008,
+              details: `buttons: Button at index ${i} of type Copy code requires a coupon_code parameter`,
+              messaging: true,
+            }),
+          };
+        continue;
+      }
       if (b.type !== 'URL' || typeof b.url !== 'string' || !/\{\{/.test(b.url)) continue;
       const has = sendComponents.some(
         (c) =>

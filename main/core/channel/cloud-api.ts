@@ -1,5 +1,5 @@
 import type { InteractiveList } from '../../../shared/schemas/interactive-lists.ts';
-import type { TemplateComponent } from '../../../shared/schemas/templates.ts';
+import type { TemplateButton, TemplateComponent } from '../../../shared/schemas/templates.ts';
 import { isWaUserId } from '../../../shared/phone.ts';
 import { variablesIn } from '../../../shared/template-rules.ts';
 import type { Outbound, OutboundFailure, OutboundResponse } from '../net/outbound.ts';
@@ -140,6 +140,19 @@ export function messagePayload(
     const variables = m.variables ?? {};
     const components: Record<string, unknown>[] = [];
     for (const c of template?.components ?? []) {
+      if (c.type === 'BUTTONS') {
+        // A copy-code button carries the code to copy (Meta's `coupon_code` parameter).
+        (c.buttons ?? []).forEach((button, index) => {
+          if (button.type !== 'COPY_CODE') return;
+          components.push({
+            type: 'button',
+            sub_type: 'copy_code',
+            index: String(index),
+            parameters: [{ type: 'coupon_code', coupon_code: offerCode(button) }],
+          });
+        });
+        continue;
+      }
       if (c.type !== 'HEADER' && c.type !== 'BODY') continue;
       const parameters = parametersFor(c.text, variables);
       if (parameters.length) components.push({ type: c.type.toLowerCase(), parameters });
@@ -179,6 +192,54 @@ function listPayload(list: InteractiveList): Record<string, unknown> {
   };
 }
 
+/**
+ * The code a copy-code button copies: its offer code (Meta's `example`, at most 15 characters),
+ * or, for a template saved without one, its text.
+ */
+const offerCode = (b: Extract<TemplateButton, { type: 'COPY_CODE' }>): string =>
+  (b.example?.trim() || b.text.trim()).slice(0, 15);
+
+/** One of our buttons as Meta's template-creation API spells it (never our own field names). */
+function buttonPayload(b: TemplateButton): Record<string, unknown> {
+  switch (b.type) {
+    case 'QUICK_REPLY':
+      return { type: 'QUICK_REPLY', text: b.text };
+    case 'URL':
+      return { type: 'URL', text: b.text, url: b.url };
+    case 'PHONE_NUMBER':
+      return { type: 'PHONE_NUMBER', text: b.text, phone_number: b.phoneNumber };
+    case 'COPY_CODE':
+      // Meta labels the button itself ("Copy offer code"): it takes the code's example only.
+      return { type: 'COPY_CODE', example: offerCode(b) };
+  }
+}
+
+/** One of our components as `POST /{waba-id}/message_templates` documents it. */
+function componentPayload(c: TemplateComponent): Record<string, unknown> {
+  switch (c.type) {
+    case 'HEADER':
+    case 'BODY': {
+      const text = renumber(c.text ?? '');
+      const count = new Set(variablesIn(text)).size;
+      const example = Array.from({ length: count }, (_, i) => `sample${i + 1}`);
+      return {
+        type: c.type,
+        ...(c.type === 'HEADER' ? { format: 'TEXT' } : {}),
+        text,
+        ...(count
+          ? c.type === 'BODY'
+            ? { example: { body_text: [example] } }
+            : { example: { header_text: example } }
+          : {}),
+      };
+    }
+    case 'FOOTER':
+      return { type: 'FOOTER', text: c.text ?? '' };
+    case 'BUTTONS':
+      return { type: 'BUTTONS', buttons: (c.buttons ?? []).map(buttonPayload) };
+  }
+}
+
 /** A template as `POST /{waba-id}/message_templates` takes it. */
 export function templatePayload(t: {
   name: string;
@@ -190,24 +251,7 @@ export function templatePayload(t: {
     name: t.name,
     language: t.language,
     category: t.category,
-    components: t.components.map((c) => {
-      if (c.type === 'BODY' || c.type === 'HEADER') {
-        const text = renumber(c.text ?? '');
-        const count = new Set(variablesIn(text)).size;
-        const example = Array.from({ length: count }, (_, i) => `sample${i + 1}`);
-        return {
-          type: c.type,
-          ...(c.type === 'HEADER' ? { format: 'TEXT' } : {}),
-          text,
-          ...(count
-            ? c.type === 'BODY'
-              ? { example: { body_text: [example] } }
-              : { example: { header_text: example } }
-            : {}),
-        };
-      }
-      return c as unknown as Record<string, unknown>;
-    }),
+    components: t.components.map(componentPayload),
   };
 }
 
