@@ -1,7 +1,6 @@
 import net from 'node:net';
 import http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { FakeGraph } from '../fake-graph.ts';
 import { startFakeGraph } from '../fake-graph.ts';
 import * as meta from '../fixtures/meta/webhooks.ts';
 import type { TestCore } from '../helpers.ts';
@@ -220,7 +219,7 @@ describe('template shapes Meta documents (item 2)', () => {
   });
 
   it('matches a template status update in en-US to a template in en_US', async () => {
-    const { post, account } = await connect();
+    const { post } = await connect();
     const key = t.key('live');
     await t.request('POST', '/api/templates', {
       key,
