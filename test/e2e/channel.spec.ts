@@ -6,8 +6,9 @@
  */
 import type { Page } from '@playwright/test';
 import { startFakeGraph, type FakeGraph } from '../fake-graph.ts';
+import * as meta from '../fixtures/meta/webhooks.ts';
 import { audit } from './axe-audit.ts';
-import { createApiKey, expect, test, waitForLiveUpdates } from './fixtures.ts';
+import { expect, test, waitForLiveUpdates } from './fixtures.ts';
 
 const CUSTOMER_WA = '14155550123';
 const CUSTOMER = `+${CUSTOMER_WA}`;
@@ -23,8 +24,20 @@ async function switchToLive(page: Page): Promise<void> {
   await expect(page.getByTestId('mode-live')).toHaveAttribute('aria-pressed', 'true');
 }
 
+/**
+ * The fake Graph API listens on 127.0.0.1: the workspace must allow private targets before a
+ * Graph URL there is accepted (the outbound policy, design.md §5).
+ */
+async function allowLocalGraph(page: Page): Promise<void> {
+  const res = await page.request.patch('/api/workspace/settings', {
+    data: { allowPrivateWebhooks: true },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
 /** Settings → Channel in live mode: the fake's credentials typed in, then a passing check. */
 async function connectInUi(page: Page, graph: FakeGraph): Promise<void> {
+  await allowLocalGraph(page);
   await page.goto('/#/settings/channel');
   await switchToLive(page);
   const form = page.getByTestId('channel-settings-form');
@@ -50,11 +63,13 @@ async function customerWritesIn(
   await waitForLiveUpdates(page);
   graph.setWebhookUrl(webhookUrl);
   expect(await graph.post(graph.inboundText({ from: CUSTOMER_WA, name: 'Ann', text }))).toBe(200);
-  const row = page.getByTestId('conversation-row').filter({ hasText: CUSTOMER });
+  // The contact takes the WhatsApp profile name Meta sends with the message.
+  const row = page.getByTestId('conversation-row').filter({ hasText: 'Ann' });
   await expect(row.getByTestId('conversation-preview')).toHaveText(text);
   await row.click();
   const thread = page.getByTestId('thread');
-  await expect(thread.getByTestId('thread-title')).toHaveText(CUSTOMER);
+  await expect(thread.getByTestId('thread-title')).toHaveText('Ann');
+  await expect(page.getByTestId('panel-phone')).toHaveText(CUSTOMER);
   await expect(thread.getByTestId('message').filter({ hasText: text })).toHaveAttribute(
     'data-direction',
     'inbound',
@@ -67,6 +82,7 @@ test('test mode keeps the simulator; in live mode the Cloud API is connected thr
 }) => {
   const graph = await startFakeGraph({ tier: 'TIER_10K', throughputLevel: 'HIGH' });
   fake = graph;
+  await allowLocalGraph(page);
 
   // Test mode: no form, the plain reason why.
   await page.goto('/#/settings/channel');
@@ -206,14 +222,19 @@ test('in live mode an inbox reply goes out through the Cloud API and Meta’s st
 
 test('the Channel section passes axe in test mode and in live mode, connected and with errors', async ({
   browser,
-  request,
   server,
 }) => {
   const graph = await startFakeGraph({});
   fake = graph;
-  const key = await createApiKey(server, 'live', 'e2e-channel-a11y');
-  const put = await request.put('/api/channel', {
-    headers: { 'X-API-Key': key },
+  // Channel settings are the admin session's (no API key may aim the core at a host).
+  const admin = await browser.newContext();
+  expect((await admin.request.get(server.loginUrl, { maxRedirects: 0 })).status()).toBe(303);
+  const allow = await admin.request.patch('/api/workspace/settings', {
+    data: { allowPrivateWebhooks: true },
+  });
+  expect(allow.status(), await allow.text()).toBe(200);
+  const put = await admin.request.put('/api/channel', {
+    headers: { 'X-Parley-Environment': 'live' },
     data: {
       provider: 'cloud_api',
       phoneNumberId: graph.phoneNumberId,
@@ -224,6 +245,7 @@ test('the Channel section passes axe in test mode and in live mode, connected an
     },
   });
   expect(put.status(), await put.text()).toBe(200);
+  await admin.close();
 
   // axe is injected as a script, which the app's CSP refuses: this context bypasses it.
   const context = await browser.newContext({ bypassCSP: true });
@@ -254,4 +276,71 @@ test('the Channel section passes axe in test mode and in live mode, connected an
 
   expect(found, found.join('\n')).toEqual([]);
   await context.close();
+});
+
+test('a WhatsApp user with only a username: named by their profile, answered by user id, a reaction on the bubble, an unreadable item listed', async ({
+  page,
+  server,
+}) => {
+  const graph = await startFakeGraph({});
+  fake = graph;
+  await connectInUi(page, graph);
+  await page.getByTestId('nav-inbox').click();
+  await waitForLiveUpdates(page);
+  graph.setWebhookUrl(`${server.url}/channel/webhook`);
+  const account = { phoneNumberId: graph.phoneNumberId, wabaId: graph.wabaId };
+  const userId = 'US.13491208655302741918';
+  const first = meta.text({ fromUserId: userId, body: 'Hi, my parcel is damaged' });
+  const status = await graph.post(
+    meta.envelope(account, [
+      meta.messagesValue(account, {
+        contacts: [meta.sender({ userId, name: 'Noor', username: '@noor' })],
+        messages: [first],
+      }),
+      // A change whose message names no sender at all (no from, no contacts): kept as a reject.
+      meta.messagesValue(account, {
+        messages: [
+          { id: meta.wamid(), timestamp: '1733050000', type: 'text', text: { body: '?' } },
+        ],
+      }),
+    ]),
+  );
+  expect(status).toBe(200);
+
+  const row = page.getByTestId('conversation-row').filter({ hasText: 'Noor' });
+  await expect(row.getByTestId('conversation-preview')).toHaveText('Hi, my parcel is damaged');
+  await row.click();
+  const thread = page.getByTestId('thread');
+  await expect(thread.getByTestId('thread-title')).toHaveText('Noor');
+  await expect(page.getByTestId('panel-wa-user-id')).toHaveText(userId);
+
+  const composer = page.getByTestId('reply-composer');
+  await composer.getByTestId('reply-text').fill('Sorry to hear that, Noor.');
+  await composer.getByTestId('reply-text').press('Enter');
+  await expect
+    .poll(() => graph.sent.filter((m) => m.type === 'text').map((m) => m.body))
+    .toEqual([expect.objectContaining({ recipient: userId, type: 'text' })]);
+
+  // The customer reacts to their own message: the emoji shows on that bubble.
+  await graph.post(
+    meta.envelope(account, [
+      meta.messagesValue(account, {
+        messages: [
+          {
+            ...meta.reaction({ from: '', messageId: first.id, emoji: '🙏' }),
+            from: undefined,
+            from_user_id: userId,
+          },
+        ],
+      }),
+    ]),
+  );
+  const bubble = thread.getByTestId('message').filter({ hasText: 'Hi, my parcel is damaged' });
+  await expect(bubble.getByTestId('message-reaction')).toHaveText('🙏');
+
+  // The item that named no sender is listed under Settings → Channel with why and what came.
+  await page.goto('/#/settings/channel');
+  const rejects = page.getByTestId('channel-rejects');
+  await expect(rejects.getByTestId('channel-reject')).toHaveCount(1);
+  await expect(rejects.getByTestId('channel-reject-reason')).toContainText('neither a phone');
 });

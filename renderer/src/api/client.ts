@@ -22,7 +22,11 @@ import type {
   WorkflowStatus,
 } from '../../../shared/workflow-rules.ts';
 import type { Workflow, WorkflowRun } from '../../../shared/schemas/workflows.ts';
-import type { ChannelSettings, ChannelSettingsBody } from '../../../shared/schemas/channel.ts';
+import type {
+  ChannelSettings,
+  ChannelSettingsBody,
+  WebhookReject,
+} from '../../../shared/schemas/channel.ts';
 import type {
   CreateEmailCampaignBody,
   EmailAudience,
@@ -819,6 +823,9 @@ export const api = {
       json('PUT', '/api/channel', { body }),
     /** Asks Meta about the phone number; `lastCheck` and `number` carry the answer. */
     check: (): Promise<ChannelSettings> => json('POST', '/api/channel/check'),
+    /** Webhook items that could not be read, newest first (each kept with its raw JSON). */
+    rejects: (p?: PageParams): Promise<Page<WebhookReject>> =>
+      json('GET', '/api/channel/rejects', { query: pageQuery(p) }),
   },
 
   interactiveLists: {

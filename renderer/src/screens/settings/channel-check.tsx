@@ -55,20 +55,32 @@ function NumberDetails({ number }: { number: NumberInfo }) {
   );
 }
 
-/** What Meta answered on the last check, verbatim, styled by whether it worked. */
+/** The check's classified outcome, as a title a person can act on. */
+const OUTCOME_TITLE: Record<LastCheck['outcome'], string> = {
+  connected: 'Connected',
+  auth_failed: 'The token or the number was refused',
+  tls_failed: 'No secure connection',
+  unreachable: 'The connection failed',
+  not_graph: 'That is not the Graph API',
+};
+
+/**
+ * What the last check found, styled by whether it worked. The message quotes Meta's own words
+ * only when the host is Meta's; for any other host it is the core's description.
+ */
 function CheckAnswer({ check }: { check: LastCheck }) {
   return (
     <CheckResult
       ok={check.ok}
       testId="channel-check-result"
-      title={check.ok ? 'Connected' : 'The connection failed'}
+      title={OUTCOME_TITLE[check.outcome]}
       aside={
         <span className="channel-check-time" data-testid="channel-check-time">
           <time dateTime={check.at}>{formatDateTime(check.at)}</time>
         </span>
       }
     >
-      <p className="channel-check-label">Meta answered:</p>
+      <p className="channel-check-label">What the check found:</p>
       <p className="channel-check-message" data-testid="channel-check-message">
         {check.message}
       </p>

@@ -23,6 +23,7 @@ import {
   type SecretMode,
 } from './channel-draft.ts';
 import { ProviderChoice } from './channel-fields.tsx';
+import { ChannelRejects } from './channel-rejects.tsx';
 import { WebhookSection } from './channel-webhook.tsx';
 import './channel-settings.css';
 
@@ -289,6 +290,7 @@ function ChannelForm({
           <SimulatedNote />
         </div>
       </div>
+      {settings.provider === 'cloud_api' ? <ChannelRejects /> : null}
     </>
   );
 }
