@@ -162,6 +162,12 @@ describe('who a customer is: business-scoped user ids (item 1)', () => {
     expect(inbound().map((m) => m.text)).toEqual(['still here']);
     const rows = t.core.db.prepare('SELECT kind, reason FROM webhook_rejects').all();
     expect(rows).toEqual([{ kind: 'change', reason: '"messages" is not an array' }]);
+    // Rejects are kept 30 days (PARLEY_RETENTION_WEBHOOK_REJECTS_DAYS), then swept.
+    t.core.services.retention.pruneOnce();
+    expect(t.core.db.prepare('SELECT count(*) FROM webhook_rejects').pluck().get()).toBe(1);
+    t.core.db.prepare('UPDATE webhook_rejects SET received_at = received_at - 31 * 86400000').run();
+    t.core.services.retention.pruneOnce();
+    expect(t.core.db.prepare('SELECT count(*) FROM webhook_rejects').pluck().get()).toBe(0);
   });
 });
 

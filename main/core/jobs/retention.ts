@@ -16,6 +16,8 @@ export interface Retention {
   workflowRunsDays: number;
   /** The body (html, text) of a transactional email once it has left; the record stays. */
   emailBodiesDays: number;
+  /** Channel webhook items that could not be read (Settings → Channel). */
+  webhookRejectsDays: number;
 }
 
 export const DEFAULT_RETENTION: Retention = {
@@ -25,6 +27,7 @@ export const DEFAULT_RETENTION: Retention = {
   businessEventsDays: 1,
   workflowRunsDays: 90,
   emailBodiesDays: 90,
+  webhookRejectsDays: 30,
 };
 
 /** Every setting: its variable and the smallest value it takes (README "Retention"). */
@@ -36,6 +39,7 @@ export const RETENTION_SETTINGS: Record<keyof Retention, { env: string; min: num
   businessEventsDays: { env: 'PARLEY_RETENTION_BUSINESS_EVENTS_DAYS', min: 1 },
   workflowRunsDays: { env: 'PARLEY_RETENTION_WORKFLOW_RUNS_DAYS', min: 0 },
   emailBodiesDays: { env: 'PARLEY_RETENTION_EMAIL_BODIES_DAYS', min: 0 },
+  webhookRejectsDays: { env: 'PARLEY_RETENTION_WEBHOOK_REJECTS_DAYS', min: 0 },
 };
 
 /** A pending delivery older than this without a queued job lost it (a crash of an old version). */
@@ -122,6 +126,10 @@ export function createRetention(
          AND status NOT IN ('pending', 'sending')
        LIMIT ${PRUNE_BATCH})`,
   );
+  const webhookRejects = db.prepare(
+    `DELETE FROM webhook_rejects WHERE id IN (
+       SELECT id FROM webhook_rejects WHERE received_at < ? LIMIT ${PRUNE_BATCH})`,
+  );
   // Nothing stays pending forever: a delivery whose job is gone (buried before deliveries had a
   // dead handler, or lost) is failed, so the log says so and retention can remove it later.
   const orphanDeliveries = db.prepare(
@@ -162,6 +170,7 @@ export function createRetention(
     }
     const e = emailBodies.run(now - retention.emailBodiesDays * DAY_MS).changes;
     const o = orphanDeliveries.run({ cutoff: now - ORPHAN_AFTER_MS }).changes;
+    const r = webhookRejects.run(now - retention.webhookRejectsDays * DAY_MS).changes;
     const counts = [
       d,
       seqs.length,
@@ -171,6 +180,7 @@ export function createRetention(
       ended.length,
       e,
       o,
+      r,
       ...extra.map((prune) => prune(PRUNE_BATCH)),
     ];
     return {
