@@ -147,6 +147,8 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     contacts,
     campaigns,
     simulator,
+    workspaces,
+    outbound,
     ...(opts.smtpOptions ? { smtpOptions: opts.smtpOptions } : {}),
   });
   const workflows = workflowsService({

@@ -270,11 +270,31 @@ export const emailSettingsSchema = z.object({
 });
 export type EmailSettings = z.infer<typeof emailSettingsSchema>;
 
+/** What a connection check found (design.md §5): a class, never a non-SMTP peer's own bytes. */
+export const SMTP_CHECK_OUTCOMES = [
+  'connected',
+  'auth_failed',
+  'tls_failed',
+  'unreachable',
+  'not_smtp',
+] as const;
+
 export const smtpCheckSchema = z.object({
   ok: z.boolean(),
-  response: z.string().describe('what the SMTP server answered, in its own words'),
-  code: z.string().nullable(),
+  outcome: z
+    .enum(SMTP_CHECK_OUTCOMES)
+    .nullable()
+    .describe(
+      '`connected`, `auth_failed`, `tls_failed`, `unreachable` (refused, timed out, unresolvable, or an address the workspace does not allow) or `not_smtp` (something else answered); null when no SMTP server is set up',
+    ),
+  response: z
+    .string()
+    .describe(
+      'what happened, in Parley’s words; an SMTP server’s reply to the login or the test message is quoted, nothing another kind of server sent',
+    ),
+  code: z.string().nullable().describe('`EAUTH`, `ETLS`, `ECONNREFUSED`, `refused_target`, …'),
 });
+export type SmtpCheck = z.infer<typeof smtpCheckSchema>;
 
 export const emailCampaignPage = page(emailCampaignSchema);
 export const emailMessagePage = page(emailMessageSchema);

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestCore } from '../helpers.ts';
+import { emailCampaign } from '../email-fixture.ts';
 import { makeCore, manualClock } from '../helpers.ts';
 
 /**
@@ -15,30 +16,7 @@ async function emailed(emails: string[], env: 'test' | 'live' = 'test') {
   const clock = manualClock();
   t = await makeCore({ clock });
   const key = t.key(env);
-  const contactIds: string[] = [];
-  for (const [i, email] of emails.entries()) {
-    const r = await t.request('POST', '/api/contacts', {
-      key,
-      body: { phone: `+1415555${String(4000 + i)}`, name: `P${i}`, email },
-    });
-    contactIds.push(r.body.id);
-  }
-  const group = (
-    await t.request('POST', '/api/contacts/groups', { key, body: { name: 'All', contactIds } })
-  ).body;
-  const id = (
-    await t.request('POST', '/v1/email/campaigns', {
-      key,
-      body: {
-        name: 'News',
-        subject: 'Hello',
-        fromEmail: 'news@acme.example',
-        html: '<p>Hi</p>',
-        audience: { groupId: group.id },
-      },
-    })
-  ).body.id as string;
-  const launch = () => t.request('POST', `/v1/email/campaigns/${id}/launch`, { key, body: {} });
+  const { id, launch } = await emailCampaign(t, key, emails, { subject: 'Hello' });
   if (env === 'live') return { clock, key, id, launch, tokens: new Map<string, string>() };
   expect((await launch()).status).toBe(200);
   await t.core.services.scheduler.runDue();

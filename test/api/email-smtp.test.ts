@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SMTPServerOptions } from 'smtp-server';
 import type { TestCore } from '../helpers.ts';
+import { emailCampaign, smtpSettingsForPeer } from '../email-fixture.ts';
 import { makeCore, manualClock } from '../helpers.ts';
 import type { SmtpPeer } from '../smtp-peer.ts';
 import { smtpPeer } from '../smtp-peer.ts';
@@ -13,9 +14,12 @@ afterEach(async () => {
   peer = null;
 });
 
-const phone = (i: number) => `+1415555${String(2000 + i).padStart(4, '0')}`;
 const smtpError = (message: string, responseCode: number) =>
   Object.assign(new Error(message), { responseCode });
+
+/** SMTP settings are the app session's (an API key gets 403). */
+const settings = (body: unknown) =>
+  t.request('PUT', '/v1/email/settings', { session: 'live', body });
 
 /**
  * A core on a manual clock with a live key whose email goes to a real local SMTP server, and
@@ -26,40 +30,18 @@ async function setup(n: number, server: SMTPServerOptions = {}, settings = {}) {
   const clock = manualClock();
   t = await makeCore({ clock, smtpOptions: { timeoutMs: 2000 } });
   const key = t.key('live');
-  const put = await t.request('PUT', '/v1/email/settings', {
+  // The peer listens on loopback: a target the workspace must allow (design.md §5).
+  await smtpSettingsForPeer(t, peer.port, settings);
+  const { id } = await emailCampaign(
+    t,
     key,
-    body: {
-      smtp: { host: '127.0.0.1', port: peer.port, secure: false, user: null },
-      ratePerSecond: 5,
-      publicUrl: 'https://mail.acme.example',
-      ...settings,
+    Array.from({ length: n }, (_, i) => `p${i}@example.com`),
+    {
+      name: 'Live news',
+      fromName: 'Acme',
+      html: '<p>Hi {{contact.name}} &amp; friends, see <a href="https://acme.example/sale">the sale</a>.</p>',
     },
-  });
-  expect(put.status).toBe(200);
-  const contactIds: string[] = [];
-  for (let i = 0; i < n; i++) {
-    const r = await t.request('POST', '/api/contacts', {
-      key,
-      body: { phone: phone(i), name: `Person ${i}`, email: `p${i}@example.com` },
-    });
-    contactIds.push(r.body.id);
-  }
-  const group = (
-    await t.request('POST', '/api/contacts/groups', { key, body: { name: 'All', contactIds } })
-  ).body;
-  const id = (
-    await t.request('POST', '/v1/email/campaigns', {
-      key,
-      body: {
-        name: 'Live news',
-        subject: 'Hello {{contact.name}}',
-        fromName: 'Acme',
-        fromEmail: 'news@acme.example',
-        html: '<p>Hi {{contact.name}} &amp; friends, see <a href="https://acme.example/sale">the sale</a>.</p>',
-        audience: { groupId: group.id },
-      },
-    })
-  ).body.id as string;
+  );
   const jobs = t.core.services.scheduler;
   const get = async () => (await t.request('GET', `/v1/email/campaigns/${id}`, { key })).body;
   const launch = () => t.request('POST', `/v1/email/campaigns/${id}/launch`, { key, body: {} });
@@ -156,7 +138,7 @@ describe('email campaigns over SMTP (live keys)', () => {
   });
 
   it('pauses on an authentication failure with the server’s words, and resumes once fixed', async () => {
-    const { key, clock, jobs, get, launch } = await setup(
+    const { clock, jobs, get, launch } = await setup(
       3,
       {
         authOptional: false,
@@ -170,20 +152,15 @@ describe('email campaigns over SMTP (live keys)', () => {
       },
       {},
     );
-    await t.request('PUT', '/v1/email/settings', {
-      key,
-      body: {
-        smtp: {
-          host: '127.0.0.1',
-          port: peer!.port,
-          secure: false,
-          user: 'news',
-          password: 'wrong',
-        },
-      },
+    await settings({
+      smtp: { host: '127.0.0.1', port: peer!.port, secure: false, user: 'news', password: 'wrong' },
     });
-    const check = await t.request('POST', '/v1/email/settings/check', { key, body: {} });
-    expect(check.body).toMatchObject({ ok: false, code: 'EAUTH' });
+    const check = await t.request('POST', '/v1/email/settings/check', {
+      session: 'live',
+      body: {},
+    });
+    expect(check.body).toMatchObject({ ok: false, outcome: 'auth_failed', code: 'EAUTH' });
+    // An SMTP server's reply to the login is quoted.
     expect(check.body.response).toContain('Authentication credentials invalid');
 
     await launch();
@@ -193,17 +170,8 @@ describe('email campaigns over SMTP (live keys)', () => {
     expect(paused.pauseMessage).toContain('EAUTH');
     expect(paused.counts).toMatchObject({ sent: 0, pending: 3, failed: 0 });
 
-    await t.request('PUT', '/v1/email/settings', {
-      key,
-      body: {
-        smtp: {
-          host: '127.0.0.1',
-          port: peer!.port,
-          secure: false,
-          user: 'news',
-          password: 'right',
-        },
-      },
+    await settings({
+      smtp: { host: '127.0.0.1', port: peer!.port, secure: false, user: 'news', password: 'right' },
     });
     expect((await launch()).body.status).toBe('sending');
     for (let i = 0; i < 3; i++) {

@@ -269,9 +269,9 @@ describe('email campaigns', () => {
   });
 
   it('keeps SMTP secrets write-only in settings', async () => {
-    const { key } = await setup([]);
+    await setup([]);
     const put = await t.request('PUT', '/v1/email/settings', {
-      key,
+      session: 'test',
       body: {
         smtp: {
           host: 'smtp.example.com',
@@ -295,12 +295,12 @@ describe('email campaigns', () => {
     expect(JSON.stringify(put.body)).not.toContain('s3cret');
     // Kept when the server stays; a new server needs the password again (never sent elsewhere).
     const kept = await t.request('PUT', '/v1/email/settings', {
-      key,
+      session: 'test',
       body: { smtp: { host: 'smtp.example.com', port: 587, secure: true, user: 'me' } },
     });
     expect(kept.body.smtp).toMatchObject({ secure: true, passwordSet: true });
     const moved = await t.request('PUT', '/v1/email/settings', {
-      key,
+      session: 'test',
       body: { smtp: { host: 'evil.example.net', port: 587, secure: false, user: 'me' } },
     });
     expect(moved.status).toBe(400);
@@ -389,7 +389,7 @@ describe('what the review found', () => {
     expect(refused.status).toBe(400);
     expect(refused.body.error.param).toBe('publicUrl');
     await t.request('PUT', '/v1/email/settings', {
-      key,
+      session: 'live',
       body: { publicUrl: 'https://mail.acme.example' },
     });
     expect(

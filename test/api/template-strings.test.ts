@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestCore } from '../helpers.ts';
+import { smtpSettingsForPeer } from '../email-fixture.ts';
 import { makeCore, manualClock } from '../helpers.ts';
 import type { SmtpPeer } from '../smtp-peer.ts';
 import { smtpPeer } from '../smtp-peer.ts';
@@ -159,15 +160,7 @@ describe('the audience check names exactly the missing placeholders', () => {
   it('email over SMTP: a missing value renders as its fallback, else empty; never a prototype’s', async () => {
     peer = await smtpPeer();
     const { key, group, clock } = await setup('live');
-    const put = await t.request('PUT', '/v1/email/settings', {
-      session: 'live',
-      body: {
-        smtp: { host: '127.0.0.1', port: peer.port, secure: false, user: null },
-        ratePerSecond: 100,
-        publicUrl: 'https://mail.acme.example',
-      },
-    });
-    expect(put.status).toBe(200);
+    await smtpSettingsForPeer(t, peer.port, { ratePerSecond: 100 });
     const c = await t.request('POST', '/v1/email/campaigns', {
       key,
       body: {

@@ -74,6 +74,27 @@ const client = (url, key) => async (method, p, body) => {
   return json;
 };
 
+/** The SMTP transport's pooled connections (main/core/email/smtp.ts). */
+const POOL = 5;
+
+/** The browser sign-in of `parley serve` (its login link), as the live environment. */
+async function sessionClient(url, dir) {
+  const secret = fs.readFileSync(path.join(dir, 'session.secret'), 'utf8').trim();
+  const login = await fetch(`${url}/login?token=${secret}`, { redirect: 'manual' });
+  const cookie = String(login.headers.get('set-cookie') ?? '').split(';')[0];
+  if (!cookie) throw new Error(`sign-in failed: ${login.status}`);
+  return async (method, p, body) => {
+    const res = await fetch(url + p, {
+      method,
+      headers: { cookie, 'x-parley-environment': 'live', 'content-type': 'application/json' },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    const json = await res.json();
+    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+    return json;
+  };
+}
+
 const HTML =
   '<html><body><h1>Hello {{contact.name}}</h1><p>Our <a href="https://acme.example/sale">winter sale</a> starts now. ' +
   'Take a look at <a href="https://acme.example/new">what is new</a>.</p></body></html>';
@@ -164,7 +185,11 @@ export async function smtpRun(n = 2000, rate = 200) {
   const { url, child } = await serve(dir);
   try {
     const api = client(url, key);
-    await api('PUT', '/v1/email/settings', {
+    // SMTP settings are the app's (an API key gets 403), and the peer is on loopback: a private
+    // target the workspace must allow. Both through a signed-in session.
+    const admin = await sessionClient(url, dir);
+    await admin('PATCH', '/api/workspace/settings', { allowPrivateWebhooks: true });
+    await admin('PUT', '/v1/email/settings', {
       smtp: { host: '127.0.0.1', port, secure: false, user: null },
       ratePerSecond: rate,
       publicUrl: 'https://mail.acme.example',
@@ -207,10 +232,11 @@ export async function emailBench() {
   const a = await simulatedRun();
   const b = await smtpRun();
   const near = (x) => Math.abs(x - b.rate) / b.rate <= 0.05;
-  // Held: the run's rate, and every whole second after the first (which carries the exchanges
-  // that waited for the pool's first connections), within ± 5 %.
-  const steady = b.seconds.slice(1);
-  const within = near(b.ratePerSecond) && steady.every(near);
+  // Held: the run's rate and every whole second, the first included, within ± 5 %. The core
+  // starts at most `rate` exchanges in any sliding second (test/api/email-smtp-exchange.test.ts
+  // holds that exactly); what the peer records can group one exchange per pooled connection
+  // (a stall of either process between a start and its arrival), and no more.
+  const within = near(b.ratePerSecond) && b.seconds.every(near) && b.maxPerSecond <= b.rate + POOL;
   return [
     {
       scenario: `(a) ${a.n.toLocaleString('en')} simulated (test key) at emailRatePerSecond ${a.rate}`,
@@ -221,10 +247,10 @@ export async function emailBench() {
     },
     {
       scenario: `(b) ${b.n.toLocaleString('en')} through a local SMTP peer (live key) at ratePerSecond ${b.rate}`,
-      measured: `${b.ratePerSecond.toFixed(1)}/s over the run; whole seconds after the first ${Math.min(...steady)}–${Math.max(...steady)}; first second ${b.seconds[0]}; max ${b.maxPerSecond} in any sliding 1 s`,
+      measured: `${b.ratePerSecond.toFixed(1)}/s over the run; whole seconds ${Math.min(...b.seconds)}–${Math.max(...b.seconds)} (first ${b.seconds[0]}); max ${b.maxPerSecond} in any sliding 1 s`,
       also: `${b.received} received by the peer, ${b.distinct} distinct, ${b.delivered} delivered; done +${b.allS.toFixed(2)} s; core CPU ${b.cpuS.toFixed(2)} s`,
       verdict: within && b.received === b.n && b.distinct === b.n ? 'PASS' : 'MISS',
-      target: `${b.rate}/s ± 5% over the run and in each whole second after the first; nobody twice`,
+      target: `${b.rate}/s ± 5% over the run and in each whole second, the first included; ≤ ${b.rate} + ${POOL} (one per connection) in any sliding 1 s at the peer; nobody twice`,
     },
   ];
 }

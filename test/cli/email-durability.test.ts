@@ -157,12 +157,20 @@ it('SIGKILLed twice mid-campaign over SMTP (live key), nobody is emailed twice a
   const dir = dataDir();
   const n = 400;
   const { key, id } = seed(dir, 'live', n);
-  let s: Server = await serve(dir);
-  await api(s.url, key, 'PUT', '/v1/email/settings', {
-    smtp: { host: '127.0.0.1', port: peer.port, secure: false, user: null },
-    ratePerSecond: 100,
-    publicUrl: 'https://mail.acme.example',
+  // SMTP settings are the app's, not an API key's; the peer is on loopback, a private target.
+  withStore(dir, (st) => {
+    const ws = st.services.workspaces.resolve().id;
+    st.services.workspaces.updateSettings(ws, { allowPrivateWebhooks: true });
+    st.services.email.saveSettings(
+      { workspaceId: ws, environment: 'live' },
+      {
+        smtp: { host: '127.0.0.1', port: peer!.port, secure: false, user: null },
+        ratePerSecond: 100,
+        publicUrl: 'https://mail.acme.example',
+      },
+    );
   });
+  let s: Server = await serve(dir);
   await api(s.url, key, 'POST', `/v1/email/campaigns/${id}/launch`, {});
   for (const atSent of [100, 250]) {
     await until(s.url, key, id, (c) => c.counts.sent >= atSent);
@@ -183,8 +191,8 @@ it('SIGKILLed twice mid-campaign over SMTP (live key), nobody is emailed twice a
   const interrupted = all.filter((r) => r.status === 'failed');
   expect(delivered.length + interrupted.length).toBe(n);
   expect(interrupted.every((r) => r.error_code === 'interrupted')).toBe(true);
-  // What a kill can cost is bounded by the exchanges in flight (10 at once) per kill.
-  expect(interrupted.length).toBeLessThanOrEqual(2 * 10);
+  // What a kill can cost is bounded by the exchanges a connection had (5 connections) per kill.
+  expect(interrupted.length).toBeLessThanOrEqual(2 * 5);
   // Every delivered one reached the server, once.
   expect(delivered.every((r) => received.get(r.to_address) === 1)).toBe(true);
   expect(done.counts).toMatchObject({

@@ -4,8 +4,9 @@ import type { AddressInfo } from 'node:net';
 import type { SMTPServerOptions } from 'smtp-server';
 import { afterEach, describe, expect, it } from 'vitest';
 import { composeEmail } from '../../main/core/email/compose.ts';
-import type { SmtpConfig, SmtpTransport } from '../../main/core/email/smtp.ts';
+import type { SmtpConfig, SmtpConnector, SmtpTransport } from '../../main/core/email/smtp.ts';
 import { classifySmtpError, smtpTransport } from '../../main/core/email/smtp.ts';
+import { createOutbound } from '../../main/core/net/outbound.ts';
 import { smtpPeer } from '../smtp-peer.ts';
 
 const closers: (() => Promise<void>)[] = [];
@@ -215,10 +216,18 @@ describe('SMTP transport', () => {
     });
     expect(
       await transport({ port: server.port, user: 'parley', password: 'right' }).verify(),
-    ).toEqual({ ok: true, response: expect.stringContaining('accepted the login of parley') });
+    ).toEqual({
+      outcome: 'connected',
+      code: null,
+      response: expect.stringContaining('accepted the login of parley'),
+    });
     expect(
       await transport({ port: server.port, user: 'parley', password: 'wrong' }).verify(),
-    ).toEqual({ ok: false, code: 'EAUTH', response: expect.stringMatching(/^535 /) });
+    ).toEqual({
+      outcome: 'auth_failed',
+      code: 'EAUTH',
+      response: expect.stringMatching(/refused the login: 535 /),
+    });
     expect(server.received).toEqual([]);
   });
 
@@ -234,7 +243,7 @@ describe('SMTP transport', () => {
       response: expect.stringMatching(/ECONNREFUSED/),
     });
     expect(await transport({ port: closedPort }).verify()).toMatchObject({
-      ok: false,
+      outcome: 'unreachable',
       code: 'ECONNREFUSED',
     });
 
@@ -270,12 +279,12 @@ describe('SMTP transport', () => {
 
     const implicit = await mailServer({ secure: true });
     expect(await transport({ port: implicit.port, secure: true }).verify()).toMatchObject({
-      ok: false,
+      outcome: 'tls_failed',
       code: 'ETLS',
     });
     expect(
       await transport({ port: implicit.port, secure: true, allowInvalidCerts: true }).verify(),
-    ).toMatchObject({ ok: true });
+    ).toMatchObject({ outcome: 'connected' });
     expect(starttls.received).toHaveLength(1);
   });
 
@@ -354,5 +363,135 @@ describe('SMTP error classes', () => {
       expect(classifySmtpError(error({ code })), code).toMatchObject({ kind: 'retry', code: null });
     }
     expect(classifySmtpError('weird')).toEqual({ kind: 'retry', code: null, response: 'weird' });
+  });
+});
+
+/** A raw TCP server on 127.0.0.1 that greets each connection with `banner`, then waits. */
+async function rawServer(banner: string | null) {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((s) => {
+    sockets.add(s);
+    s.on('error', () => {});
+    if (banner !== null) s.write(banner);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  closers.push(
+    () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
+  );
+  return { port: (server.address() as AddressInfo).port, connections: () => sockets.size };
+}
+
+describe('SMTP connection check (design.md §5: a class, never the peer’s bytes)', () => {
+  it('calls an SSH server not_smtp and never repeats its banner', async () => {
+    const ssh = await rawServer('SSH-2.0-OpenSSH_9.6\r\n');
+    const check = await transport({ port: ssh.port }).verify();
+    expect(check).toMatchObject({ outcome: 'not_smtp' });
+    expect(JSON.stringify(check)).not.toContain('OpenSSH');
+    expect(JSON.stringify(check)).not.toContain('SSH-2.0');
+    // A server that never greets (an HTTP server waits for a request) is no SMTP server either.
+    const silent = await rawServer(null);
+    expect(await transport({ port: silent.port }, { timeoutMs: 200 }).verify()).toMatchObject({
+      outcome: 'not_smtp',
+    });
+  });
+
+  it('connects through the outbound policy: a loopback server only where the workspace allows it', async () => {
+    const server = await mailServer();
+    const outbound = createOutbound();
+    const via =
+      (allowPrivate: boolean): SmtpConnector =>
+      (host, port, timeoutMs) =>
+        outbound.connect(host, port, { allowPrivate, timeoutMs });
+    const refused = await transport({ port: server.port }, { connect: via(false) }).verify();
+    expect(refused).toMatchObject({ outcome: 'unreachable', code: 'refused_target' });
+    expect(
+      await transport({ port: server.port }, { connect: via(false) }).send(campaignEmail()),
+    ).toMatchObject({ kind: 'settings', code: 'ETARGET' });
+    // A name that resolves to loopback is refused at connect time too.
+    const named = await transport(
+      { port: server.port, host: 'localhost' },
+      { connect: via(false) },
+    ).verify();
+    expect(named).toMatchObject({ outcome: 'unreachable', code: 'refused_target' });
+    expect(server.connections()).toBe(0);
+    expect(await transport({ port: server.port }, { connect: via(true) }).verify()).toMatchObject({
+      outcome: 'connected',
+    });
+    expect(
+      (await transport({ port: server.port }, { connect: via(true) }).send(campaignEmail())).kind,
+    ).toBe('accepted');
+  });
+});
+
+describe('the pool gate (issue 18 item 11a)', () => {
+  it('hands nodemailer no more emails than connections, and an exchange starts only on one', async () => {
+    // The server holds every message's DATA until told to answer.
+    const held: (() => void)[] = [];
+    const server = await mailServer({
+      onData(stream, _session, callback) {
+        stream.on('data', () => {});
+        stream.on('end', () => held.push(() => callback(null, 'Queued')));
+      },
+    });
+    const t = transport({ port: server.port }, { maxConnections: 5 });
+    let admitted = 0;
+    let started = 0;
+    const sends = Array.from({ length: 10 }, (_, i) =>
+      t.send(
+        composeEmail({
+          id: `em_gate${i}`,
+          fromName: null,
+          fromEmail: 'news@example.com',
+          replyTo: null,
+          to: `p${i}@example.org`,
+          subject: 'Hi',
+          html: null,
+          text: 'Hi',
+          tracking: null,
+        }).message,
+        {
+          admit: () => (admitted++, true),
+          started: () => (started++, true),
+        },
+      ),
+    );
+    // Five exchanges reach the server and wait there; the other five wait for a connection.
+    for (let i = 0; i < 200 && held.length < 5; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(held).toHaveLength(5);
+    expect(admitted).toBe(5);
+    expect(started).toBe(5);
+    // Each answer frees a connection for one more: never more exchanges than connections.
+    let answered = 0;
+    for (let i = 0; i < 500 && answered < 10; i++) {
+      const answer = held.shift();
+      if (answer) {
+        answer();
+        answered++;
+      }
+      await new Promise((r) => setTimeout(r, 5));
+      expect(started - answered).toBeLessThanOrEqual(5);
+      expect(admitted - answered).toBeLessThanOrEqual(5);
+    }
+    expect((await Promise.all(sends)).map((o) => o.kind)).toEqual(Array(10).fill('accepted'));
+    expect(started).toBe(10);
+  });
+
+  it('withdraws an email its runner no longer admits, or stops before its data', async () => {
+    const server = await mailServer();
+    const t = transport({ port: server.port });
+    expect(await t.send(campaignEmail('a@example.org'), { admit: () => false })).toEqual({
+      kind: 'withdrawn',
+    });
+    expect(await t.send(campaignEmail('b@example.org'), { started: () => false })).toEqual({
+      kind: 'withdrawn',
+    });
+    expect(server.received).toEqual([]);
+    expect((await t.send(campaignEmail('c@example.org'), { started: () => true })).kind).toBe(
+      'accepted',
+    );
   });
 });

@@ -170,6 +170,39 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
     },
 
     /**
+     * Opens a TCP connection to `host:port` (an SMTP server) under the same policy as `send`:
+     * an IP literal or a local-only name is refused before any packet, and a name's addresses
+     * are checked by the socket's own lookup. Rejects with an OutboundError.
+     */
+    connect(
+      host: string,
+      port: number,
+      opts: { allowPrivate: boolean; timeoutMs?: number },
+    ): Promise<net.Socket> {
+      const bare = host.replace(/^\[(.*)\]$/, '$1');
+      const refusal = opts.allowPrivate ? null : literalRefusal(bare);
+      if (refusal) return Promise.reject(new OutboundError('refused_target', refusal));
+      const timeoutMs = opts.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      return new Promise<net.Socket>((resolvePromise, reject) => {
+        const socket = net.connect({ host: bare, port, lookup: guardedLookup(opts.allowPrivate) });
+        const timer = setTimeout(() => {
+          socket.destroy();
+          reject(new OutboundError('timeout', `no connection within ${timeoutMs / 1000} s`));
+        }, timeoutMs);
+        const failed = (e: Error) => {
+          clearTimeout(timer);
+          reject(e instanceof OutboundError ? e : new OutboundError('network', e.message));
+        };
+        socket.once('error', failed);
+        socket.once('connect', () => {
+          clearTimeout(timer);
+          socket.removeListener('error', failed);
+          resolvePromise(socket);
+        });
+      });
+    },
+
+    /**
      * Sends one request; redirects are not followed (a 3xx is the answer). Rejects with an
      * OutboundError; any HTTP status resolves.
      */

@@ -131,6 +131,22 @@ export function createGovernor(db: Db, clock: Clock) {
       return out;
     },
 
+    /**
+     * Whether a hand-over that takes time (an SMTP exchange) may start now: the last second's
+     * counted starts plus `pending` (admitted, not yet counted: they start any moment) leave room
+     * for one more. So every second, the first included and however late the jobs ran, holds at
+     * most `mps` starts, counted when they really happen. Otherwise, when to ask again.
+     */
+    admit(
+      key: PaceKey,
+      mps: number,
+      pending: number,
+      at: number,
+    ): { ok: true } | { ok: false; at: number } {
+      if (governor.room(key, mps, at) - pending >= 1) return { ok: true };
+      return { ok: false, at: Math.max(at + 1, governor.roomAt(key, mps, 1 + pending, at)) };
+    },
+
     /** The earliest time the window has room for `want` more (now if it has). */
     roomAt(key: PaceKey, mps: number, want: number, at = clock.now()): number {
       const now = at;

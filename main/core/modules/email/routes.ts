@@ -429,7 +429,10 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
   app.put(
     '/v1/email/settings',
     {
+      // The SMTP host and port aim the core at a host: an admin-session setting, never an API
+      // key's (design.md §5), so a key cannot turn the core into a port scanner.
       config: {
+        dashboardOnly: true,
         docs: {
           requestExample: {
             smtp: {
@@ -448,9 +451,9 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
       schema: {
         operationId: 'updateEmailSettings',
         tags,
-        summary: 'Change email settings',
+        summary: 'Change email settings (the app only)',
         description:
-          'Fields left out keep their values; `smtp: null` / `dkim: null` remove them. `password` and `dkim.privateKey` are write-only (leave them out to keep the stored ones). Test keys always use the simulated transport.',
+          'Only the Parley app’s session may change them (an API key gets 403 `forbidden`): the SMTP host and port aim the core at a host. Fields left out keep their values; `smtp: null` / `dkim: null` remove them. `password` and `dkim.privateKey` are write-only (leave them out to keep the stored ones). Test keys always use the simulated transport. Connections to the SMTP server go through the outbound policy: a server on this machine or a private network only when the workspace allows private targets.',
         body: emailSettingsBody,
         response: { 200: emailSettingsSchema },
       },
@@ -462,21 +465,24 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
     '/v1/email/settings/check',
     {
       config: {
+        dashboardOnly: true,
         docs: {
           requestExample: { to: 'me@acme.example' },
           responseExample: {
             ok: false,
+            outcome: 'auth_failed',
             code: 'EAUTH',
-            response: '535 5.7.8 Authentication credentials invalid',
+            response:
+              'smtp.example.com:587 refused the login: 535 5.7.8 Authentication credentials invalid',
           },
         },
       },
       schema: {
         operationId: 'checkEmailSettings',
         tags,
-        summary: 'Check the SMTP server (and send a test message)',
+        summary: 'Check the SMTP server (and send a test message; the app only)',
         description:
-          'Connects and logs in; with `to` also sends a short message. Answers what the server said, in its own words.',
+          'Only the Parley app’s session may call it (an API key gets 403 `forbidden`). Connects through the outbound policy and logs in; with `to` also sends a short message. Answers a classified `outcome` — `connected`, `auth_failed`, `tls_failed`, `unreachable`, `not_smtp` — never what a server that is not an SMTP server sent.',
         body: z.object({ to: emailAddress.optional() }).strict().default({}),
         response: { 200: smtpCheckSchema },
       },

@@ -17,22 +17,27 @@ import type {
   EmailSettingsBody,
   EmailTimeline,
   SendEmailBody,
+  SmtpCheck,
   UpdateEmailCampaignBody,
 } from '../../../../shared/schemas/email.ts';
+import { headerSafe } from '../../../../shared/header-text.ts';
 import type { ComposeInput } from '../../email/compose.ts';
 import { composeEmail } from '../../email/compose.ts';
-import type { SmtpConfig, SmtpTransport } from '../../email/smtp.ts';
+import type { SmtpConfig, SmtpConnector, SmtpTransport } from '../../email/smtp.ts';
 import { smtpTransport } from '../../email/smtp.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
+import { RetryLater } from '../../jobs/scheduler.ts';
 import { bareHostname, classifyAddress, localNameRefusal } from '../../net/address.ts';
+import type { Outbound } from '../../net/outbound.ts';
 import type { Governor, PaceKey } from '../../pacing/governor.ts';
 import type { Clock, IdGenerator, Random, Scope } from '../../runtime.ts';
 import { iso, isoOrNull, randomBase62 } from '../../runtime.ts';
 import type { CampaignsService } from '../campaigns/service.ts';
 import type { ContactsService } from '../contacts/service.ts';
 import type { SimulatorSettingsService } from '../simulator/settings.ts';
+import type { WorkspacesService } from '../workspaces/service.ts';
 import type { EmailCampaignRow, EmailMessageRow, EmailSettingsRow } from './repo.ts';
 import { emailRepo } from './repo.ts';
 
@@ -61,6 +66,9 @@ export interface EmailDeps {
   contacts: ContactsService;
   campaigns: CampaignsService;
   simulator: SimulatorSettingsService;
+  workspaces: WorkspacesService;
+  /** The one outbound policy: SMTP connections go through it. */
+  outbound: Outbound;
   /** Tests point SMTP at a self-signed local peer. */
   smtpOptions?: { allowInvalidCerts?: boolean; timeoutMs?: number };
 }
@@ -185,6 +193,18 @@ export function emailService(d: EmailDeps) {
     };
   }
 
+  /**
+   * How the SMTP transport connects: through the one outbound policy (design.md §5), a private
+   * or loopback server only where the workspace allows private targets (read at each connect).
+   */
+  const connector =
+    (scope: Scope): SmtpConnector =>
+    (host, port, timeoutMs) =>
+      d.outbound.connect(host, port, {
+        allowPrivate: d.workspaces.settings(scope.workspaceId).allowPrivateWebhooks,
+        timeoutMs,
+      });
+
   /** The pooled transport of a workspace's live SMTP settings (rebuilt when they change). */
   function transportFor(s: EmailSettingsRow): SmtpTransport | null {
     const config = smtpConfig(s);
@@ -197,6 +217,7 @@ export function emailService(d: EmailDeps) {
     transports.delete(key);
     if (!config) return null;
     const transport = smtpTransport(config, {
+      connect: connector(scopeOf(s)),
       ...(d.smtpOptions?.timeoutMs ? { timeoutMs: d.smtpOptions.timeoutMs } : {}),
     });
     transports.set(key, { stamp, transport });
@@ -238,6 +259,19 @@ export function emailService(d: EmailDeps) {
     scope.environment === 'test'
       ? d.simulator.get(scope.workspaceId).emailRatePerSecond
       : s.rate_per_second;
+  /**
+   * SMTP exchanges as they really start (a connected pooled connection takes the email), which is
+   * what the rate holds to: the planner's slots (`paceKey`) only spread the jobs out, and a job
+   * that runs late is admitted only if the last second of real starts has room.
+   */
+  const exchangeKey = (scope: Scope): PaceKey => ({
+    accountId: `email-exchange:${scope.workspaceId}`,
+    environment: scope.environment,
+  });
+  const keyOf = (k: PaceKey) => `${k.accountId}/${k.environment}`;
+  /** Exchanges admitted in this process whose connection has not taken them yet, per key. */
+  const pending = new Map<string, number>();
+  const admitting = (k: PaceKey) => pending.get(keyOf(k)) ?? 0;
   const paceKey = (scope: Scope): PaceKey => ({
     accountId: `email:${scope.workspaceId}`,
     environment: scope.environment,
@@ -579,12 +613,68 @@ export function emailService(d: EmailDeps) {
             return null;
           }
           const composed = composeEmail(composeInput(m, c, s));
-          repo.setExchange(m.id, clock.now());
-          return { m: repo.message(id)!, transport, message: composed.message };
+          return {
+            transport,
+            message: composed.message,
+            scope: scopeOf(m),
+            rate: rateOf(scopeOf(m), s),
+          };
         })
         .immediate();
       if (!prepared) return;
-      const outcome = await prepared.transport.send(prepared.message);
+      const { scope, rate } = prepared;
+      const key = exchangeKey(scope);
+      // Written by the hooks below (TypeScript does not follow assignments inside callbacks).
+      const gate = { deferredTo: null as number | null, admitted: false };
+      const outcome = await prepared.transport.send(prepared.message, {
+        // A connection of the pool is free for this email: may it go now?
+        admit: () =>
+          db
+            .transaction(() => {
+              const m = repo.message(id);
+              if (!m || m.status !== 'sending') return false;
+              const c = m.campaign_id ? repo.campaign(m.campaign_id)! : null;
+              if (c && c.status !== 'sending') {
+                // Paused or cancelled while it waited: back in line (or cancelled), nothing sent.
+                settle(m, {
+                  status: c.status === 'cancelled' ? 'cancelled' : 'pending',
+                  next_attempt_at: clock.now(),
+                });
+                return false;
+              }
+              const verdict = governor.admit(key, rate, admitting(key), clock.now());
+              if (!verdict.ok) {
+                gate.deferredTo = verdict.at;
+                return false;
+              }
+              gate.admitted = true;
+              pending.set(keyOf(key), admitting(key) + 1);
+              return true;
+            })
+            .immediate(),
+        // A connected connection has it: the exchange starts now, and counts for the rate now.
+        started: () => {
+          gate.admitted = false;
+          pending.set(keyOf(key), Math.max(0, admitting(key) - 1));
+          return db
+            .transaction(() => {
+              const now = clock.now();
+              if (repo.setExchange(id, now) === 0) return false;
+              governor.spend(key, 1, now);
+              return true;
+            })
+            .immediate();
+        },
+      });
+      // Admitted, but no connection took it (it could not connect): it no longer waits.
+      if (gate.admitted) pending.set(keyOf(key), Math.max(0, admitting(key) - 1));
+      if (outcome.kind === 'withdrawn') {
+        if (gate.deferredTo !== null) {
+          // Not yet: the last second's exchanges leave no room. The job waits, its attempt uncounted.
+          throw new RetryLater('paced', Math.max(1, gate.deferredTo - clock.now()), false);
+        }
+        return;
+      }
       db.transaction(() => {
         const m = repo.message(id);
         if (!m || m.status !== 'sending') return ctx.complete();
@@ -592,7 +682,15 @@ export function emailService(d: EmailDeps) {
         const answered = { exchange_started_at: null, smtp_response: outcome.response };
         switch (outcome.kind) {
           case 'accepted':
-            settle(m, { ...answered, status: 'delivered', sent_at: now, delivered_at: now });
+            // An earlier attempt's error (a 451, a dropped connection) is no longer the story.
+            settle(m, {
+              ...answered,
+              status: 'delivered',
+              sent_at: now,
+              delivered_at: now,
+              error_code: null,
+              error_message: null,
+            });
             break;
           case 'bounced':
             settle(m, {
@@ -1081,27 +1179,30 @@ export function emailService(d: EmailDeps) {
         .immediate();
     },
 
-    /** Connects and logs in to the SMTP server (and with `to`, sends a message): its answer. */
-    async checkSmtp(scope: Scope, to?: string) {
+    /**
+     * Connects and logs in to the SMTP server (and with `to`, sends a message), through the
+     * outbound policy: a classified outcome, never what a non-SMTP peer sent (design.md §5).
+     */
+    async checkSmtp(scope: Scope, to?: string): Promise<SmtpCheck> {
       const s = settingsRow(scope);
       const config = smtpConfig(s);
       if (!config) {
         return {
           ok: false,
+          outcome: null,
           code: 'smtp_not_configured',
           response: 'No SMTP server is set up yet.',
         };
       }
       const transport = smtpTransport(config, {
         maxConnections: 1,
+        connect: connector(scope),
         ...(d.smtpOptions?.timeoutMs ? { timeoutMs: d.smtpOptions.timeoutMs } : {}),
       });
       try {
         const verified = await transport.verify();
-        if (!verified.ok || !to) {
-          return verified.ok
-            ? { ok: true, code: null, response: verified.response }
-            : { ok: false, code: verified.code, response: verified.response };
+        if (verified.outcome !== 'connected' || !to) {
+          return { ok: verified.outcome === 'connected', ...verified };
         }
         const fromEmail = s.default_from_email ?? config.user ?? to;
         const composed = composeEmail({
@@ -1116,10 +1217,23 @@ export function emailService(d: EmailDeps) {
           tracking: null,
         });
         const sent = await transport.send(composed.message);
+        if (sent.kind === 'accepted') {
+          return {
+            ok: true,
+            outcome: 'connected',
+            code: null,
+            response: `${verified.response} The test message to ${to} was accepted.`,
+          };
+        }
+        // The server proved itself an SMTP server (it took our login): its answer is quoted.
         return {
-          ok: sent.kind === 'accepted',
-          code: sent.kind === 'accepted' ? null : String(sent.code ?? sent.kind),
-          response: sent.response,
+          ok: false,
+          outcome: 'connected',
+          code: sent.kind === 'withdrawn' ? sent.kind : String(sent.code ?? sent.kind),
+          response:
+            sent.kind === 'withdrawn'
+              ? 'The test message was not sent.'
+              : `The server did not take the test message to ${to}: ${headerSafe(sent.response).slice(0, 300)}`,
         };
       } finally {
         transport.close();

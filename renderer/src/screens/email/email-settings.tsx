@@ -85,7 +85,16 @@ type CheckState =
   | { kind: 'answered'; to: string | null; result: SmtpCheck }
   | { kind: 'error'; to: string | null; error: string };
 
-/** The server's answer, verbatim, styled by whether it worked. */
+/** What each outcome of the check means, as its title (design.md §5's classes). */
+const OUTCOME_TITLES: Record<NonNullable<SmtpCheck['outcome']>, string> = {
+  connected: 'Connected and signed in',
+  auth_failed: 'The server refused the login',
+  tls_failed: 'The secure connection (TLS) failed',
+  unreachable: 'Could not reach the server',
+  not_smtp: 'That is not an SMTP server',
+};
+
+/** The check's classified outcome and what Parley found, styled by whether it worked. */
 function CheckAnswer({ state }: { state: CheckState }) {
   if (state.kind === 'idle') return null;
   if (state.kind === 'running') {
@@ -107,14 +116,15 @@ function CheckAnswer({ state }: { state: CheckState }) {
         result.ok
           ? to
             ? `Test message accepted for ${to}`
-            : 'Connected and signed in'
-          : to
+            : OUTCOME_TITLES.connected
+          : result.outcome === 'connected' && to
             ? 'The test message was not accepted'
-            : 'The connection failed'
+            : result.outcome
+              ? OUTCOME_TITLES[result.outcome]
+              : 'The connection failed'
       }
       aside={result.code ? <code>{result.code}</code> : null}
     >
-      <p className="hint">The server answered:</p>
       <pre className="email-server-response" data-testid="email-check-response" tabIndex={0}>
         {result.response}
       </pre>
