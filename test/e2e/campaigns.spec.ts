@@ -192,8 +192,12 @@ test('the campaign screens, their dialogs and the recipients table pass axe', as
 
   await page.getByTestId('campaign-edit').click();
   const wizard = page.getByTestId('campaign-wizard');
+  // Exactly the placeholder they lack, and for how many.
   await expect(wizard.getByTestId('campaign-missing-warning')).toContainText(
-    `${RECIPIENTS} would fail: missing field`,
+    `${RECIPIENTS} would fail`,
+  );
+  await expect(wizard.getByTestId('campaign-missing-warning-item')).toHaveText(
+    `{{contact.email}} for ${RECIPIENTS} recipients`,
   );
   await wizard.getByTestId('campaign-when-later').check();
   found.push(...(await audit(page, 'wizard')));

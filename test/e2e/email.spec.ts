@@ -240,6 +240,11 @@ test('email settings keep the password write-only and check the SMTP server, ans
   const smtp = await mailServer();
   try {
     await page.goto('/#/email/settings');
+    // The server listens on 127.0.0.1: a private target the workspace must allow (design.md §5).
+    const allowed = await page.request.patch('/api/workspace/settings', {
+      data: { allowPrivateWebhooks: true },
+    });
+    expect(allowed.status(), await allowed.text()).toBe(200);
     const settings = page.getByTestId('email-settings');
     // Test mode always uses the simulated transport, and says so.
     await expect(settings.getByTestId('email-transport')).toHaveAttribute(
@@ -269,10 +274,11 @@ test('email settings keep the password write-only and check the SMTP server, ans
     await expect(settings.getByTestId('email-settings-smtp-host')).toHaveValue('127.0.0.1');
     await expect(settings.getByTestId('email-settings-smtp-password-state')).toHaveText('Set');
 
-    // The wrong password: the server's own refusal, shown as it said it.
+    // The wrong password: classified, with the SMTP server's own refusal quoted.
     await settings.getByTestId('email-check-connection').click();
     const answer = settings.getByTestId('email-check-result');
     await expect(answer).toHaveAttribute('data-ok', 'false');
+    await expect(answer).toContainText('The server refused the login');
     await expect(settings.getByTestId('email-check-response')).toContainText(
       'Invalid username or password',
     );
