@@ -47,7 +47,11 @@ const SIM = 'email.sim';
 const PROGRESS = 'email.progress';
 /** Emails one pass claims at most (the rate's window decides how many it may). */
 const PASS_MAX = 500;
-/** SMTP exchanges in flight at once (the pooled transport keeps up to 5 connections). */
+/**
+ * SMTP jobs running at once. The transport's pool has 5 connections and hands nodemailer no more
+ * emails than that; the others wait at its gate, prepared and not marked as in an exchange, so a
+ * freed connection takes the next one at once.
+ */
 const SMTP_CONCURRENCY = 10;
 /** A transient SMTP failure is retried after 2, 4, 8, 16 s; the 5th failure fails the email. */
 const SMTP_ATTEMPTS = 5;
@@ -151,8 +155,9 @@ export const toEmailMessage = (m: EmailMessageRow): EmailMessage => ({
  * workspace, at the simulator's `emailRatePerSecond` or the SMTP settings' `ratePerSecond`), and
  * single transactional sends. Test keys use the simulated transport: the hand-over commits in
  * the pass's transaction (exactly once). Live keys use SMTP: an email is `sending` before its
- * exchange and its exchange start is committed before the first byte, so a crash never sends it
- * twice (see `email.smtp`).
+ * exchange, and its exchange start is committed when a connected pooled connection takes it,
+ * before the first command, so a crash never sends it twice and marks only what a connection
+ * had (see `email.smtp`).
  */
 export function emailService(d: EmailDeps) {
   const { db, clock, ids, scheduler, outbox, governor } = d;
