@@ -1,26 +1,19 @@
 /**
- * Workflows' rules (design.md §4 Workflows): step types and their fields, ISO 8601 durations,
- * template strings, branch operators, and the checks a definition must pass — the core answers
- * 400 `validation_error` naming the step's field (`steps.3.duration`), and a builder can show the
- * same problems as they are made. No zod, no Node, no DOM.
+ * Workflows' rules (design.md §4 Workflows): ISO 8601 durations, template strings, and the checks
+ * a definition must pass — the core answers 400 `validation_error` naming the step's field
+ * (`steps.3.duration`), and a builder can show the same problems as they are made. Each step
+ * type's fields and own checks are its module in workflow-steps/ (the registry). No zod, no
+ * Node, no DOM.
  */
 import { fillFrom, parseTemplate } from './template-strings.ts';
+import type { StepChecks, StepDefinition, StepField, StepType } from './workflow-steps/index.ts';
+import { STEP_KINDS, STEP_TYPES } from './workflow-steps/index.ts';
 
-export const STEP_TYPES = [
-  'send_template',
-  'send_text',
-  'send_list',
-  'wait',
-  'wait_for_reply',
-  'branch',
-  'webhook',
-  'update_conversation',
-  'end',
-] as const;
-export type StepType = (typeof STEP_TYPES)[number];
-
-export const BRANCH_OPS = ['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists'] as const;
-export type BranchOp = (typeof BRANCH_OPS)[number];
+export { STEP_KINDS, STEP_TYPES };
+export type { Step, StepDefinition, StepOf, StepType } from './workflow-steps/index.ts';
+export { BRANCH_OPS, conditionHolds } from './workflow-steps/branch.ts';
+export type { BranchOp, Condition } from './workflow-steps/branch.ts';
+export { WEBHOOK_ATTEMPTS } from './workflow-steps/webhook.ts';
 
 export const WORKFLOW_STATUSES = ['active', 'paused', 'archived'] as const;
 export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
@@ -33,36 +26,6 @@ export const MAX_RUN_STEPS = 1000;
 export const MAX_STEPS = 100;
 /** The longest `wait` or `wait_for_reply` timeout. */
 export const MAX_DURATION_MS = 90 * 24 * 3600_000;
-export const WEBHOOK_ATTEMPTS = 5;
-
-export interface Condition {
-  if: { value: string; op: BranchOp; equals?: string | number | boolean | null };
-  goto: string;
-}
-
-/** A step as written; fields beyond its type's are refused. */
-export interface StepDefinition {
-  id: string;
-  type: StepType;
-  next?: string;
-  templateName?: string;
-  variables?: Record<string, string>;
-  text?: string;
-  listId?: string;
-  duration?: string;
-  timeout?: string;
-  onTimeout?: string;
-  conditions?: Condition[];
-  else?: string;
-  url?: string;
-  method?: string;
-  body?: unknown;
-  onError?: string;
-  status?: string;
-  assignee?: string | null;
-  addLabels?: string[];
-  removeLabels?: string[];
-}
 
 export interface WorkflowDefinition {
   name: string;
@@ -76,27 +39,9 @@ export interface WorkflowProblem {
 }
 
 /** The fields of each step type besides `id`, `type` and `next` (the builder's forms show these). */
-export const STEP_FIELDS: Record<StepType, readonly (keyof StepDefinition)[]> = {
-  send_template: ['templateName', 'variables'],
-  send_text: ['text'],
-  send_list: ['listId'],
-  wait: ['duration'],
-  wait_for_reply: ['timeout', 'onTimeout'],
-  branch: ['conditions', 'else'],
-  webhook: ['url', 'method', 'body', 'onError'],
-  update_conversation: ['status', 'assignee', 'addLabels', 'removeLabels'],
-  end: [],
-};
-const REQUIRED: Partial<Record<StepType, readonly (keyof StepDefinition)[]>> = {
-  send_template: ['templateName'],
-  send_text: ['text'],
-  send_list: ['listId'],
-  wait: ['duration'],
-  wait_for_reply: ['timeout'],
-  branch: ['conditions'],
-  webhook: ['url'],
-};
-const CONVERSATION_STATUSES = ['open', 'pending', 'snoozed', 'resolved'];
+export const STEP_FIELDS = Object.fromEntries(
+  STEP_TYPES.map((type) => [type, STEP_KINDS[type].fields]),
+) as Record<StepType, readonly StepField[]>;
 const STEP_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export const EVENT_NAME = /^[A-Za-z0-9_.:-]{1,100}$/;
 
@@ -182,27 +127,33 @@ export function workflowProblems(def: WorkflowDefinition): WorkflowProblem[] {
     }
     ids.add(step.id);
   });
-  const refersTo = (param: string, target: unknown) => {
-    if (target === undefined) return;
-    if (typeof target !== 'string' || !ids.has(target)) {
-      out.push({ param, message: `"${String(target)}" is not a step of this workflow` });
-    }
-  };
-  const strings = (param: string, text: unknown) => {
-    if (typeof text !== 'string') return;
-    for (const ref of templateRefs(text)) {
-      const problem = refProblem(ref, ids);
-      if (problem) out.push({ param, message: problem });
-    }
-  };
-  const duration = (param: string, text: unknown) => {
-    const ms = typeof text === 'string' ? parseDuration(text) : null;
-    if (ms === null || ms <= 0 || ms > MAX_DURATION_MS) {
-      out.push({
-        param,
-        message: 'a duration is ISO 8601 (PT2S, PT15M, P1D), more than 0 and at most 90 days',
+  const checks: Omit<StepChecks, 'at'> = {
+    refersTo(param, target) {
+      if (target === undefined) return [];
+      if (typeof target !== 'string' || !ids.has(target)) {
+        return [{ param, message: `"${String(target)}" is not a step of this workflow` }];
+      }
+      return [];
+    },
+    strings(param, text) {
+      if (typeof text !== 'string') return [];
+      return templateRefs(text).flatMap((ref) => {
+        const problem = refProblem(ref, ids);
+        return problem ? [{ param, message: problem }] : [];
       });
-    }
+    },
+    duration(param, text) {
+      const ms = typeof text === 'string' ? parseDuration(text) : null;
+      if (ms === null || ms <= 0 || ms > MAX_DURATION_MS) {
+        return [
+          {
+            param,
+            message: 'a duration is ISO 8601 (PT2S, PT15M, P1D), more than 0 and at most 90 days',
+          },
+        ];
+      }
+      return [];
+    },
   };
   def.steps.forEach((step, i) => {
     const at = `steps.${i}`;
@@ -210,86 +161,20 @@ export function workflowProblems(def: WorkflowDefinition): WorkflowProblem[] {
       out.push({ param: `${at}.type`, message: `type is one of ${STEP_TYPES.join(', ')}` });
       return;
     }
-    const allowed = new Set<string>(['id', 'type', 'next', ...STEP_FIELDS[step.type]]);
+    const kind = STEP_KINDS[step.type];
+    const allowed = new Set<string>(['id', 'type', 'next', ...kind.fields]);
     for (const key of Object.keys(step)) {
       if (!allowed.has(key)) {
         out.push({ param: `${at}.${key}`, message: `a ${step.type} step has no field ${key}` });
       }
     }
-    for (const key of REQUIRED[step.type] ?? []) {
+    for (const key of kind.required) {
       if (step[key] === undefined || step[key] === '') {
         out.push({ param: `${at}.${key}`, message: `a ${step.type} step needs ${key}` });
       }
     }
-    refersTo(`${at}.next`, step.next);
-    switch (step.type) {
-      case 'send_template':
-        for (const [k, v] of Object.entries(step.variables ?? {}))
-          strings(`${at}.variables.${k}`, v);
-        break;
-      case 'send_text':
-        strings(`${at}.text`, step.text);
-        if (typeof step.text === 'string' && step.text.length > 4096) {
-          out.push({ param: `${at}.text`, message: 'text is at most 4096 characters' });
-        }
-        break;
-      case 'wait':
-        duration(`${at}.duration`, step.duration);
-        break;
-      case 'wait_for_reply':
-        duration(`${at}.timeout`, step.timeout);
-        refersTo(`${at}.onTimeout`, step.onTimeout);
-        break;
-      case 'branch':
-        (step.conditions ?? []).forEach((c, k) => {
-          strings(`${at}.conditions.${k}.if.value`, c.if?.value);
-          if (!(BRANCH_OPS as readonly string[]).includes(c.if?.op)) {
-            out.push({
-              param: `${at}.conditions.${k}.if.op`,
-              message: `op is one of ${BRANCH_OPS.join(', ')}`,
-            });
-          }
-          refersTo(`${at}.conditions.${k}.goto`, c.goto ?? '');
-        });
-        if (step.conditions && step.conditions.length === 0) {
-          out.push({ param: `${at}.conditions`, message: 'a branch needs a condition' });
-        }
-        refersTo(`${at}.else`, step.else);
-        break;
-      case 'webhook': {
-        let ok: boolean;
-        try {
-          ok = ['http:', 'https:'].includes(new URL(step.url ?? '').protocol);
-        } catch {
-          ok = false;
-        }
-        if (!ok) out.push({ param: `${at}.url`, message: 'url is an http(s) URL' });
-        if (step.method !== undefined && !['POST', 'PUT', 'PATCH'].includes(step.method)) {
-          out.push({ param: `${at}.method`, message: 'method is POST, PUT or PATCH' });
-        }
-        if (step.body !== undefined) strings(`${at}.body`, JSON.stringify(step.body));
-        refersTo(`${at}.onError`, step.onError);
-        break;
-      }
-      case 'update_conversation':
-        if (step.status !== undefined && !CONVERSATION_STATUSES.includes(step.status)) {
-          out.push({
-            param: `${at}.status`,
-            message: `status is one of ${CONVERSATION_STATUSES.join(', ')}`,
-          });
-        }
-        if (
-          step.status === undefined &&
-          step.assignee === undefined &&
-          !step.addLabels?.length &&
-          !step.removeLabels?.length
-        ) {
-          out.push({ param: at, message: 'an update_conversation step changes something' });
-        }
-        break;
-      default:
-        break;
-    }
+    out.push(...checks.refersTo(`${at}.next`, step.next));
+    if (kind.validate) out.push(...kind.validate(step, { ...checks, at }));
   });
   return out;
 }
@@ -297,38 +182,6 @@ export function workflowProblems(def: WorkflowDefinition): WorkflowProblem[] {
 /** The step after `index` when it names none: the following one, or the run's end (null). */
 export const followingStep = (steps: readonly StepDefinition[], index: number): string | null =>
   steps[index]?.next ?? steps[index + 1]?.id ?? null;
-
-/**
- * A branch condition: `value` (rendered) against `equals` by `op`. Numbers compare as numbers
- * when both sides are numeric; `contains` is a substring test; `exists` means non-empty.
- */
-export function conditionHolds(
-  value: string,
-  op: BranchOp,
-  equals: string | number | boolean | null | undefined,
-): boolean {
-  if (op === 'exists') return value.trim() !== '';
-  const other = equals === undefined || equals === null ? '' : String(equals);
-  const a = Number(value);
-  const b = Number(other);
-  const numeric = value.trim() !== '' && other.trim() !== '' && !isNaN(a) && !isNaN(b);
-  switch (op) {
-    case 'eq':
-      return numeric ? a === b : value === other;
-    case 'ne':
-      return numeric ? a !== b : value !== other;
-    case 'gt':
-      return numeric ? a > b : value > other;
-    case 'gte':
-      return numeric ? a >= b : value >= other;
-    case 'lt':
-      return numeric ? a < b : value < other;
-    case 'lte':
-      return numeric ? a <= b : value <= other;
-    case 'contains':
-      return value.toLowerCase().includes(other.toLowerCase());
-  }
-}
 
 /** What template strings read in a run. */
 export interface RunContext {

@@ -9,8 +9,9 @@ export const triggerSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('manual') }).strict(),
 ]);
 
-// A step's shape is checked by shared/workflow-rules.ts (fields per type, references,
-// durations, template strings), so each problem names its field: `steps.3.duration`.
+// A step's shape is checked by its type's module in shared/workflow-steps/ (through
+// workflowProblems: fields per type, references, durations, template strings), so each problem
+// names its field (`steps.3.duration`); a closed union here would answer zod's words instead.
 export const stepSchema = z
   .object({
     id: z.string().max(100),
