@@ -1,43 +1,34 @@
 import { create } from 'zustand';
 import type { Conversation, ConversationStatus, Message } from '../../../shared/schemas/index.ts';
 import { contactLabel } from '../../../shared/phone.ts';
-import { api, type ConversationCounts, type ConversationQuery } from '../api/client.ts';
-import { events } from '../api/events.ts';
+import { api, type ConversationQuery } from '../api/client.ts';
+import { events, type StreamStatus } from '../api/events.ts';
 import { useAgents } from './agents.ts';
-import { MESSAGE_EVENTS, STATUS_RANK } from './message-list.ts';
+import {
+  reduceConversationEvent,
+  rememberConversations,
+  type Changes,
+  type InboxEvent,
+  type InboxFilters,
+  type InboxView,
+} from './inbox-reducer.ts';
+import { MESSAGE_EVENTS } from './message-list.ts';
 import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
 import { registerScopedStore } from './scope.ts';
 
+export type { AssigneeFilter, InboxFilters } from './inbox-reducer.ts';
+
 /**
  * The inbox's conversation list: one filtered, paged view sorted by last activity (newest first),
- * kept live by conversation.* and message.* events, with per-status counts for the tabs.
+ * kept live by conversation.* and message.* events, with per-status counts for the tabs. What an
+ * event does is decided by `reduceConversationEvent` (inbox-reducer.ts); this store feeds it,
+ * keeps what comes out, and owns the requests and timers the rules ask for.
  */
-export type AssigneeFilter = 'all' | 'me' | 'unassigned';
-
-export interface InboxFilters {
-  status: ConversationStatus;
-  assignee: AssigneeFilter;
-  label: string;
-  q: string;
-  /** Only conversations with unread messages. */
-  unread: boolean;
-}
-
-type Changes = Record<string, { from: unknown; to: unknown }>;
-
-interface InboxState extends PagedListMeta {
+interface InboxState extends PagedListMeta, InboxView {
   filters: InboxFilters;
-  conversations: Conversation[];
-  counts: ConversationCounts | null;
-  /** Unread messages over the open and pending conversations this desk knows of. */
-  unreadTotal: number;
-  /** Conversation labels seen so far, offered by the label filter. */
-  knownLabels: string[];
   setFilters: (filters: Partial<InboxFilters>) => void;
   /** A status tab was picked: loads it afresh even when it is the current one. */
   selectStatus: (status: ConversationStatus) => void;
-  /** Rows ticked for a bulk action (ids); cleared when the view changes. */
-  selection: ReadonlySet<string>;
   /** The row a shift-click extends from (the last one ticked or unticked). */
   selectionAnchor: string | null;
   /** Ticks or unticks a row; `range` does the same to every loaded row from the anchor to it. */
@@ -59,6 +50,7 @@ interface InboxState extends PagedListMeta {
 
 export const FIRST_PAGE_SIZE = 50;
 export const PAGE_SIZE = 100;
+/** Counts a search makes unknowable here are read from the API once events pause this long. */
 const RECONCILE_DELAY_MS = 800;
 /** Changed rows a search may now match are re-checked by the API in batches this often. */
 const RECHECK_DELAY_MS = 150;
@@ -86,6 +78,7 @@ type InboxData = Pick<
   | 'counts'
   | 'unreadTotal'
   | 'knownLabels'
+  | 'known'
   | 'selection'
   | 'selectionAnchor'
   | keyof PagedListMeta
@@ -98,48 +91,10 @@ const emptyList = (): InboxData => ({
   counts: null,
   unreadTotal: 0,
   knownLabels: [],
+  known: new Map(),
   selection: new Set(),
   selectionAnchor: null,
 });
-
-/** The list's order: last activity first, the id breaking ties (as the API pages). */
-export function compareConversations(a: Conversation, b: Conversation): number {
-  const at = Date.parse(b.lastMessageAt) - Date.parse(a.lastMessageAt);
-  if (at !== 0) return at;
-  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
-}
-
-const isNewer = (next: Conversation, current: Conversation): boolean =>
-  !(Date.parse(next.updatedAt) < Date.parse(current.updatedAt));
-
-// ---------- What this desk knows of every conversation it has seen ----------
-
-/** The freshest copy of every conversation seen (any tab, any event): names and unread totals. */
-const known = new Map<string, Conversation>();
-
-const unreadOf = (c: Conversation | undefined): number =>
-  c && (c.status === 'open' || c.status === 'pending') ? c.unreadCount : 0;
-
-export const knownConversation = (id: string): Conversation | undefined => known.get(id);
-
-/**
- * The conversation open in the thread. Reading it under the Unread filter does not pull it out
- * of the list under the agent (as mail clients do): it stays until the view is loaded again.
- */
-let heldId: string | null = null;
-export const holdInView = (id: string | null): void => {
-  heldId = id;
-};
-
-// ---------- Filters ----------
-
-function matchesExceptStatus(c: Conversation, f: InboxFilters, meId: string | null): boolean {
-  if (f.assignee === 'me' && (meId === null || c.assignee !== meId)) return false;
-  if (f.assignee === 'unassigned' && c.assignee !== null) return false;
-  if (f.label.trim() && !c.labels.includes(f.label.trim())) return false;
-  if (f.unread && c.unreadCount === 0) return false;
-  return true;
-}
 
 const queryOf = (f: InboxFilters): ConversationQuery => ({
   status: f.status,
@@ -149,77 +104,42 @@ const queryOf = (f: InboxFilters): ConversationQuery => ({
   ...(f.unread ? { unread: true } : {}),
 });
 
-/** The conversation as it was before `changes` (the event's from-values). */
-function previousOf(c: Conversation, changes: Changes): Conversation {
-  const before: Record<string, unknown> = { ...c };
-  for (const [field, change] of Object.entries(changes)) before[field] = change.from;
-  return before as Conversation;
-}
-
-/** The selection without `id` (the same set when it was not in it). */
-function without1(selection: ReadonlySet<string>, id: string): ReadonlySet<string> {
-  if (!selection.has(id)) return selection;
-  const next = new Set(selection);
-  next.delete(id);
-  return next;
-}
-
-function insertSorted(list: Conversation[], c: Conversation, hasMore: boolean): Conversation[] {
-  let index = list.findIndex((row) => compareConversations(c, row) < 0);
-  if (index < 0) {
-    // Past the last loaded row: it arrives with a later page, in order.
-    if (hasMore) return list;
-    index = list.length;
-  }
-  const next = list.slice();
-  next.splice(index, 0, c);
-  return next;
-}
-
 export const useInbox = create<InboxState>()((set, get) => {
-  // Bumped by every local change to the counts: a reconcile read before it is stale.
-  let countsSeq = 0;
   let reconcileTimer: number | null = null;
+  // Ids of changed conversations a search may now match, waiting to be re-checked by the API.
+  const recheck = new Set<string>();
+  let recheckTimer: number | null = null;
 
-  const meId = (): string | null => useAgents.getState().meId;
-
-  /** Keeps the freshest copy of each; returns what the desk now holds for each of them. */
-  const rememberAll = (list: Conversation[]): Conversation[] => {
-    let delta = 0;
-    const labels = new Set(get().knownLabels);
-    const before = labels.size;
-    const kept = list.map((c) => {
-      const current = known.get(c.id);
-      if (current && !isNewer(c, current)) return current;
-      known.set(c.id, c);
-      delta += unreadOf(c) - unreadOf(current);
-      for (const label of c.labels) labels.add(label);
-      return c;
-    });
-    if (delta !== 0 || labels.size !== before) {
-      set((s) => ({
-        unreadTotal: s.unreadTotal + delta,
-        ...(labels.size !== before ? { knownLabels: [...labels].sort() } : {}),
-      }));
-    }
-    return kept;
+  /** Runs one event through the rules; keeps the state, and schedules what only the API can do. */
+  const dispatch = (event: InboxEvent): void => {
+    const current = get();
+    const next = reduceConversationEvent(
+      current,
+      event,
+      current.filters,
+      useAgents.getState().meId,
+    );
+    if (next.state !== current) set(next.state);
+    for (const id of next.recheck) queueRecheck(id);
+    if (next.reconcileCounts) scheduleReconcile();
   };
-  const remember = (c: Conversation): Conversation => rememberAll([c])[0]!;
 
   // Every first-page load supersedes the ones before: answers for an older filter are dropped.
   const list = createPagedList({
     set,
     get,
     first: () => api.conversations.list({ ...queryOf(get().filters), limit: FIRST_PAGE_SIZE }),
-    onFirst: (page) => {
-      countsSeq += 1;
-      return { counts: page.counts };
-    },
+    onFirst: (page) => ({ counts: page.counts, countsVersion: get().countsVersion + 1 }),
     next: (cursor) =>
       api.conversations.list({ ...queryOf(get().filters), limit: PAGE_SIZE, cursor }),
     rows: (s) => s.conversations,
     withRows: (conversations) => ({ conversations }),
-    keep: rememberAll,
+    keep: (rows) => {
+      const current = get();
+      const { state, kept } = rememberConversations(current, rows);
+      if (state !== current) set(state);
+      return kept;
+    },
   });
 
   const scheduleReconcile = (): void => {
@@ -233,50 +153,16 @@ export const useInbox = create<InboxState>()((set, get) => {
   /** Reads the counts alone (a one-row page) when they cannot be worked out locally. */
   const reconcileCounts = async (): Promise<void> => {
     const isCurrent = list.guard.start();
-    const startedAt = countsSeq;
+    const startedAt = get().countsVersion;
     try {
       const page = await api.conversations.list({ ...queryOf(get().filters), limit: 1 });
       if (!isCurrent()) return;
-      if (startedAt !== countsSeq) return scheduleReconcile();
+      if (startedAt !== get().countsVersion) return scheduleReconcile();
       set({ counts: page.counts });
     } catch {
       // The next event or load tries again; the tabs keep their last counts meanwhile.
     }
   };
-
-  const adjustCounts = (c: Conversation, changes: Changes | 'created'): void => {
-    const { counts, filters } = get();
-    if (!counts) return;
-    if (filters.q.trim()) {
-      // Message-text search cannot be judged here: ask the API.
-      countsSeq += 1;
-      scheduleReconcile();
-      return;
-    }
-    let previous: Conversation | null = null;
-    if (changes !== 'created') {
-      // Only these move a conversation between tabs or in and out of the filters.
-      const moves =
-        'status' in changes ||
-        'assignee' in changes ||
-        'labels' in changes ||
-        (filters.unread && 'unreadCount' in changes);
-      if (!moves) return;
-      previous = previousOf(c, changes);
-    }
-    const me = meId();
-    const next = { ...counts };
-    if (previous && matchesExceptStatus(previous, filters, me)) {
-      next[previous.status] = Math.max(0, next[previous.status] - 1);
-    }
-    if (matchesExceptStatus(c, filters, me)) next[c.status] += 1;
-    countsSeq += 1;
-    set({ counts: next });
-  };
-
-  // Ids of changed conversations a search may now match, waiting to be re-checked by the API.
-  const recheck = new Set<string>();
-  let recheckTimer: number | null = null;
 
   const queueRecheck = (id: string): void => {
     recheck.add(id);
@@ -292,7 +178,7 @@ export const useInbox = create<InboxState>()((set, get) => {
   /**
    * Asks the list endpoint, under the current filters and search, which of the changed rows
    * belong in the view now (a search matches message text, which only the API can judge). The
-   * same answer brings the tabs' counts.
+   * same answer brings the tabs' counts, unless they changed locally meanwhile.
    */
   const runRecheck = async (): Promise<void> => {
     recheckTimer = null;
@@ -300,7 +186,7 @@ export const useInbox = create<InboxState>()((set, get) => {
     for (const id of ids) recheck.delete(id);
     if (recheck.size > 0) recheckTimer = window.setTimeout(runRecheck, RECHECK_DELAY_MS);
     const isCurrent = list.guard.start();
-    const startedAt = countsSeq;
+    const startedAt = get().countsVersion;
     try {
       const page = await api.conversations.list({
         ...queryOf(get().filters),
@@ -308,44 +194,14 @@ export const useInbox = create<InboxState>()((set, get) => {
         limit: ids.length,
       });
       if (!isCurrent()) return;
-      if (startedAt === countsSeq) {
-        countsSeq += 1;
-        set({ counts: page.counts });
-      }
-      for (const c of rememberAll(page.data)) upsertRow(c, true);
+      dispatch({
+        type: 'listed',
+        conversations: page.data,
+        ...(startedAt === get().countsVersion ? { counts: page.counts } : {}),
+      });
     } catch {
       // The next change, tab click or reconnect re-reads the list.
     }
-  };
-
-  /**
-   * Puts a fresher copy where it belongs in the view, or takes it out. `confirmed`: the API has
-   * just listed it under the current filters, search included.
-   */
-  const upsertRow = (c: Conversation, confirmed = false): void => {
-    const state = get();
-    if (state.status !== 'ready') return;
-    const shown = state.conversations.some((row) => row.id === c.id);
-    const filters = shown && c.id === heldId ? { ...state.filters, unread: false } : state.filters;
-    const matches = c.status === filters.status && matchesExceptStatus(c, filters, meId());
-    if (matches && !shown && !confirmed && state.filters.q.trim()) {
-      // It may match the search now (a new message, a reopened or woken conversation).
-      queueRecheck(c.id);
-      return;
-    }
-    set((s) => {
-      const index = s.conversations.findIndex((row) => row.id === c.id);
-      if (index >= 0) {
-        const current = s.conversations[index]!;
-        if (!isNewer(c, current)) return s;
-        const without = s.conversations.slice();
-        without.splice(index, 1);
-        if (!matches) return { conversations: without, selection: without1(s.selection, c.id) };
-        return { conversations: insertSorted(without, c, false) };
-      }
-      if (!matches) return s;
-      return { conversations: insertSorted(s.conversations, c, s.nextCursor !== null) };
-    });
   };
 
   /** Shows a view afresh: another filter, or the same tab picked again. */
@@ -358,6 +214,8 @@ export const useInbox = create<InboxState>()((set, get) => {
   return {
     ...emptyList(),
     filters: DEFAULT_FILTERS,
+    countsVersion: 0,
+    heldId: null,
 
     setFilters: (partial) => {
       const current = get().filters;
@@ -417,47 +275,19 @@ export const useInbox = create<InboxState>()((set, get) => {
           limit: FIRST_PAGE_SIZE,
         });
         if (!isCurrent()) return;
-        countsSeq += 1;
-        set({ counts: page.counts });
-        for (const c of rememberAll(page.data)) upsertRow(c, true);
+        dispatch({ type: 'listed', conversations: page.data, counts: page.counts });
       } catch {
         // Still showing the last known state; the next reconnect or load tries again.
       }
     },
 
-    apply: (conversation, changes) => {
-      const fresh = remember(conversation);
-      if (changes) adjustCounts(conversation, changes);
-      if (fresh === conversation) upsertRow(conversation);
-    },
+    apply: (conversation, changes) =>
+      dispatch({ type: 'conversation', conversation, ...(changes ? { changes } : {}) }),
 
-    applyMessage: (message) => {
-      // Like the API, a row previews the last message exchanged: private notes stay in the thread.
-      if (message.type === 'note') return;
-      const current = known.get(message.conversationId);
-      if (!current) return;
-      const last = current.lastMessage;
-      if (
-        last &&
-        (message.id < last.id ||
-          (message.id === last.id && STATUS_RANK[message.status] < STATUS_RANK[last.status]))
-      ) {
-        return;
-      }
-      const next = { ...current, lastMessage: message };
-      known.set(next.id, next);
-      set((s) => {
-        const index = s.conversations.findIndex((c) => c.id === next.id);
-        if (index < 0) return s;
-        const conversations = s.conversations.slice();
-        conversations[index] = next;
-        return { conversations };
-      });
-    },
+    applyMessage: (message) => dispatch({ type: 'message', message }),
 
     reset: () => {
       list.invalidate();
-      known.clear();
       clearRecheck();
       if (reconcileTimer !== null) window.clearTimeout(reconcileTimer);
       reconcileTimer = null;
@@ -467,6 +297,15 @@ export const useInbox = create<InboxState>()((set, get) => {
 });
 
 registerScopedStore(() => useInbox.getState().reset());
+
+/** The freshest copy of a conversation this desk has seen (any tab, any event). */
+export const knownConversation = (id: string): Conversation | undefined =>
+  useInbox.getState().known.get(id);
+
+/** The conversation open in the thread stays in the list while read (see `InboxView.heldId`). */
+export const holdInView = (id: string | null): void => {
+  if (useInbox.getState().heldId !== id) useInbox.setState({ heldId: id });
+};
 
 events.subscribe(['conversation.created', 'conversation.updated'], (event) => {
   const conversation = event.data.conversation as Conversation | undefined;
@@ -497,10 +336,14 @@ useAgents.subscribe((s, previous) => {
 export const conversationTitle = (c: Pick<Conversation, 'contact'>): string =>
   contactLabel({ ...c.contact, name: c.contact.name?.trim() ?? null });
 
-// After the stream was down, re-read what is on screen (events missed meanwhile included).
-let streamWas = events.status;
-events.onStatus((status) => {
-  const resumed = status === 'open' && streamWas === 'reconnecting';
-  streamWas = status;
-  if (resumed && useInbox.getState().status === 'ready') void useInbox.getState().refreshTop();
-});
+/** After the stream was down, re-reads what is on screen (events missed meanwhile included). */
+function refreshOnResume(): (status: StreamStatus) => void {
+  let was = events.status;
+  return (status) => {
+    const resumed = status === 'open' && was === 'reconnecting';
+    was = status;
+    if (resumed && useInbox.getState().status === 'ready') void useInbox.getState().refreshTop();
+  };
+}
+
+events.onStatus(refreshOnResume());
