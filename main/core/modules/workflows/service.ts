@@ -1,7 +1,6 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
 import type { ListReply } from '../../../../shared/schemas/interactive-lists.ts';
-import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
 import type {
   UpdateWorkflowBody,
   Workflow,
@@ -15,21 +14,18 @@ import type {
   WorkflowStatus,
 } from '../../../../shared/workflow-rules.ts';
 import {
-  conditionHolds,
   followingStep,
   MAX_RUN_STEPS,
-  parseDuration,
   renderTemplateString,
   WEBHOOK_ATTEMPTS,
   workflowProblems,
 } from '../../../../shared/workflow-rules.ts';
-import { listText } from '../../../../shared/list-rules.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import { RetryLater } from '../../jobs/scheduler.ts';
 import type { Outbound } from '../../net/outbound.ts';
-import { literalTargetRefusal, OutboundError } from '../../net/outbound.ts';
+import { OutboundError } from '../../net/outbound.ts';
 import type { Governor, PaceKey } from '../../pacing/governor.ts';
 import type { Clock, IdGenerator, Random, Scope } from '../../runtime.ts';
 import { iso, isoOrNull, randomBase62 } from '../../runtime.ts';
@@ -40,11 +36,12 @@ import type { ConversationsService } from '../conversations/service.ts';
 import type { InteractiveListsService } from '../interactive-lists/service.ts';
 import type { MessagesService, Sender } from '../messages/service.ts';
 import { insideServiceWindow } from '../messages/service.ts';
-import { renderTemplate } from '../templates/rules.ts';
 import { sign, standardSignature } from '../webhooks/service.ts';
 import type { WorkspacesService } from '../workspaces/service.ts';
 import type { RunRow, WorkflowRow } from './repo.ts';
 import { workflowsRepo } from './repo.ts';
+import type { HandOver, Outcome, ScopeContext } from './steps/index.ts';
+import { STEP_EXECUTORS } from './steps/index.ts';
 
 const STEP = 'workflow.step';
 const WEBHOOK = 'workflow.webhook';
@@ -79,15 +76,6 @@ interface Stored {
   /** Hand-over attempts of the current send step (retryable refusals). */
   attempts: number;
 }
-
-/** What executing one step came to. */
-type Outcome =
-  | { kind: 'next'; next: string | null; output: unknown }
-  | { kind: 'end'; output: unknown }
-  | { kind: 'fail'; error: string }
-  | { kind: 'wait'; for: 'timer' | 'reply'; until: number }
-  | { kind: 'hold'; until: number }
-  | { kind: 'webhook' };
 
 const scopeOf = (r: { workspace_id: string; environment: 'test' | 'live' }): Scope => ({
   workspaceId: r.workspace_id,
@@ -176,53 +164,20 @@ export function workflowsService(d: WorkflowsDeps) {
 
   /**
    * What steps name outside the definition, checked against the saving scope so it fails at
-   * save and not at run time: a list of this workspace and environment, an agent of this
-   * workspace, and a webhook URL the workspace may call (as webhooks do: an IP literal in any
-   * spelling, or a local-only name; a name that must be resolved is checked when called).
+   * save and not at run time (each type's `checkScope` in steps/): a list of this workspace and
+   * environment, an agent of this workspace, and a webhook URL the workspace may call.
    */
   function requireInScope(scope: Scope, steps: readonly StepDefinition[]) {
-    const refuse = (param: string, message: string): never => {
-      throw new ApiError('validation_error', message, { param });
+    const saving: ScopeContext = {
+      scope,
+      refuse: (param: string, message: string): never => {
+        throw new ApiError('validation_error', message, { param });
+      },
+      allowPrivate: d.workspaces.settings(scope.workspaceId).allowPrivateWebhooks,
+      listExists: (id: string) => listExists(scope, id),
+      conversations: d.conversations,
     };
-    const allowPrivate = d.workspaces.settings(scope.workspaceId).allowPrivateWebhooks;
-    steps.forEach((s, i) => {
-      const at = `steps.${i}`;
-      if (s.type === 'send_list') {
-        const listId: unknown = s.listId;
-        if (typeof listId !== 'string' || !listExists(scope, listId)) {
-          refuse(
-            `${at}.listId`,
-            `no interactive list ${String(listId)} in this workspace and environment`,
-          );
-        }
-      } else if (s.type === 'update_conversation') {
-        const assignee: unknown = s.assignee;
-        if (assignee === undefined || assignee === null) return;
-        if (assignee === 'me') {
-          refuse(`${at}.assignee`, 'a workflow acts for no agent: name an agent id, or null');
-        }
-        if (
-          typeof assignee !== 'string' ||
-          !d.conversations.findAgent(scope.workspaceId, assignee)
-        ) {
-          refuse(`${at}.assignee`, `no agent ${String(assignee)} in this workspace`);
-        }
-      } else if (s.type === 'webhook') {
-        let refusal: string | null;
-        try {
-          refusal = literalTargetRefusal(s.url!, allowPrivate);
-        } catch (e) {
-          if (!(e instanceof OutboundError)) throw e;
-          refusal = e.message;
-        }
-        if (refusal) {
-          refuse(
-            `${at}.url`,
-            `${refusal}; allow private webhook targets in the workspace settings to use it`,
-          );
-        }
-      }
-    });
+    steps.forEach((s, i) => STEP_EXECUTORS[s.type].checkScope?.(s, `steps.${i}`, saving));
   }
 
   function listExists(scope: Scope, id: string): boolean {
@@ -343,12 +298,7 @@ export function workflowsService(d: WorkflowsDeps) {
   }
 
   /** A send step's hand-over through the governor, like a campaign's. */
-  function send(
-    r: RunRow,
-    ctx: Stored,
-    contact: ContactRow,
-    fields: Parameters<MessagesService['handOverForRunner']>[2],
-  ): Outcome {
+  function send(r: RunRow, ctx: Stored, contact: ContactRow, fields: HandOver): Outcome {
     const scope = scopeOf(r);
     const now = clock.now();
     const { account, ...limits } = d.workspaces.limitsFor(r.workspace_id, r.environment);
@@ -402,96 +352,17 @@ export function workflowsService(d: WorkflowsDeps) {
     const scope = scopeOf(r);
     const now = clock.now();
     const render = (text: string) => renderTemplateString(text, rc);
-    switch (s.type) {
-      case 'send_template': {
-        const variables = Object.fromEntries(
-          Object.entries(s.variables ?? {}).map(([k, v]) => [k, render(v)]),
-        );
-        const empty = Object.entries(variables).find(([, v]) => v.trim() === '');
-        if (empty)
-          return { kind: 'fail', error: `variable_missing: {{${empty[0]}}} renders empty` };
-        let tpl;
-        try {
-          tpl = d.messages.sendableTemplate(scope, s.templateName!, variables);
-        } catch (e) {
-          if (e instanceof ApiError) return { kind: 'fail', error: `${e.code}: ${e.message}` };
-          throw e;
-        }
-        return send(r, ctx, contact, {
-          type: 'template',
-          template_name: tpl.name,
-          text: renderTemplate(JSON.parse(tpl.components) as TemplateComponent[], variables),
-          variables: JSON.stringify(variables),
-          category: tpl.category,
-        });
-      }
-      case 'send_text': {
-        const text = render(s.text!);
-        if (text.trim() === '') return { kind: 'fail', error: 'the text renders empty' };
-        return (
-          outsideWindow(contact) ??
-          send(r, ctx, contact, {
-            type: 'text',
-            template_name: null,
-            text,
-            variables: null,
-            category: 'SERVICE',
-          })
-        );
-      }
-      case 'send_list': {
-        let list;
-        try {
-          list = d.lists.find(scope, s.listId!, 'listId');
-          d.messages.listFitsChannel(scope, list);
-        } catch (e) {
-          if (e instanceof ApiError) return { kind: 'fail', error: `${e.code}: ${e.message}` };
-          throw e;
-        }
-        return (
-          outsideWindow(contact) ??
-          send(r, ctx, contact, {
-            type: 'list',
-            template_name: null,
-            text: listText(list),
-            variables: null,
-            category: 'SERVICE',
-            interactive: JSON.stringify(list),
-          })
-        );
-      }
-      case 'wait':
-        return { kind: 'wait', for: 'timer', until: now + parseDuration(s.duration!)! };
-      case 'wait_for_reply':
-        return { kind: 'wait', for: 'reply', until: now + parseDuration(s.timeout!)! };
-      case 'branch': {
-        for (const c of s.conditions ?? []) {
-          const value = render(c.if.value);
-          if (conditionHolds(value, c.if.op, c.if.equals)) {
-            return { kind: 'next', next: c.goto, output: { value, matched: c.goto } };
-          }
-        }
-        return { kind: 'next', next: s.else ?? null, output: { matched: s.else ?? null } };
-      }
-      case 'webhook':
-        return { kind: 'webhook' };
-      case 'update_conversation': {
-        try {
-          const conversationId = d.conversations.applyForRunner(scope, contact, {
-            ...(s.status !== undefined ? { status: s.status as 'open' } : {}),
-            ...(s.assignee !== undefined ? { assignee: s.assignee } : {}),
-            ...(s.addLabels ? { addLabels: s.addLabels } : {}),
-            ...(s.removeLabels ? { removeLabels: s.removeLabels } : {}),
-          });
-          return { kind: 'next', next: null, output: { conversationId } };
-        } catch (e) {
-          if (e instanceof ApiError) return { kind: 'fail', error: `${e.code}: ${e.message}` };
-          throw e;
-        }
-      }
-      case 'end':
-        return { kind: 'end', output: null };
-    }
+    return STEP_EXECUTORS[s.type].execute(s, {
+      scope,
+      now,
+      contact,
+      render,
+      send: (fields) => send(r, ctx, contact, fields),
+      outsideWindow: () => outsideWindow(contact),
+      messages: d.messages,
+      lists: d.lists,
+      conversations: d.conversations,
+    });
   }
 
   /** Runs the run's steps from its current one until it waits, ends or uses its job's share. */
@@ -545,7 +416,9 @@ export function workflowsService(d: WorkflowsDeps) {
           return finish(r, ctx, null);
         case 'next':
           ranStep(r, seq, s, 'completed', outcome.output, null);
-          if (outcome.output !== null && s.type !== 'branch') ctx.steps[s.id] = outcome.output;
+          if (outcome.output !== null && STEP_EXECUTORS[s.type].keepsOutput !== false) {
+            ctx.steps[s.id] = outcome.output;
+          }
           r.current_step = outcome.next ?? followingStep(def.steps, index);
           continue;
         case 'wait':
