@@ -15,6 +15,16 @@ export const systemClock: Clock = { now: () => Date.now() };
 export const cryptoRandom: Random = { bytes: (n) => randomBytes(n) };
 
 /** Every record belongs to a workspace and an environment; every query is scoped by both. */
+/**
+ * The agent a caller acts as (`X-Parley-Agent`, resolved by the auth hook): `id` when the header
+ * named an agent of the workspace, null otherwise; `named` is what the header said (null: none).
+ */
+export interface ActingAgent {
+  id: string | null;
+  named: string | null;
+}
+export const NO_AGENT: ActingAgent = { id: null, named: null };
+
 export interface Scope {
   workspaceId: string;
   environment: Environment;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { RIGHTS, ROLES } from '../permissions.ts';
 import { environmentSchema, isoDate } from './common.ts';
 
 export const workspaceSchema = z.object({
@@ -27,5 +28,9 @@ export const meSchema = z.object({
   auth: z.enum(['session', 'api_key']),
   keyPrefix: z.string().nullable(),
   businessAccount: businessAccountSchema,
+  role: z.enum(ROLES).describe('the caller’s row of the permission matrix'),
+  rights: z
+    .array(z.enum(RIGHTS))
+    .describe('what the caller may do in this environment (the UI hides or disables the rest)'),
 });
 export type Me = z.infer<typeof meSchema>;

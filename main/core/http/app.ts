@@ -25,7 +25,9 @@ import { templatesRoutes } from '../modules/templates/routes.ts';
 import { pricesRoutes, walletRoutes } from '../modules/wallet/routes.ts';
 import { webhooksRoutes } from '../modules/webhooks/routes.ts';
 import type { Services } from '../services.ts';
-import { clientKey, createAuthenticator } from './auth.ts';
+import type { Right, RouteRight } from '../../../shared/permissions.ts';
+import { PUBLIC, RIGHTS } from '../../../shared/permissions.ts';
+import { authorize, clientKey, createAuthenticator } from './auth.ts';
 import { renderDocs } from './docs.ts';
 import {
   clientErrorResponse,
@@ -114,7 +116,28 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
   });
   const methods = createMethodIndex();
-  app.addHook('onRoute', (route) => methods.add(route.method, route.url ?? route.path));
+  // Every route and the right it declared (shared/permissions.ts), checked once all are in (a
+  // plugin's own onRoute hook may set it after this one ran): the auth hook checks that right.
+  const declared: { method: string; url: string; options: { config?: unknown } }[] = [];
+  const routeRights: { method: string; url: string; right: RouteRight }[] = [];
+  app.decorate('routeRights', routeRights);
+  app.addHook('onRoute', (route) => {
+    methods.add(route.method, route.url ?? route.path);
+    for (const method of [route.method].flat()) {
+      declared.push({ method, url: route.url ?? route.path, options: route });
+    }
+  });
+  app.addHook('onReady', async () => {
+    for (const d of declared) {
+      const right = (d.options.config as { right?: unknown } | undefined)?.right;
+      if (right !== PUBLIC && !RIGHTS.includes(right as Right)) {
+        throw new Error(
+          `${d.method} ${d.url}: a route declares the right it needs (config.right, shared/permissions.ts)`,
+        );
+      }
+      routeRights.push({ method: d.method, url: d.url, right: right as RouteRight });
+    }
+  });
   app.setValidatorCompiler(validatorCompiler);
   // Handlers build their responses from typed rows; the schemas document them (openapi.json)
   // and the hot path skips re-validating every response.
@@ -172,6 +195,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     rateLimit: createRateLimiter(opts.rateLimit, services.clock, 'api-key'),
     sessionRateLimit: createRateLimiter(opts.sessionRateLimit, services.clock, 'session'),
     anonymousRateLimit,
+    findAgent: (workspaceId, id) => services.conversations.findAgent(workspaceId, id),
   });
   session?.register(app, (req) => anonymousRateLimit(clientKey(req)));
 
@@ -179,16 +203,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     api.decorateRequest('principal', null as never);
     api.addHook('onRequest', async (req) => {
       req.principal = authenticate(req);
-      const config = req.routeOptions.config;
-      if (config.dashboardOnly && req.principal.kind !== 'session') {
-        throw new ApiError(
-          'forbidden',
-          'This action is only available in the Parley app (Settings), not with an API key.',
-        );
-      }
-      if (config.testOnly && req.principal.environment !== 'test') {
-        throw new ApiError('forbidden', 'This route works with test keys only.');
-      }
+      authorize(req.principal, req.routeOptions.config.right);
     });
     registerIdempotency(api, services.db, services.clock, services.owner, (m) => opts.log(m));
     const zapp = withZod(api);
@@ -218,16 +233,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.get(
     '/health',
-    { schema: { tags: ['System'], summary: 'Liveness', hide: true } },
+    { config: { right: 'public' }, schema: { tags: ['System'], summary: 'Liveness', hide: true } },
     async () => ({
       status: 'ok',
       version: opts.version,
       bootId: opts.bootId,
     }),
   );
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  app.get('/openapi.json', { config: { right: 'public' }, schema: { hide: true } }, async () =>
+    app.swagger(),
+  );
   let docsHtml: string | null = null;
-  app.get('/docs', { schema: { hide: true } }, async (_req, reply) => {
+  app.get('/docs', { config: { right: 'public' }, schema: { hide: true } }, async (_req, reply) => {
     docsHtml ??= renderDocs(app.swagger() as unknown as Parameters<typeof renderDocs>[0]);
     return reply.type('text/html; charset=utf-8').send(docsHtml);
   });
@@ -237,13 +254,19 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   if (index && assets && fs.existsSync(assets)) {
     // Vite names every asset by its content hash: a changed file is a new URL, so a year of
     // immutable caching is safe. index.html, which names them, is never cached (below).
-    await app.register(fastifyStatic, {
-      root: assets,
-      prefix: '/assets/',
-      index: false,
-      wildcard: false,
-      maxAge: 365 * 24 * 3600 * 1000,
-      immutable: true,
+    await app.register(async (files) => {
+      // The built UI's files are public: each route @fastify/static adds says so.
+      files.addHook('onRoute', (route) => {
+        route.config = { ...route.config, right: PUBLIC };
+      });
+      await files.register(fastifyStatic, {
+        root: assets,
+        prefix: '/assets/',
+        index: false,
+        wildcard: false,
+        maxAge: 365 * 24 * 3600 * 1000,
+        immutable: true,
+      });
     });
   }
   const sendIndex = (reply: FastifyReply) =>
@@ -251,7 +274,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
       .send(index ?? UNBUILT_PAGE);
-  app.get('/', { schema: { hide: true } }, async (_req, reply) => sendIndex(reply));
+  app.get('/', { config: { right: 'public' }, schema: { hide: true } }, async (_req, reply) =>
+    sendIndex(reply),
+  );
 
   app.setNotFoundHandler(async (req, reply) => {
     const isApi = API_PREFIXES.some((p) => req.url.startsWith(p));

@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../../shared/errors.ts';
 import { environmentSchema } from '../../../shared/schemas/common.ts';
+import type { Role, RouteRight } from '../../../shared/permissions.ts';
+import { PUBLIC, refusal } from '../../../shared/permissions.ts';
 import type { KeysService } from '../modules/keys/service.ts';
 import type { WorkspacesService } from '../modules/workspaces/service.ts';
 import type { RateLimiter } from './rate-limit.ts';
@@ -8,23 +10,43 @@ import type { BrowserSession } from './session.ts';
 import { sameSecret } from './session.ts';
 import type { Scope } from '../runtime.ts';
 
-/** Who is calling, and the scope every query of the request is limited to. */
+/**
+ * Who is calling, resolved once per request on the server: the credential, its role in the
+ * permission matrix (shared/permissions.ts), the scope every query of the request is limited
+ * to, and the agent it acts as.
+ */
 export interface Principal extends Scope {
   kind: 'api_key' | 'session';
+  role: Role;
   keyId: string | null;
   keyPrefix: string | null;
+  /**
+   * The agent the caller acts as (`X-Parley-Agent`, checked against the workspace's agents):
+   * `id` null when the header names none of them (`named` keeps what it said), or both null
+   * without the header.
+   */
+  agent: { id: string | null; named: string | null };
 }
 
 declare module 'fastify' {
   interface FastifyRequest {
     principal: Principal;
   }
-  interface FastifyContextConfig {
-    /** Only the desktop UI's session may call it (key management, wallet top-up). */
-    dashboardOnly?: boolean;
-    /** Test-environment only: 403 with a live key (simulator routes). */
-    testOnly?: boolean;
+  interface FastifyInstance {
+    /** Every route with the right it declared (app.ts), in registration order. */
+    routeRights: readonly { method: string; url: string; right: RouteRight }[];
   }
+  interface FastifyContextConfig {
+    /** What a caller needs to reach the route (shared/permissions.ts), or `public`. */
+    right?: RouteRight;
+  }
+}
+
+/** The one check of a route's right: 403 `forbidden` naming what it requires. */
+export function authorize(principal: Principal, right: RouteRight | undefined): void {
+  if (right === undefined || right === PUBLIC) return;
+  const why = refusal(principal.role, right, principal.environment);
+  if (why) throw new ApiError('forbidden', why, { details: { requires: right } });
 }
 
 const header = (req: FastifyRequest, name: string): string | undefined => {
@@ -45,7 +67,15 @@ export function createAuthenticator(deps: {
   sessionRateLimit: RateLimiter;
   /** Requests without a valid credential, per client address. */
   anonymousRateLimit: RateLimiter;
+  /** An agent of the workspace by id, or null (the acting agent's check). */
+  findAgent: (workspaceId: string, id: string) => { id: string } | null;
 }) {
+  /** `X-Parley-Agent`, checked once here; where it matters is the route's to say. */
+  const actingAgent = (req: FastifyRequest, workspaceId: string): Principal['agent'] => {
+    const named = header(req, 'x-parley-agent') || null;
+    if (named === null) return { id: null, named: null };
+    return { id: deps.findAgent(workspaceId, named)?.id ?? null, named };
+  };
   const refuse = (req: FastifyRequest): never => {
     // A flood of bad credentials is throttled too: it answers 429 once its bucket is empty.
     deps.anonymousRateLimit(clientKey(req));
@@ -58,7 +88,7 @@ export function createAuthenticator(deps: {
       const p = deps.keys.authenticate(key.trim());
       if (!p) return refuse(req);
       deps.rateLimit(p.keyId);
-      return { ...p, kind: 'api_key' };
+      return { ...p, kind: 'api_key', role: 'api_key', agent: actingAgent(req, p.workspaceId) };
     }
     const session = header(req, 'x-parley-session');
     const byHeader =
@@ -75,10 +105,13 @@ export function createAuthenticator(deps: {
       const workspace = deps.workspaces.resolve(workspaceId || undefined);
       return {
         kind: 'session',
+        // The desk's own session is its owner's (members and their roles join with sign-in).
+        role: 'owner',
         workspaceId: workspace.id,
         environment: env.data,
         keyId: null,
         keyPrefix: null,
+        agent: actingAgent(req, workspace.id),
       };
     }
     return refuse(req);

@@ -7,6 +7,7 @@
  * origin guard, rate limits, body parsing, idempotency); what one operation adds is declared on
  * its route as `config.docs` (or, for routes whose file cannot carry it, in OPERATION_DOCS).
  */
+import { can, PUBLIC, RIGHT_ENVIRONMENT } from '../../../shared/permissions.ts';
 import type { FastifyDynamicSwaggerOptions, SwaggerTransform } from '@fastify/swagger';
 import type { FastifySchema } from 'fastify';
 import { jsonSchemaTransform } from 'fastify-type-provider-zod';
@@ -732,8 +733,13 @@ export function openapiOptions(opts: {
     const out = jsonSchemaTransform(args as Parameters<typeof jsonSchemaTransform>[0]);
     const config = args.route.config ?? {};
     const facts: RouteFacts = {
-      dashboardOnly: config.dashboardOnly === true,
-      testOnly: config.testOnly === true,
+      // From the route's right (shared/permissions.ts): who is refused, and where.
+      dashboardOnly:
+        config.right !== undefined && config.right !== PUBLIC && !can('api_key', config.right),
+      testOnly:
+        config.right !== undefined &&
+        config.right !== PUBLIC &&
+        RIGHT_ENVIRONMENT[config.right] === 'test',
       docs: config.docs ?? {},
     };
     // Keys starting with `x-` are copied onto the operation, where transformObject picks it up.

@@ -113,7 +113,7 @@ export function browserSession(secret: string, port: () => number | null): Brows
     register(app, limit) {
       app.get(
         '/login',
-        { schema: { hide: true } },
+        { config: { right: 'public' }, schema: { hide: true } },
         async (req: FastifyRequest<{ Querystring: { token?: unknown } }>, reply) => {
           limit(req);
           const token = req.query.token;

@@ -78,7 +78,10 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
   app.get(
     '/campaigns',
     {
-      config: { docs: { responseExample: { data: [example], nextCursor: null } } },
+      config: {
+        right: 'campaigns.read',
+        docs: { responseExample: { data: [example], nextCursor: null } },
+      },
       schema: {
         operationId: 'listCampaigns',
         tags,
@@ -96,6 +99,7 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
     '/campaigns',
     {
       config: {
+        right: 'campaigns.write',
         docs: {
           errors: ['not_found', 'template_not_found', 'template_variables_mismatch'],
           requestExample: createExample,
@@ -121,6 +125,7 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
     '/campaigns',
     {
       config: {
+        right: 'campaigns.write',
         docs: {
           errors: [
             'not_found',
@@ -148,6 +153,7 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
     '/campaigns/launch',
     {
       config: {
+        right: 'campaigns.write',
         docs: {
           errors: [
             'not_found',
@@ -177,7 +183,7 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
   app.post(
     '/campaigns/pause',
     {
-      config: { docs: STATE_CHANGE },
+      config: { right: 'campaigns.write', docs: STATE_CHANGE },
       schema: {
         operationId: 'pauseCampaign',
         tags,
@@ -193,7 +199,7 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
   app.post(
     '/campaigns/cancel',
     {
-      config: { docs: STATE_CHANGE },
+      config: { right: 'campaigns.write', docs: STATE_CHANGE },
       schema: {
         operationId: 'cancelCampaign',
         tags,
@@ -210,6 +216,7 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
     '/campaigns/audience',
     {
       config: {
+        right: 'campaigns.read',
         docs: {
           errors: ['not_found'],
           requestExample: {
@@ -247,7 +254,7 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
   app.get(
     '/campaigns/:id',
     {
-      config: { docs: { ...BY_ID, responseExample: example } },
+      config: { right: 'campaigns.read', docs: { ...BY_ID, responseExample: example } },
       schema: {
         operationId: 'getCampaign',
         tags,
@@ -262,7 +269,7 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
   app.get(
     '/campaigns/:id/progress',
     {
-      config: { docs: { ...BY_ID, responseExample: progressExample } },
+      config: { right: 'campaigns.read', docs: { ...BY_ID, responseExample: progressExample } },
       schema: {
         operationId: 'getCampaignProgress',
         tags,
@@ -279,7 +286,7 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
   app.get(
     '/campaigns/:id/recipients',
     {
-      config: { docs: BY_ID },
+      config: { right: 'campaigns.read', docs: BY_ID },
       schema: {
         operationId: 'listCampaignRecipients',
         tags,
@@ -297,7 +304,7 @@ export const campaignsRoutes: RegisterRoutes = (app, { campaigns }) => {
   app.get(
     '/campaigns/:id/timeline',
     {
-      config: { docs: BY_ID },
+      config: { right: 'campaigns.read', docs: BY_ID },
       schema: {
         operationId: 'getCampaignTimeline',
         tags,

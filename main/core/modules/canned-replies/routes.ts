@@ -32,6 +32,7 @@ export const cannedRepliesRoutes: RegisterRoutes = (app, { cannedReplies }) => {
   app.get(
     '/canned-replies',
     {
+      config: { right: 'inbox' },
       schema: {
         operationId: 'listCannedReplies',
         tags,
@@ -47,7 +48,7 @@ export const cannedRepliesRoutes: RegisterRoutes = (app, { cannedReplies }) => {
   app.post(
     '/canned-replies',
     {
-      config: { docs: WRITE_DOCS },
+      config: { right: 'inbox', docs: WRITE_DOCS },
       schema: {
         operationId: 'createCannedReply',
         tags,
@@ -67,7 +68,7 @@ export const cannedRepliesRoutes: RegisterRoutes = (app, { cannedReplies }) => {
   app.get(
     '/canned-replies/:id',
     {
-      config: { docs: BY_ID_DOCS },
+      config: { right: 'inbox', docs: BY_ID_DOCS },
       schema: {
         operationId: 'getCannedReply',
         tags,
@@ -82,7 +83,7 @@ export const cannedRepliesRoutes: RegisterRoutes = (app, { cannedReplies }) => {
   app.put(
     '/canned-replies/:id',
     {
-      config: { docs: { ...WRITE_DOCS, ...BY_ID_DOCS } },
+      config: { right: 'inbox', docs: { ...WRITE_DOCS, ...BY_ID_DOCS } },
       schema: {
         operationId: 'updateCannedReply',
         tags,
@@ -99,7 +100,7 @@ export const cannedRepliesRoutes: RegisterRoutes = (app, { cannedReplies }) => {
   app.delete(
     '/canned-replies/:id',
     {
-      config: { docs: BY_ID_DOCS },
+      config: { right: 'inbox', docs: BY_ID_DOCS },
       schema: {
         operationId: 'deleteCannedReply',
         tags,

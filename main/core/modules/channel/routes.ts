@@ -49,7 +49,7 @@ export const channelRoutes: RegisterRoutes = (app, { channels, channelWebhooks }
   app.get(
     '/api/channel',
     {
-      config: { docs: { errors: ['forbidden'], responseExample: example } },
+      config: { right: 'channel.read', docs: { errors: ['forbidden'], responseExample: example } },
       schema: {
         operationId: 'getChannel',
         tags,
@@ -65,7 +65,7 @@ export const channelRoutes: RegisterRoutes = (app, { channels, channelWebhooks }
     '/api/channel',
     {
       config: {
-        dashboardOnly: true,
+        right: 'channel.manage',
         docs: {
           errors: ['forbidden'],
           requestExample: {
@@ -98,7 +98,7 @@ export const channelRoutes: RegisterRoutes = (app, { channels, channelWebhooks }
     '/api/channel/check',
     {
       config: {
-        dashboardOnly: true,
+        right: 'channel.manage',
         docs: { errors: ['forbidden', 'invalid_state'], responseExample: example },
       },
       schema: {
@@ -116,6 +116,7 @@ export const channelRoutes: RegisterRoutes = (app, { channels, channelWebhooks }
     '/api/channel/rejects',
     {
       config: {
+        right: 'channel.read',
         docs: {
           errors: ['forbidden'],
           responseExample: {
@@ -166,7 +167,7 @@ export function registerChannelWebhook(
 
   app.get<{ Querystring: Record<string, string | undefined> }>(
     '/channel/webhook',
-    { schema: { hide: true } },
+    { config: { right: 'public' }, schema: { hide: true } },
     async (req, reply) => {
       const challenge = webhook.verify(
         req.query['hub.mode'],
@@ -180,27 +181,31 @@ export function registerChannelWebhook(
     },
   );
 
-  app.post('/channel/webhook', { schema: { hide: true } }, async (req) => {
-    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
-    const header = req.headers['x-hub-signature-256'];
-    const secret = webhook.signedBy(raw, Array.isArray(header) ? header[0] : header);
-    if (!secret) {
-      throw new ApiError(
-        'invalid_signature',
-        'X-Hub-Signature-256 is missing or does not match a connected app secret',
-      );
-    }
-    let body: unknown;
-    try {
-      body = JSON.parse(raw.toString('utf8'));
-    } catch {
-      throw new ApiError('invalid_json');
-    }
-    const parsed = z
-      .object({ entry: z.array(z.unknown()).optional() })
-      .passthrough()
-      .safeParse(body);
-    if (!parsed.success) throw new ApiError('validation_error', 'not a webhook envelope');
-    return webhook.handle(body as Parameters<ChannelWebhook['handle']>[0], secret);
-  });
+  app.post(
+    '/channel/webhook',
+    { config: { right: 'public' }, schema: { hide: true } },
+    async (req) => {
+      const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+      const header = req.headers['x-hub-signature-256'];
+      const secret = webhook.signedBy(raw, Array.isArray(header) ? header[0] : header);
+      if (!secret) {
+        throw new ApiError(
+          'invalid_signature',
+          'X-Hub-Signature-256 is missing or does not match a connected app secret',
+        );
+      }
+      let body: unknown;
+      try {
+        body = JSON.parse(raw.toString('utf8'));
+      } catch {
+        throw new ApiError('invalid_json');
+      }
+      const parsed = z
+        .object({ entry: z.array(z.unknown()).optional() })
+        .passthrough()
+        .safeParse(body);
+      if (!parsed.success) throw new ApiError('validation_error', 'not a webhook envelope');
+      return webhook.handle(body as Parameters<ChannelWebhook['handle']>[0], secret);
+    },
+  );
 }

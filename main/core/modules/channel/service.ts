@@ -305,14 +305,7 @@ export function channelService(d: {
     };
   }
 
-  function liveOnly(scope: Scope) {
-    if (scope.environment !== 'live') {
-      throw new ApiError(
-        'forbidden',
-        'The channel is set for live keys: test keys always use the simulated channel.',
-      );
-    }
-  }
+
 
   const service = {
     channelFor(workspaceId: string, environment: 'test' | 'live'): Channel {
@@ -347,7 +340,6 @@ export function channelService(d: {
       (withSecrets.all() as ChannelRow[]).map((r) => r.verify_token).filter(Boolean),
 
     get(scope: Scope): ChannelSettings {
-      liveOnly(scope);
       return view(scope, row(scope.workspaceId));
     },
 
@@ -357,7 +349,6 @@ export function channelService(d: {
      * them (design.md §5).
      */
     async put(scope: Scope, body: ChannelSettingsBody): Promise<ChannelSettings> {
-      liveOnly(scope);
       if (body.graphBaseUrl) {
         const allowPrivate = d.workspaces.settings(scope.workspaceId).allowPrivateWebhooks;
         const refusal = await d.outbound
@@ -464,7 +455,6 @@ export function channelService(d: {
      * tier and throughput feed the governor), in plain words.
      */
     async check(scope: Scope): Promise<ChannelSettings> {
-      liveOnly(scope);
       const r = row(scope.workspaceId);
       if (!connected(r)) {
         throw new ApiError(

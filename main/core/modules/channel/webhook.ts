@@ -594,12 +594,6 @@ export function channelWebhook(d: {
 
     /** The rejects of a workspace's live channel, newest first (Settings → Channel). */
     rejects(scope: Scope, limit: number, cursor: string | null) {
-      if (scope.environment !== 'live') {
-        throw new ApiError(
-          'forbidden',
-          'The channel is set for live keys: test keys always use the simulated channel.',
-        );
-      }
       const rows = rejectsPage.all({
         workspaceId: scope.workspaceId,
         cursor: cursor === null ? null : decodeCursor(cursor),

@@ -59,6 +59,7 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts }) => {
   app.get(
     '/api/contacts',
     {
+      config: { right: 'contacts' },
       schema: {
         tags,
         summary: 'List contacts, newest first',
@@ -74,6 +75,7 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts }) => {
   app.post(
     '/api/contacts',
     {
+      config: { right: 'contacts' },
       schema: {
         tags,
         summary: 'Create or update a contact by phone (201 when created, 200 when updated)',
@@ -92,6 +94,7 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts }) => {
   app.get(
     '/api/contacts/groups',
     {
+      config: { right: 'contacts' },
       schema: {
         tags,
         summary: 'List contact groups',
@@ -105,6 +108,7 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts }) => {
   app.post(
     '/api/contacts/groups',
     {
+      config: { right: 'contacts' },
       schema: {
         tags,
         summary: 'Create a group',
@@ -120,13 +124,17 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts }) => {
 
   app.get(
     '/api/contacts/groups/:id',
-    { schema: { tags, summary: 'Get a group', params: idParams, response: { 200: groupSchema } } },
+    {
+      config: { right: 'contacts' },
+      schema: { tags, summary: 'Get a group', params: idParams, response: { 200: groupSchema } },
+    },
     async (req) => contacts.getGroup(req.principal, req.params.id),
   );
 
   app.post(
     '/api/contacts/groups/:id/members',
     {
+      config: { right: 'contacts' },
       schema: {
         tags,
         summary: 'Add contacts to a group',
@@ -141,6 +149,7 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts }) => {
   app.post(
     '/api/contacts/import',
     {
+      config: { right: 'contacts' },
       schema: {
         tags,
         summary: 'Import contacts from CSV (Content-Type: text/csv)',
@@ -249,6 +258,7 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts }) => {
   app.get(
     '/api/contacts/:id',
     {
+      config: { right: 'contacts' },
       schema: {
         tags,
         summary: 'Get a contact',
@@ -262,6 +272,7 @@ export const contactsRoutes: RegisterRoutes = (app, { contacts }) => {
   app.patch(
     '/api/contacts/:id',
     {
+      config: { right: 'contacts' },
       schema: {
         tags,
         summary: 'Update a contact',

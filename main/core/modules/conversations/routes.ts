@@ -1,4 +1,3 @@
-import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { idParams, pageQuery, page } from '../../../../shared/schemas/common.ts';
 import {
@@ -33,15 +32,10 @@ const REPLY_DOCS: OperationDocs = {
 };
 
 export const conversationsRoutes: RegisterRoutes = (app, { conversations, messages }) => {
-  const me = (req: FastifyRequest) => {
-    const h = req.headers['x-parley-agent'];
-    return Array.isArray(h) ? h[0] : h;
-  };
-
   app.get(
     '/conversations',
     {
-      config: { docs: { headers: ['X-Parley-Agent'] } },
+      config: { right: 'inbox', docs: { headers: ['X-Parley-Agent'] } },
       schema: {
         operationId: 'listConversations',
         tags,
@@ -52,13 +46,17 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
         response: { 200: conversationPageSchema },
       },
     },
-    async (req, reply) => sendJson(reply, conversations.list(req.principal, req.query, me(req))),
+    async (req, reply) =>
+      sendJson(reply, conversations.list(req.principal, req.query, req.principal.agent)),
   );
 
   app.post(
     '/conversations',
     {
-      config: { docs: { errors: ['not_found'], requestExample: { phone: '+14155552671' } } },
+      config: {
+        right: 'inbox',
+        docs: { errors: ['not_found'], requestExample: { phone: '+14155552671' } },
+      },
       schema: {
         operationId: 'openConversation',
         tags,
@@ -81,6 +79,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
   app.get(
     '/conversations/:id',
     {
+      config: { right: 'inbox' },
       schema: {
         operationId: 'getConversation',
         tags,
@@ -95,6 +94,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
   app.get(
     '/conversations/:id/messages',
     {
+      config: { right: 'inbox' },
       schema: {
         operationId: 'listConversationMessages',
         tags,
@@ -111,7 +111,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
   app.post(
     '/conversations/:id/reply',
     {
-      config: { docs: REPLY_DOCS },
+      config: { right: 'inbox', docs: REPLY_DOCS },
       schema: {
         operationId: 'replyToConversation',
         tags,
@@ -126,7 +126,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
     },
     async (req, reply) => {
       const stored = app.commitWithResponse(req, reply, () =>
-        conversations.reply(req.principal, req.params.id, req.body, me(req)),
+        conversations.reply(req.principal, req.params.id, req.body, req.principal.agent),
       );
       if (stored === reply) return reply as never; // a replay
       const message = stored as Message;
@@ -150,7 +150,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
   app.patch(
     '/conversations/:id',
     {
-      config: { docs: { headers: ['X-Parley-Agent'] } },
+      config: { right: 'inbox', docs: { headers: ['X-Parley-Agent'] } },
       schema: {
         operationId: 'updateConversation',
         tags,
@@ -161,12 +161,16 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
       },
     },
     async (req, reply) =>
-      sendJson(reply, conversations.patch(req.principal, req.params.id, req.body, me(req))),
+      sendJson(
+        reply,
+        conversations.patch(req.principal, req.params.id, req.body, req.principal.agent),
+      ),
   );
 
   app.get(
     '/agents',
     {
+      config: { right: 'inbox' },
       schema: {
         operationId: 'listAgents',
         tags,
@@ -180,6 +184,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
   app.post(
     '/agents',
     {
+      config: { right: 'inbox' },
       schema: {
         operationId: 'createAgent',
         tags,

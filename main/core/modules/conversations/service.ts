@@ -5,8 +5,8 @@ import type { Agent } from '../../../../shared/schemas/conversations.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { decodeCursor, encodeCursor } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
-import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
-import { iso, isoOrNull } from '../../runtime.ts';
+import type { ActingAgent, Clock, IdGenerator, Scope } from '../../runtime.ts';
+import { NO_AGENT, iso, isoOrNull } from '../../runtime.ts';
 import type { ContactsService } from '../contacts/service.ts';
 import type { ContactRow } from '../contacts/repo.ts';
 import { phoneOrThrow, toContact } from '../contacts/service.ts';
@@ -125,13 +125,23 @@ export function conversationsService(deps: {
    * The agent a request acts as (`X-Parley-Agent`), checked only where "me" is used, so a
    * stale header does not break the rest of the inbox.
    */
-  function me(workspaceId: string, header: string | undefined, param: string): string {
-    if (!header) {
+  function me(acting: ActingAgent, param: string): string {
+    if (!acting.named) {
       throw new ApiError('validation_error', '"me" needs the X-Parley-Agent header (an agent id)', {
         param,
       });
     }
-    return agent(workspaceId, header, 'X-Parley-Agent').id;
+    return actingId(acting);
+  }
+
+  /** The agent the caller acts as; a header naming no agent of the workspace is a 400. */
+  function actingId(acting: ActingAgent): string {
+    if (acting.id === null) {
+      throw new ApiError('validation_error', `no agent ${acting.named} in this workspace`, {
+        param: 'X-Parley-Agent',
+      });
+    }
+    return acting.id;
   }
 
   function emitUpdated(
@@ -164,12 +174,11 @@ export function conversationsService(deps: {
   const service = {
     repo,
 
-    list(scope: Scope, q: ListQuery, agentHeader: string | undefined): Buffer {
+    list(scope: Scope, q: ListQuery, acting: ActingAgent = NO_AGENT): Buffer {
       const filter: ConversationFilter = {};
       if (q.status) filter.status = q.status;
       if (q.assignee === 'unassigned') filter.assignee = null;
-      else if (q.assignee === 'me')
-        filter.assignee = me(scope.workspaceId, agentHeader, 'assignee');
+      else if (q.assignee === 'me') filter.assignee = me(acting, 'assignee');
       else if (q.assignee) filter.assignee = agent(scope.workspaceId, q.assignee, 'assignee').id;
       if (q.label?.trim()) filter.label = q.label.trim();
       // Control characters (a NUL from `q=%00`) mean nothing in a search and break FTS5 syntax.
@@ -350,7 +359,7 @@ export function conversationsService(deps: {
       });
     },
 
-    patch(scope: Scope, id: string, body: PatchBody, agentHeader: string | undefined): string {
+    patch(scope: Scope, id: string, body: PatchBody, acting: ActingAgent = NO_AGENT): string {
       return db
         .transaction(() => {
           const row = require(scope, id);
@@ -381,8 +390,7 @@ export function conversationsService(deps: {
           }
           if (body.assignee !== undefined) {
             if (body.assignee === null) next.assignee_id = null;
-            else if (body.assignee === 'me')
-              next.assignee_id = me(scope.workspaceId, agentHeader, 'assignee');
+            else if (body.assignee === 'me') next.assignee_id = me(acting, 'assignee');
             else next.assignee_id = agent(scope.workspaceId, body.assignee, 'assignee').id;
           }
           // `addLabels` merges in this transaction: a bulk "add label" never drops a label
@@ -438,7 +446,7 @@ export function conversationsService(deps: {
         .immediate();
     },
 
-    reply(scope: Scope, id: string, body: ReplyBody, agentHeader: string | undefined) {
+    reply(scope: Scope, id: string, body: ReplyBody, acting: ActingAgent = NO_AGENT) {
       const row = require(scope, id);
       const given = (['text', 'templateName', 'listId'] as const).filter(
         (k) => body[k] !== undefined,
@@ -454,11 +462,7 @@ export function conversationsService(deps: {
       }
       // An agent's reply is signed by the X-Parley-Agent header (checked), else by the assignee.
       const agentId =
-        body.as === 'agent'
-          ? agentHeader
-            ? agent(scope.workspaceId, agentHeader, 'X-Parley-Agent').id
-            : row.assignee_id
-          : null;
+        body.as === 'agent' ? (acting.named ? actingId(acting) : row.assignee_id) : null;
       if (body.private) {
         if (body.text === undefined) {
           throw new ApiError('validation_error', 'a private note is text', { param: 'private' });

@@ -58,7 +58,7 @@ export function registerEmailPublicRoutes(
 
   app.get<{ Params: { file: string } }>(
     '/e/o/:file',
-    { schema: { hide: true } },
+    { config: { right: 'public' }, schema: { hide: true } },
     async (req, reply) => {
       const token = req.params.file.replace(/\.gif$/, '');
       email.opened(token);
@@ -68,7 +68,7 @@ export function registerEmailPublicRoutes(
 
   app.get<{ Params: { token: string }; Querystring: { u?: string; s?: string } }>(
     '/e/c/:token',
-    { schema: { hide: true } },
+    { config: { right: 'public' }, schema: { hide: true } },
     async (req, reply) => {
       const { u, s } = req.query;
       const target =
@@ -84,7 +84,7 @@ export function registerEmailPublicRoutes(
 
   app.get<{ Params: { token: string } }>(
     '/e/u/:token',
-    { schema: { hide: true } },
+    { config: { right: 'public' }, schema: { hide: true } },
     async (req, reply) => {
       const who = email.unsubscribeTarget(req.params.token);
       if (!who)
@@ -108,7 +108,7 @@ export function registerEmailPublicRoutes(
 
   app.post<{ Params: { token: string } }>(
     '/e/u/:token',
-    { schema: { hide: true } },
+    { config: { right: 'public' }, schema: { hide: true } },
     async (req, reply) => {
       if (!email.unsubscribe(req.params.token)) {
         return page(reply, 404, 'Link not found', '<p>This unsubscribe link is not valid.</p>');

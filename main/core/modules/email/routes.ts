@@ -118,7 +118,10 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
   app.get(
     '/v1/email/campaigns',
     {
-      config: { docs: { responseExample: { data: [example], nextCursor: null } } },
+      config: {
+        right: 'campaigns.read',
+        docs: { responseExample: { data: [example], nextCursor: null } },
+      },
       schema: {
         operationId: 'listEmailCampaigns',
         tags,
@@ -135,6 +138,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
     '/v1/email/campaigns',
     {
       config: {
+        right: 'campaigns.write',
         docs: {
           errors: ['not_found'],
           requestExample: createExample,
@@ -176,6 +180,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
     '/v1/email/audience',
     {
       config: {
+        right: 'campaigns.read',
         docs: {
           errors: ['not_found'],
           requestExample: {
@@ -207,7 +212,10 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
   app.get(
     '/v1/email/campaigns/:id',
     {
-      config: { docs: { errors: ['not_found'], responseExample: example } },
+      config: {
+        right: 'campaigns.read',
+        docs: { errors: ['not_found'], responseExample: example },
+      },
       schema: {
         operationId: 'getEmailCampaign',
         tags,
@@ -223,6 +231,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
     '/v1/email/campaigns/:id',
     {
       config: {
+        right: 'campaigns.write',
         docs: {
           errors: ['not_found', 'invalid_state'],
           requestExample: { subject: 'December news, {{contact.name}}' },
@@ -245,7 +254,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
   app.post(
     '/v1/email/campaigns/:id/launch',
     {
-      config: { docs: { ...STATE_CHANGE, requestExample: {} } },
+      config: { right: 'campaigns.write', docs: { ...STATE_CHANGE, requestExample: {} } },
       schema: {
         operationId: 'launchEmailCampaign',
         tags,
@@ -262,7 +271,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
   app.post(
     '/v1/email/campaigns/:id/pause',
     {
-      config: { docs: STATE_CHANGE },
+      config: { right: 'campaigns.write', docs: STATE_CHANGE },
       schema: {
         operationId: 'pauseEmailCampaign',
         tags,
@@ -278,7 +287,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
   app.post(
     '/v1/email/campaigns/:id/cancel',
     {
-      config: { docs: STATE_CHANGE },
+      config: { right: 'campaigns.write', docs: STATE_CHANGE },
       schema: {
         operationId: 'cancelEmailCampaign',
         tags,
@@ -295,6 +304,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
     '/v1/email/campaigns/:id/recipients',
     {
       config: {
+        right: 'campaigns.read',
         docs: {
           errors: ['not_found'],
           responseExample: { data: [messageExample], nextCursor: null },
@@ -316,6 +326,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
     '/v1/email/campaigns/:id/timeline',
     {
       config: {
+        right: 'campaigns.read',
         docs: {
           errors: ['not_found'],
           responseExample: {
@@ -339,6 +350,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
     '/v1/email/campaigns/:id/test',
     {
       config: {
+        right: 'campaigns.write',
         docs: {
           errors: ['not_found'],
           requestExample: { to: 'me@acme.example' },
@@ -370,6 +382,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
     '/v1/email/send',
     {
       config: {
+        right: 'send',
         docs: {
           requestExample: {
             to: 'ann@example.com',
@@ -400,7 +413,10 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
   app.get(
     '/v1/email/messages/:id',
     {
-      config: { docs: { errors: ['not_found'], responseExample: messageExample } },
+      config: {
+        right: 'campaigns.read',
+        docs: { errors: ['not_found'], responseExample: messageExample },
+      },
       schema: {
         operationId: 'getEmailMessage',
         tags,
@@ -415,7 +431,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
   app.get(
     '/v1/email/settings',
     {
-      config: { docs: { responseExample: settingsExample } },
+      config: { right: 'email_settings.read', docs: { responseExample: settingsExample } },
       schema: {
         operationId: 'getEmailSettings',
         tags,
@@ -432,7 +448,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
       // The SMTP host and port aim the core at a host: an admin-session setting, never an API
       // key's (design.md §5), so a key cannot turn the core into a port scanner.
       config: {
-        dashboardOnly: true,
+        right: 'email_settings.manage',
         docs: {
           requestExample: {
             smtp: {
@@ -465,7 +481,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
     '/v1/email/settings/check',
     {
       config: {
-        dashboardOnly: true,
+        right: 'email_settings.manage',
         docs: {
           requestExample: { to: 'me@acme.example' },
           responseExample: {

@@ -36,7 +36,7 @@ export const eventsRoutes =
     app.get(
       '/events',
       {
-        config: { docs: EVENTS_DOCS },
+        config: { right: 'events', docs: EVENTS_DOCS },
         schema: {
           operationId: 'streamEvents',
           tags: ['Events'],

@@ -42,7 +42,10 @@ export const interactiveListsRoutes: RegisterRoutes = (app, { interactiveLists }
   app.get(
     '/interactive-lists',
     {
-      config: { docs: { responseExample: { data: [example], nextCursor: null } } },
+      config: {
+        right: 'lists.read',
+        docs: { responseExample: { data: [example], nextCursor: null } },
+      },
       schema: {
         operationId: 'listInteractiveLists',
         tags,
@@ -57,7 +60,7 @@ export const interactiveListsRoutes: RegisterRoutes = (app, { interactiveLists }
   app.get(
     '/interactive-lists/:id',
     {
-      config: { docs: { errors: ['not_found'], responseExample: example } },
+      config: { right: 'lists.read', docs: { errors: ['not_found'], responseExample: example } },
       schema: {
         operationId: 'getInteractiveList',
         tags,
@@ -73,6 +76,7 @@ export const interactiveListsRoutes: RegisterRoutes = (app, { interactiveLists }
     '/interactive-lists',
     {
       config: {
+        right: 'lists.write',
         docs: {
           errors: ['list_limits_exceeded'],
           requestExample: createExample,
@@ -98,6 +102,7 @@ export const interactiveListsRoutes: RegisterRoutes = (app, { interactiveLists }
     '/interactive-lists',
     {
       config: {
+        right: 'lists.write',
         docs: {
           errors: ['not_found', 'list_limits_exceeded'],
           requestExample: { id: example.id, buttonText: 'Pick a topic' },
@@ -119,7 +124,7 @@ export const interactiveListsRoutes: RegisterRoutes = (app, { interactiveLists }
   app.delete(
     '/interactive-lists',
     {
-      config: { docs: { errors: ['not_found'] } },
+      config: { right: 'lists.write', docs: { errors: ['not_found'] } },
       schema: {
         operationId: 'deleteInteractiveList',
         tags,

@@ -8,7 +8,7 @@ export const keysRoutes: RegisterRoutes = (app, { keys }) => {
   app.get(
     '/api/keys',
     {
-      config: { dashboardOnly: true },
+      config: { right: 'keys' },
       schema: {
         operationId: 'listApiKeys',
         tags,
@@ -23,7 +23,7 @@ export const keysRoutes: RegisterRoutes = (app, { keys }) => {
   app.post(
     '/api/keys',
     {
-      config: { dashboardOnly: true },
+      config: { right: 'keys' },
       schema: {
         operationId: 'createApiKey',
         tags,
@@ -41,7 +41,7 @@ export const keysRoutes: RegisterRoutes = (app, { keys }) => {
   app.delete(
     '/api/keys/:id',
     {
-      config: { docs: { errors: ['invalid_state'] }, dashboardOnly: true },
+      config: { right: 'keys', docs: { errors: ['invalid_state'] } },
       schema: {
         operationId: 'revokeApiKey',
         tags,

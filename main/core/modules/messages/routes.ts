@@ -16,7 +16,6 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RegisterRoutes, ZodApp } from '../../http/types.ts';
 import { queryPhoneOrThrow } from '../contacts/service.ts';
 import { sendJson } from '../../http/types.ts';
-import type { ConversationsService } from '../conversations/service.ts';
 import { API_SENDER, type MessagesService, type Sender } from './service.ts';
 
 const tags = ['Messages'];
@@ -67,13 +66,11 @@ const SEND_TEXT_DOCS: OperationDocs = {
  * Contacts screen sends as that agent, so the thread labels it theirs); a header naming no
  * agent of the workspace, or an API key (a script), is the API.
  */
-function senderOf(req: FastifyRequest, conversations: ConversationsService): Sender {
-  if (req.principal.kind !== 'session') return API_SENDER;
-  const header = req.headers['x-parley-agent'];
-  const agentId = Array.isArray(header) ? header[0] : header;
-  if (!agentId) return API_SENDER;
-  const agent = conversations.findAgent(req.principal.workspaceId, agentId);
-  return agent ? { sentBy: 'agent', agentId: agent.id } : API_SENDER;
+function senderOf(req: FastifyRequest): Sender {
+  const { kind, agent } = req.principal;
+  return kind === 'session' && agent.id !== null
+    ? { sentBy: 'agent', agentId: agent.id }
+    : API_SENDER;
 }
 
 /**
@@ -137,11 +134,11 @@ async function answerSend<
   return final;
 }
 
-export const messagesRoutes: RegisterRoutes = (app, { messages, conversations }) => {
+export const messagesRoutes: RegisterRoutes = (app, { messages }) => {
   app.post(
     '/api/send',
     {
-      config: { docs: SEND_TEMPLATE_DOCS },
+      config: { right: 'send', docs: SEND_TEMPLATE_DOCS },
       schema: {
         operationId: 'sendTemplate',
         tags,
@@ -154,14 +151,14 @@ export const messagesRoutes: RegisterRoutes = (app, { messages, conversations })
     },
     async (req, reply) =>
       answerSend(app, messages, req, reply, () =>
-        messages.sendTemplate(req.principal, req.body, senderOf(req, conversations)),
+        messages.sendTemplate(req.principal, req.body, senderOf(req)),
       ),
   );
 
   app.post(
     '/api/send-text',
     {
-      config: { docs: SEND_TEXT_DOCS },
+      config: { right: 'send', docs: SEND_TEXT_DOCS },
       schema: {
         operationId: 'sendText',
         tags,
@@ -174,7 +171,7 @@ export const messagesRoutes: RegisterRoutes = (app, { messages, conversations })
     },
     async (req, reply) =>
       answerSend(app, messages, req, reply, () =>
-        messages.sendText(req.principal, req.body, senderOf(req, conversations)),
+        messages.sendText(req.principal, req.body, senderOf(req)),
       ),
   );
 
@@ -182,6 +179,7 @@ export const messagesRoutes: RegisterRoutes = (app, { messages, conversations })
     '/api/send-list',
     {
       config: {
+        right: 'send',
         docs: {
           errors: [
             'not_found',
@@ -220,13 +218,14 @@ export const messagesRoutes: RegisterRoutes = (app, { messages, conversations })
     },
     async (req, reply) =>
       answerSend(app, messages, req, reply, () =>
-        messages.sendList(req.principal, req.body, senderOf(req, conversations)),
+        messages.sendList(req.principal, req.body, senderOf(req)),
       ),
   );
 
   app.get(
     '/messages',
     {
+      config: { right: 'inbox' },
       schema: {
         operationId: 'listMessages',
         tags,

@@ -13,7 +13,6 @@ import type { RegisterRoutes } from '../../http/types.ts';
 import { phoneOrThrow } from '../contacts/service.ts';
 
 const tags = ['Simulator (test keys)'];
-const config = { testOnly: true };
 
 export const simulatorRoutes: RegisterRoutes = (
   app,
@@ -22,7 +21,7 @@ export const simulatorRoutes: RegisterRoutes = (
   app.post(
     '/api/simulator/inbound',
     {
-      config: { ...config, docs: { errors: ['not_found'] } },
+      config: { right: 'simulator', docs: { errors: ['not_found'] } },
       schema: {
         operationId: 'simulateInbound',
         tags,
@@ -69,7 +68,7 @@ export const simulatorRoutes: RegisterRoutes = (
   app.post(
     '/api/simulator/templates/:id/review',
     {
-      config: { ...config, docs: { errors: ['invalid_state'] } },
+      config: { right: 'simulator', docs: { errors: ['invalid_state'] } },
       schema: {
         operationId: 'reviewTemplate',
         tags,
@@ -85,7 +84,7 @@ export const simulatorRoutes: RegisterRoutes = (
   app.get(
     '/api/simulator/settings',
     {
-      config,
+      config: { right: 'simulator' },
       schema: {
         operationId: 'getSimulatorSettings',
         tags,
@@ -99,7 +98,7 @@ export const simulatorRoutes: RegisterRoutes = (
   app.put(
     '/api/simulator/settings',
     {
-      config,
+      config: { right: 'simulator' },
       schema: {
         operationId: 'updateSimulatorSettings',
         tags,

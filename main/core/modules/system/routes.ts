@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { rightsOf } from '../../../../shared/permissions.ts';
 import { page } from '../../../../shared/schemas/common.ts';
 import { meSchema, workspaceSchema } from '../../../../shared/schemas/workspaces.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
@@ -9,6 +10,7 @@ export const systemRoutes: RegisterRoutes = (app, { workspaces }) => {
   app.get(
     '/api/me',
     {
+      config: { right: 'workspace.read' },
       schema: {
         operationId: 'getMe',
         tags,
@@ -24,6 +26,8 @@ export const systemRoutes: RegisterRoutes = (app, { workspaces }) => {
         auth: p.kind,
         keyPrefix: p.keyPrefix,
         businessAccount: workspaces.activeAccount(p.workspaceId),
+        role: p.role,
+        rights: rightsOf(p.role, p.environment),
       };
     },
   );
@@ -31,6 +35,7 @@ export const systemRoutes: RegisterRoutes = (app, { workspaces }) => {
   app.get(
     '/api/workspaces',
     {
+      config: { right: 'workspace.read' },
       schema: {
         operationId: 'listWorkspaces',
         tags,
@@ -61,6 +66,7 @@ export const settingsRoutes: RegisterRoutes = (app, { workspaces }) => {
   app.get(
     '/api/workspace/settings',
     {
+      config: { right: 'workspace.read' },
       schema: {
         operationId: 'getWorkspaceSettings',
         tags,
@@ -73,7 +79,7 @@ export const settingsRoutes: RegisterRoutes = (app, { workspaces }) => {
   app.patch(
     '/api/workspace/settings',
     {
-      config: { dashboardOnly: true },
+      config: { right: 'workspace.manage' },
       schema: {
         operationId: 'updateWorkspaceSettings',
         tags,

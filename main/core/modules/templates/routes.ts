@@ -16,6 +16,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates, channels }) =>
   app.post(
     '/api/templates',
     {
+      config: { right: 'templates.write' },
       schema: {
         operationId: 'createTemplate',
         tags,
@@ -35,6 +36,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates, channels }) =>
   app.get(
     '/api/templates',
     {
+      config: { right: 'templates.read' },
       schema: {
         operationId: 'listTemplates',
         tags,
@@ -49,7 +51,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates, channels }) =>
   app.post(
     '/api/templates/sync',
     {
-      config: { docs: { errors: ['channel_error'] } },
+      config: { right: 'templates.write', docs: { errors: ['channel_error'] } },
       schema: {
         operationId: 'syncTemplates',
         tags,
@@ -69,6 +71,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates, channels }) =>
   app.get(
     '/api/templates/:id',
     {
+      config: { right: 'templates.read' },
       schema: {
         operationId: 'getTemplate',
         tags,
@@ -83,7 +86,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates, channels }) =>
   app.put(
     '/api/templates/:id/edit',
     {
-      config: { docs: { errors: ['invalid_state'] } },
+      config: { right: 'templates.write', docs: { errors: ['invalid_state'] } },
       schema: {
         operationId: 'editTemplate',
         tags,
@@ -99,6 +102,7 @@ export const templatesRoutes: RegisterRoutes = (app, { templates, channels }) =>
   app.delete(
     '/api/templates/:id',
     {
+      config: { right: 'templates.write' },
       schema: {
         operationId: 'deleteTemplate',
         tags,

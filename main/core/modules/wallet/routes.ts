@@ -9,6 +9,7 @@ export const walletRoutes: RegisterRoutes = (app, { wallet }) => {
   app.get(
     '/api/wallet',
     {
+      config: { right: 'wallet.read' },
       schema: {
         operationId: 'getWallet',
         tags,
@@ -22,6 +23,7 @@ export const walletRoutes: RegisterRoutes = (app, { wallet }) => {
   app.get(
     '/api/wallet/transactions',
     {
+      config: { right: 'wallet.read' },
       schema: {
         operationId: 'listWalletTransactions',
         tags,
@@ -37,7 +39,7 @@ export const walletRoutes: RegisterRoutes = (app, { wallet }) => {
   app.post(
     '/api/wallet/topup',
     {
-      config: { dashboardOnly: true },
+      config: { right: 'wallet.manage' },
       schema: {
         operationId: 'topUpWallet',
         tags,
@@ -61,6 +63,7 @@ export const pricesRoutes: RegisterRoutes = (app, { prices }) => {
   app.get(
     '/api/wallet/prices',
     {
+      config: { right: 'wallet.read' },
       schema: {
         operationId: 'getPrices',
         tags,
@@ -73,7 +76,7 @@ export const pricesRoutes: RegisterRoutes = (app, { prices }) => {
   app.put(
     '/api/wallet/prices',
     {
-      config: { dashboardOnly: true },
+      config: { right: 'wallet.manage' },
       schema: {
         operationId: 'setPrices',
         tags,

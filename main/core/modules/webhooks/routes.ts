@@ -38,6 +38,7 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
   app.post(
     '/webhooks',
     {
+      config: { right: 'webhooks' },
       schema: {
         operationId: 'createWebhook',
         tags,
@@ -59,6 +60,7 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
   app.get(
     '/webhooks',
     {
+      config: { right: 'webhooks' },
       schema: {
         operationId: 'listWebhooks',
         tags,
@@ -73,6 +75,7 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
   app.delete(
     '/webhooks/:id',
     {
+      config: { right: 'webhooks' },
       schema: {
         operationId: 'deleteWebhook',
         tags,
@@ -87,7 +90,7 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
   app.post(
     '/webhooks/:id/deliveries/:deliveryId/redeliver',
     {
-      config: { docs: REDELIVER_DOCS },
+      config: { right: 'webhooks', docs: REDELIVER_DOCS },
       schema: {
         operationId: 'redeliverWebhookDelivery',
         tags,
@@ -107,6 +110,7 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
   app.get(
     '/webhooks/:id/deliveries',
     {
+      config: { right: 'webhooks' },
       schema: {
         operationId: 'listWebhookDeliveries',
         tags,

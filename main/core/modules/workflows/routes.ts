@@ -27,6 +27,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.get(
     '/workflows',
     {
+      config: { right: 'automation.read' },
       schema: {
         operationId: 'listWorkflows',
         tags,
@@ -41,6 +42,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.post(
     '/workflows',
     {
+      config: { right: 'automation.write' },
       schema: {
         operationId: 'createWorkflow',
         tags,
@@ -59,7 +61,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.put(
     '/workflows',
     {
-      config: { docs: { errors: ['not_found'] } },
+      config: { right: 'automation.write', docs: { errors: ['not_found'] } },
       schema: {
         operationId: 'updateWorkflow',
         tags,
@@ -75,7 +77,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.get(
     '/workflows/runs/:runId',
     {
-      config: { docs: { errors: ['not_found'] } },
+      config: { right: 'automation.read', docs: { errors: ['not_found'] } },
       schema: {
         operationId: 'getWorkflowRun',
         tags,
@@ -90,7 +92,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.post(
     '/workflows/runs/:runId/cancel',
     {
-      config: { docs: { errors: ['not_found', 'invalid_state'] } },
+      config: { right: 'automation.write', docs: { errors: ['not_found', 'invalid_state'] } },
       schema: {
         operationId: 'cancelWorkflowRun',
         tags,
@@ -105,7 +107,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.post(
     '/workflows/trigger',
     {
-      config: { docs: { errors: ['not_found', 'invalid_state'] } },
+      config: { right: 'automation.write', docs: { errors: ['not_found', 'invalid_state'] } },
       schema: {
         operationId: 'triggerWorkflow',
         tags,
@@ -125,7 +127,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.get(
     '/workflows/:id',
     {
-      config: { docs: { errors: ['not_found'] } },
+      config: { right: 'automation.read', docs: { errors: ['not_found'] } },
       schema: {
         operationId: 'getWorkflow',
         tags,
@@ -140,7 +142,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.patch(
     '/workflows/:id',
     {
-      config: { docs: { errors: ['not_found'] } },
+      config: { right: 'automation.write', docs: { errors: ['not_found'] } },
       schema: {
         operationId: 'setWorkflowStatus',
         tags,
@@ -157,7 +159,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.get(
     '/workflows/:id/runs',
     {
-      config: { docs: { errors: ['not_found'] } },
+      config: { right: 'automation.read', docs: { errors: ['not_found'] } },
       schema: {
         operationId: 'listWorkflowRuns',
         tags,
@@ -173,6 +175,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.post(
     '/api/events',
     {
+      config: { right: 'automation.write' },
       schema: {
         operationId: 'ingestEvent',
         tags,
