@@ -79,6 +79,7 @@ import type {
   Workspace,
 } from '../../../shared/schemas/index.ts';
 import { SINGLE_IMPORT_FIELDS } from '../../../shared/import-fields.ts';
+import { useRequestScope } from '../stores/request-scope.ts';
 
 export type { Environment };
 
@@ -132,16 +133,10 @@ interface Scope {
   workspaceId: string | null;
 }
 
-const scope: Scope = { environment: 'test', workspaceId: null };
-/** The agent the desk acts as (`X-Parley-Agent`), once chosen and known to the workspace. */
-let agentId: string | null = null;
-
 /** Every later request acts as this agent (replies, `assignee: me`, the Mine filter). */
 export function setAgent(id: string | null): void {
-  agentId = id;
+  useRequestScope.setState({ agentId: id });
 }
-let generation = 0;
-const scopeListeners = new Set<() => void>();
 
 /**
  * Sets the environment and workspace every later request is scoped to. Bumps the scope
@@ -149,20 +144,25 @@ const scopeListeners = new Set<() => void>();
  * dropped instead of showing one environment's data in the other.
  */
 export function setScope(next: Partial<Scope>): void {
-  if (next.environment !== undefined) scope.environment = next.environment;
-  if (next.workspaceId !== undefined) scope.workspaceId = next.workspaceId;
-  generation += 1;
-  for (const listener of scopeListeners) listener();
+  useRequestScope.setState((s) => ({
+    ...(next.environment !== undefined ? { environment: next.environment } : {}),
+    ...(next.workspaceId !== undefined ? { workspaceId: next.workspaceId } : {}),
+    generation: s.generation + 1,
+  }));
 }
 
-export const scopeGeneration = (): number => generation;
+export const scopeGeneration = (): number => useRequestScope.getState().generation;
 
-export const currentScope = (): Readonly<Scope> => ({ ...scope });
+export const currentScope = (): Readonly<Scope> => {
+  const { environment, workspaceId } = useRequestScope.getState();
+  return { environment, workspaceId };
+};
 
 /** Called after every setScope (the event stream reconnects when the scope really changed). */
 export function onScopeChange(listener: () => void): () => void {
-  scopeListeners.add(listener);
-  return () => scopeListeners.delete(listener);
+  return useRequestScope.subscribe((s, previous) => {
+    if (s.generation !== previous.generation) listener();
+  });
 }
 
 /** The core's base URL: the loopback address handed over by Electron, or this page's origin. */
@@ -208,10 +208,11 @@ export function sessionEndedMessage(): string {
 
 /** The desktop session's credentials and scope, as headers (the event stream sends them too). */
 export function sessionHeaders(): Record<string, string> {
-  const headers: Record<string, string> = { 'X-Parley-Environment': scope.environment };
+  const { environment, workspaceId, agentId } = useRequestScope.getState();
+  const headers: Record<string, string> = { 'X-Parley-Environment': environment };
   const token = sessionToken();
   if (token) headers['X-Parley-Session'] = token;
-  if (scope.workspaceId) headers['X-Parley-Workspace'] = scope.workspaceId;
+  if (workspaceId) headers['X-Parley-Workspace'] = workspaceId;
   if (agentId) headers['X-Parley-Agent'] = agentId;
   return headers;
 }
