@@ -4,6 +4,7 @@ import {
   reduceConversationEvent,
   rememberConversations,
   type Changes,
+  type InboxEvent,
   type InboxFilters,
   type InboxView,
 } from '../../renderer/src/stores/inbox-reducer.ts';
@@ -112,6 +113,10 @@ const created = (c: Conversation) => ({
 
 const ids = (s: InboxView): string[] => s.conversations.map((c) => c.id);
 
+/** One event under the Open tab's default view, acting as ME. */
+const reduce = (state: InboxView, event: InboxEvent, filters = OPEN, me: string | null = ME) =>
+  reduceConversationEvent(state, event, filters, me);
+
 describe('a new conversation', () => {
   it('joins the list in activity order and counts in its tab when it matches the view', () => {
     const older = conversation('c_old', { lastMessageAt: at(1) });
@@ -124,11 +129,7 @@ describe('a new conversation', () => {
       labels: ['vip'],
     });
 
-    const {
-      state: next,
-      recheck,
-      reconcileCounts,
-    } = reduceConversationEvent(state, created(fresh), OPEN, ME);
+    const { state: next, recheck, reconcileCounts } = reduce(state, created(fresh));
 
     expect(ids(next)).toEqual(['c_new', 'c_mid', 'c_old']);
     expect(next.counts).toEqual({ open: 3, pending: 0, snoozed: 0, resolved: 0 });
@@ -144,7 +145,7 @@ describe('a new conversation', () => {
     const state = loaded([conversation('c_1')]);
     const pending = conversation('c_p', { status: 'pending', updatedAt: at(1) });
 
-    const { state: next } = reduceConversationEvent(state, created(pending), OPEN, ME);
+    const { state: next } = reduce(state, created(pending));
 
     expect(ids(next)).toEqual(['c_1']);
     expect(next.counts).toEqual({ open: 1, pending: 1, snoozed: 0, resolved: 0 });
@@ -154,20 +155,18 @@ describe('a new conversation', () => {
     const mine: InboxFilters = { ...OPEN, assignee: 'me' };
     const state = loaded([conversation('c_1', { assignee: ME })]);
 
-    const { state: theirs } = reduceConversationEvent(
+    const { state: theirs } = reduce(
       state,
       created(conversation('c_2', { assignee: OTHER, updatedAt: at(1), lastMessageAt: at(1) })),
       mine,
-      ME,
     );
     expect(ids(theirs)).toEqual(['c_1']);
     expect(theirs.counts?.open).toBe(1);
 
-    const { state: ours } = reduceConversationEvent(
+    const { state: ours } = reduce(
       state,
       created(conversation('c_3', { assignee: ME, updatedAt: at(1), lastMessageAt: at(1) })),
       mine,
-      ME,
     );
     expect(ids(ours)).toEqual(['c_3', 'c_1']);
     expect(ours.counts?.open).toBe(2);
@@ -177,16 +176,11 @@ describe('a new conversation', () => {
     const state = loaded([conversation('c_1', { lastMessageAt: at(5) })]);
     const oldest = conversation('c_0', { lastMessageAt: at(-5), updatedAt: at(1) });
 
-    const paged = reduceConversationEvent(
-      { ...state, nextCursor: 'cursor' },
-      created(oldest),
-      OPEN,
-      ME,
-    );
+    const paged = reduce({ ...state, nextCursor: 'cursor' }, created(oldest));
     expect(ids(paged.state)).toEqual(['c_1']);
     expect(paged.state.counts?.open).toBe(2);
 
-    const complete = reduceConversationEvent(state, created(oldest), OPEN, ME);
+    const complete = reduce(state, created(oldest));
     expect(ids(complete.state)).toEqual(['c_1', 'c_0']);
   });
 
@@ -195,7 +189,7 @@ describe('a new conversation', () => {
     const state = loaded([a]);
     const b = conversation('c_b', { lastMessageAt: at(1), updatedAt: at(1) });
 
-    const { state: next } = reduceConversationEvent(state, created(b), OPEN, ME);
+    const { state: next } = reduce(state, created(b));
 
     expect(ids(next)).toEqual(['c_b', 'c_a']);
   });
@@ -212,12 +206,7 @@ describe('a conversation that changes', () => {
     expect(state.unreadTotal).toBe(3);
 
     const resolved = { ...c2, status: 'resolved' as const, updatedAt: at(3) };
-    const { state: next } = reduceConversationEvent(
-      state,
-      updated(resolved, { status: 'open' }),
-      OPEN,
-      ME,
-    );
+    const { state: next } = reduce(state, updated(resolved, { status: 'open' }));
 
     expect(ids(next)).toEqual(['c_1']);
     expect(next.counts).toEqual({ open: 1, pending: 0, snoozed: 0, resolved: 5 });
@@ -235,11 +224,9 @@ describe('a conversation that changes', () => {
       unreadCount: 1,
     });
 
-    const { state: next } = reduceConversationEvent(
+    const { state: next } = reduce(
       { ...state, counts: { open: 1, pending: 0, snoozed: 0, resolved: 1 } },
       updated(reopened, { status: 'resolved' }),
-      OPEN,
-      ME,
     );
 
     expect(ids(next)).toEqual(['c_9', 'c_1']);
@@ -253,17 +240,12 @@ describe('a conversation that changes', () => {
     const c = conversation('c_1');
 
     const toMe = { ...c, assignee: ME, updatedAt: at(1) };
-    const joined = reduceConversationEvent(state, updated(toMe, { assignee: null }), mine, ME);
+    const joined = reduce(state, updated(toMe, { assignee: null }), mine);
     expect(ids(joined.state)).toEqual(['c_1']);
     expect(joined.state.counts?.open).toBe(1);
 
     const toOther = { ...toMe, assignee: OTHER, updatedAt: at(2) };
-    const left = reduceConversationEvent(
-      joined.state,
-      updated(toOther, { assignee: ME }),
-      mine,
-      ME,
-    );
+    const left = reduce(joined.state, updated(toOther, { assignee: ME }), mine);
     expect(ids(left.state)).toEqual([]);
     expect(left.state.counts?.open).toBe(0);
   });
@@ -272,7 +254,7 @@ describe('a conversation that changes', () => {
     const mine: InboxFilters = { ...OPEN, assignee: 'me' };
     const state = loaded([], { counts: { open: 0, pending: 0, snoozed: 0, resolved: 0 } });
 
-    const { state: next } = reduceConversationEvent(
+    const { state: next } = reduce(
       state,
       updated(conversation('c_1', { assignee: ME, updatedAt: at(1) }), { assignee: null }),
       mine,
@@ -282,7 +264,7 @@ describe('a conversation that changes', () => {
     expect(ids(next)).toEqual([]);
     expect(next.counts?.open).toBe(0);
 
-    const { state: unassigned } = reduceConversationEvent(
+    const { state: unassigned } = reduce(
       state,
       created(conversation('c_2', { assignee: null, updatedAt: at(1) })),
       mine,
@@ -297,11 +279,10 @@ describe('a conversation that changes', () => {
     const c = conversation('c_1');
     const state = loaded([c]);
 
-    const { state: next } = reduceConversationEvent(
+    const { state: next } = reduce(
       state,
       updated({ ...c, assignee: OTHER, updatedAt: at(1) }, { assignee: null }),
       unassigned,
-      ME,
     );
 
     expect(ids(next)).toEqual([]);
@@ -314,18 +295,13 @@ describe('a conversation that changes', () => {
     const c = conversation('c_1');
 
     const tagged = { ...c, labels: ['vip', 'retail'], updatedAt: at(1) };
-    const joined = reduceConversationEvent(state, updated(tagged, { labels: [] }), vip, ME);
+    const joined = reduce(state, updated(tagged, { labels: [] }), vip);
     expect(ids(joined.state)).toEqual(['c_1']);
     expect(joined.state.counts?.open).toBe(1);
     expect(joined.state.knownLabels).toEqual(['retail', 'vip']);
 
     const untagged = { ...tagged, labels: ['retail'], updatedAt: at(2) };
-    const left = reduceConversationEvent(
-      joined.state,
-      updated(untagged, { labels: ['vip', 'retail'] }),
-      vip,
-      ME,
-    );
+    const left = reduce(joined.state, updated(untagged, { labels: ['vip', 'retail'] }), vip);
     expect(ids(left.state)).toEqual([]);
     expect(left.state.counts?.open).toBe(0);
     // Labels seen stay offered by the filter.
@@ -339,12 +315,12 @@ describe('a conversation that changes', () => {
     expect(state.unreadTotal).toBe(2);
     const read = updated({ ...c, unreadCount: 0, updatedAt: at(1) }, { unreadCount: 2 });
 
-    const elsewhere = reduceConversationEvent(state, read, unread, ME);
+    const elsewhere = reduce(state, read, unread);
     expect(ids(elsewhere.state)).toEqual([]);
     expect(elsewhere.state.counts?.open).toBe(0);
     expect(elsewhere.state.unreadTotal).toBe(0);
 
-    const held = reduceConversationEvent({ ...state, heldId: 'c_1' }, read, unread, ME);
+    const held = reduce({ ...state, heldId: 'c_1' }, read, unread);
     expect(ids(held.state)).toEqual(['c_1']);
     expect(held.state.conversations[0]?.unreadCount).toBe(0);
     expect(held.state.unreadTotal).toBe(0);
@@ -355,11 +331,9 @@ describe('a conversation that changes', () => {
     const state = loaded([conversation('c_2', { lastMessageAt: at(2) }), c]);
 
     const busier = { ...c, lastMessageAt: at(3), unreadCount: 1, updatedAt: at(3) };
-    const { state: next } = reduceConversationEvent(
+    const { state: next } = reduce(
       state,
       updated(busier, { lastMessageAt: at(1), unreadCount: 0 }),
-      OPEN,
-      ME,
     );
 
     expect(next.counts).toBe(state.counts);
@@ -372,12 +346,7 @@ describe('a conversation that changes', () => {
   it('leaves the counts alone until the first page has brought them', () => {
     const state = loaded([], { status: 'loading', counts: null });
 
-    const { state: next } = reduceConversationEvent(
-      state,
-      created(conversation('c_1', { unreadCount: 1 })),
-      OPEN,
-      ME,
-    );
+    const { state: next } = reduce(state, created(conversation('c_1', { unreadCount: 1 })));
 
     expect(next.counts).toBeNull();
     expect(next.conversations).toEqual([]);
@@ -393,12 +362,7 @@ describe('copies arriving late or twice', () => {
     const state = loaded([fresh]);
     const stale = conversation('c_1', { assignee: null, updatedAt: at(1), unreadCount: 4 });
 
-    const { state: next } = reduceConversationEvent(
-      state,
-      { type: 'conversation', conversation: stale },
-      OPEN,
-      ME,
-    );
+    const { state: next } = reduce(state, { type: 'conversation', conversation: stale });
 
     expect(next).toBe(state);
     expect(next.conversations[0]).toBe(fresh);
@@ -408,14 +372,9 @@ describe('copies arriving late or twice', () => {
 
   it('changes nothing visible when the same copy arrives again', () => {
     const c = conversation('c_1', { updatedAt: at(1), unreadCount: 2, labels: ['vip'] });
-    const once = reduceConversationEvent(loaded([]), created(c), OPEN, ME).state;
+    const once = reduce(loaded([]), created(c)).state;
 
-    const twice = reduceConversationEvent(
-      once,
-      { type: 'conversation', conversation: { ...c } },
-      OPEN,
-      ME,
-    ).state;
+    const twice = reduce(once, { type: 'conversation', conversation: { ...c } }).state;
 
     expect(twice.conversations).toEqual(once.conversations);
     expect(twice.unreadTotal).toBe(once.unreadTotal);
@@ -440,12 +399,7 @@ describe('a conversation not loaded', () => {
   it('is not placed while the list is loading (the first page brings it)', () => {
     const state = loaded([], { status: 'loading' });
 
-    const { state: next } = reduceConversationEvent(
-      state,
-      created(conversation('c_1', { updatedAt: at(1) })),
-      OPEN,
-      ME,
-    );
+    const { state: next } = reduce(state, created(conversation('c_1', { updatedAt: at(1) })), OPEN);
 
     expect(next.conversations).toEqual([]);
     expect(next.counts?.open).toBe(1);
@@ -454,12 +408,7 @@ describe('a conversation not loaded', () => {
   it('gets no preview from a message event while the desk has never seen it', () => {
     const state = loaded([conversation('c_1')]);
 
-    const result = reduceConversationEvent(
-      state,
-      { type: 'message', message: message('msg_1', 'c_unknown') },
-      OPEN,
-      ME,
-    );
+    const result = reduce(state, { type: 'message', message: message('msg_1', 'c_unknown') });
 
     expect(result.state).toBe(state);
   });
@@ -472,7 +421,7 @@ describe('a search (message text only the API can judge)', () => {
     const state = loaded([conversation('c_1', { lastMessageAt: at(1) })]);
     const c = conversation('c_2', { lastMessageAt: at(2), updatedAt: at(2) });
 
-    const result = reduceConversationEvent(state, created(c), search, ME);
+    const result = reduce(state, created(c), search);
 
     expect(result.recheck).toEqual(['c_2']);
     expect(result.reconcileCounts).toBe(true);
@@ -487,12 +436,7 @@ describe('a search (message text only the API can judge)', () => {
     const state = loaded([c]);
     const fresher = { ...c, unreadCount: 1, updatedAt: at(2) };
 
-    const result = reduceConversationEvent(
-      state,
-      { type: 'conversation', conversation: fresher },
-      search,
-      ME,
-    );
+    const result = reduce(state, { type: 'conversation', conversation: fresher }, search);
 
     expect(result.recheck).toEqual([]);
     expect(result.reconcileCounts).toBe(false);
@@ -504,23 +448,13 @@ describe('a search (message text only the API can judge)', () => {
     const match = conversation('c_2', { lastMessageAt: at(2), updatedAt: at(2) });
     const counts = { open: 7, pending: 1, snoozed: 0, resolved: 3 };
 
-    const withCounts = reduceConversationEvent(
-      state,
-      { type: 'listed', conversations: [match], counts },
-      search,
-      ME,
-    );
+    const withCounts = reduce(state, { type: 'listed', conversations: [match], counts }, search);
     expect(ids(withCounts.state)).toEqual(['c_2', 'c_1']);
     expect(withCounts.state.counts).toEqual(counts);
     expect(withCounts.state.countsVersion).toBe(state.countsVersion + 1);
     expect(withCounts.recheck).toEqual([]);
 
-    const rowsOnly = reduceConversationEvent(
-      state,
-      { type: 'listed', conversations: [match] },
-      search,
-      ME,
-    );
+    const rowsOnly = reduce(state, { type: 'listed', conversations: [match] }, search);
     expect(ids(rowsOnly.state)).toEqual(['c_2', 'c_1']);
     expect(rowsOnly.state.counts).toBe(state.counts);
     expect(rowsOnly.state.countsVersion).toBe(state.countsVersion);
@@ -531,12 +465,7 @@ describe('a search (message text only the API can judge)', () => {
     const state = loaded([c]);
     const resolved = { ...c, status: 'resolved' as const, updatedAt: at(2) };
 
-    const { state: next } = reduceConversationEvent(
-      state,
-      { type: 'listed', conversations: [resolved] },
-      search,
-      ME,
-    );
+    const { state: next } = reduce(state, { type: 'listed', conversations: [resolved] }, search);
 
     expect(ids(next)).toEqual([]);
   });
@@ -549,12 +478,7 @@ describe('a message event', () => {
     const state = loaded([c1, c2]);
     const m = message('msg_2', 'c_2');
 
-    const { state: next } = reduceConversationEvent(
-      state,
-      { type: 'message', message: m },
-      OPEN,
-      ME,
-    );
+    const { state: next } = reduce(state, { type: 'message', message: m });
 
     expect(ids(next)).toEqual(['c_1', 'c_2']);
     expect(next.conversations[1]?.lastMessage).toBe(m);
@@ -566,12 +490,7 @@ describe('a message event', () => {
     const state = rememberConversations(loaded([conversation('c_1')]), [pending]).state;
     const m = message('msg_1', 'c_p');
 
-    const { state: next } = reduceConversationEvent(
-      state,
-      { type: 'message', message: m },
-      OPEN,
-      ME,
-    );
+    const { state: next } = reduce(state, { type: 'message', message: m });
 
     expect(next.known.get('c_p')?.lastMessage).toBe(m);
     expect(next.conversations).toBe(state.conversations);
@@ -580,8 +499,7 @@ describe('a message event', () => {
   it('keeps private notes, older messages and older statuses out of the preview', () => {
     const last = message('msg_5', 'c_1', { direction: 'outbound', status: 'delivered' });
     const state = loaded([conversation('c_1', { lastMessage: last })]);
-    const apply = (m: Message) =>
-      reduceConversationEvent(state, { type: 'message', message: m }, OPEN, ME).state;
+    const apply = (m: Message) => reduce(state, { type: 'message', message: m }).state;
 
     expect(apply(message('msg_6', 'c_1', { type: 'note', status: 'note' }))).toBe(state);
     expect(apply(message('msg_4', 'c_1'))).toBe(state);
@@ -605,7 +523,7 @@ describe('the counts per tab', () => {
       conversation('c_6', { status: 'open', assignee: ME, labels: [] }),
     ];
     for (const c of events) {
-      state = reduceConversationEvent(state, created(c), vipMine, ME).state;
+      state = reduce(state, created(c), vipMine).state;
     }
 
     expect(state.counts).toEqual({ open: 1, pending: 1, snoozed: 1, resolved: 1 });
@@ -616,35 +534,26 @@ describe('the counts per tab', () => {
     const state = loaded([], { counts: { open: 0, pending: 0, snoozed: 0, resolved: 0 } });
     const snoozed = conversation('c_1', { status: 'snoozed', updatedAt: at(1) });
 
-    const { state: next } = reduceConversationEvent(
-      state,
-      updated(snoozed, { status: 'open' }),
-      OPEN,
-      ME,
-    );
+    const { state: next } = reduce(state, updated(snoozed, { status: 'open' }));
 
     expect(next.counts).toEqual({ open: 0, pending: 0, snoozed: 1, resolved: 0 });
   });
 
   it('count pending conversations in the unread total, snoozed ones not', () => {
     let state = loaded([]);
-    state = reduceConversationEvent(
+    state = reduce(
       state,
       created(conversation('c_1', { status: 'pending', unreadCount: 2 })),
-      OPEN,
-      ME,
     ).state;
-    state = reduceConversationEvent(
+    state = reduce(
       state,
       created(conversation('c_2', { status: 'snoozed', unreadCount: 5 })),
-      OPEN,
-      ME,
     ).state;
 
     expect(state.unreadTotal).toBe(2);
 
     const woken = conversation('c_2', { status: 'open', unreadCount: 5, updatedAt: at(1) });
-    state = reduceConversationEvent(state, updated(woken, { status: 'snoozed' }), OPEN, ME).state;
+    state = reduce(state, updated(woken, { status: 'snoozed' })).state;
     expect(state.unreadTotal).toBe(7);
   });
 });

@@ -50,16 +50,20 @@ function announce(message: Message): void {
     });
 }
 
-let lastBadge = -1;
-function showUnread(total: number): void {
-  document.title = total > 0 ? `(${total}) ${BASE_TITLE}` : BASE_TITLE;
-  if (total === lastBadge) return;
-  lastBadge = total;
-  window.parley?.setUnreadCount?.(total);
+/** Shows an unread total in the title and on the dock badge (the badge only when it changed). */
+function unreadShower(): (total: number) => void {
+  let lastBadge = -1;
+  return (total) => {
+    document.title = total > 0 ? `(${total}) ${BASE_TITLE}` : BASE_TITLE;
+    if (total === lastBadge) return;
+    lastBadge = total;
+    window.parley?.setUnreadCount?.(total);
+  };
 }
 
 /** Starts the alerts (once, from the app shell); returns the stop. */
 export function startInboxAlerts(): () => void {
+  const showUnread = unreadShower();
   const stops = [
     events.subscribe('message.received', (event) => {
       const message = event.data.message as Message | undefined;
