@@ -1,4 +1,5 @@
-import { pathsOf, stepName, type StepDraft } from './workflow-draft.ts';
+import { pathsOf } from './workflow-definition.ts';
+import { stepName, type StepDraft } from './workflow-draft.ts';
 
 /**
  * Where a step leads, drawn under its card: the flow's arrow to the following step, and a

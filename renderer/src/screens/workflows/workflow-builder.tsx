@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { STEP_TYPES } from '../../../../shared/workflow-rules.ts';
+import { STEP_TYPES, stepLabel } from '../../../../shared/workflow-steps/index.ts';
 import { ApiRequestError, errorMessage } from '../../api/client.ts';
 import { CountedField } from '../../components/counted-field.tsx';
 import { EditorSection } from '../../components/editor-section.tsx';
@@ -15,15 +15,11 @@ import { useWorkflows, type Workflow } from '../../stores/workflows.ts';
 import { controlProps, Field } from './step-fields.tsx';
 import { StepCard } from './step-card.tsx';
 import { StepPaths } from './step-paths.tsx';
+import { definitionOf, draftFromWorkflow, newStep, problemsOf } from './workflow-definition.ts';
 import {
   blockerMessage,
-  definitionOf,
-  draftFromWorkflow,
   emptyDraft,
   fieldId,
-  newStep,
-  problemsOf,
-  STEP_LABELS,
   stepIndexOf,
   type StepDraft,
   type StepType,
@@ -316,7 +312,7 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
             >
               {STEP_TYPES.map((type) => (
                 <option key={type} value={type}>
-                  {STEP_LABELS[type]}
+                  {stepLabel(type)}
                 </option>
               ))}
             </select>

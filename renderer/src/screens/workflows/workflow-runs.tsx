@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { RUN_STATUSES } from '../../../../shared/workflow-rules.ts';
+import { stepLabel } from '../../../../shared/workflow-steps/index.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { FilterToolbar } from '../../components/filter-toolbar.tsx';
@@ -18,7 +19,6 @@ import {
 import type { Workflow } from '../../stores/workflows.ts';
 import { RunStatusChip } from './run-status.tsx';
 import { TestRunDialog } from './test-run-dialog.tsx';
-import { STEP_LABELS, type StepType } from './workflow-draft.ts';
 import { triggerText } from './workflow-list.tsx';
 import { WorkflowStatusChip } from './workflow-status.tsx';
 
@@ -245,7 +245,7 @@ export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: st
                 data-step-id={step.stepId}
               >
                 <div className="wf-timeline-head">
-                  <strong>{STEP_LABELS[step.type as StepType] ?? step.type}</strong>
+                  <strong>{stepLabel(step.type)}</strong>
                   <code className="muted">{step.stepId}</code>
                   <RunStatusChip status={step.status} step />
                   <span className="muted small wf-timeline-times">

@@ -1,0 +1,181 @@
+import {
+  BRANCH_OPS,
+  type BranchOp,
+  type Condition,
+} from '../../../../../shared/workflow-steps/branch.ts';
+import { controlProps, Field, StepTargetSelect, TEMPLATE_STRING_HINT } from '../step-fields.tsx';
+import { fieldId } from '../workflow-draft.ts';
+import type { StepEditor, StepFieldsProps } from './step-editor.ts';
+
+export const OP_LABELS: Record<BranchOp, string> = {
+  eq: 'is',
+  ne: 'is not',
+  gt: 'is more than',
+  gte: 'is at least',
+  lt: 'is less than',
+  lte: 'is at most',
+  contains: 'contains',
+  exists: 'is not empty',
+};
+
+/** A branch condition in words: `{{reply.text}} contains “yes”`. */
+export function conditionText(c: Condition): string {
+  const op = OP_LABELS[c.if.op] ?? c.if.op;
+  return c.if.op === 'exists'
+    ? `${c.if.value} ${op}`
+    : `${c.if.value} ${op} “${String(c.if.equals ?? '')}”`;
+}
+
+function BranchFields({ steps, index, err, set }: StepFieldsProps) {
+  const step = steps[index]!;
+  const at = `steps.${index}`;
+  const conditions = step.conditions ?? [];
+  const edit = (k: number, patch: (c: Condition) => Condition, field: string) =>
+    set(`conditions.${k}.${field}`, {
+      conditions: conditions.map((c, i) => (i === k ? patch(c) : c)),
+    });
+  const reshape = (next: Condition[]) => set('conditions', { conditions: next });
+  return (
+    <div className="wf-conditions">
+      <ol className="wf-condition-list">
+        {conditions.map((c, k) => {
+          const p = `${at}.conditions.${k}`;
+          return (
+            <li key={k} className="list-section-draft" data-testid="wf-condition">
+              <div className="list-draft-head">
+                <span className="list-draft-label">{k === 0 ? 'If' : 'Else if'}</span>
+                <button
+                  type="button"
+                  className="button button-small button-danger-ghost"
+                  onClick={() => reshape(conditions.filter((_, i) => i !== k))}
+                  aria-label={`Remove condition ${k + 1}`}
+                  data-testid={`${fieldId(p)}-remove`}
+                >
+                  Remove
+                </button>
+              </div>
+              <div className="wf-field-row wf-condition-fields">
+                <Field id={fieldId(`${p}.if.value`)} label="Value" error={err(`${p}.if.value`)}>
+                  <input
+                    className={`input mono${err(`${p}.if.value`) ? ' invalid' : ''}`}
+                    value={c.if.value}
+                    spellCheck={false}
+                    placeholder="{{reply.text}}"
+                    onChange={(e) =>
+                      edit(k, (x) => ({ ...x, if: { ...x.if, value: e.target.value } }), 'if.value')
+                    }
+                    {...controlProps(fieldId(`${p}.if.value`), err(`${p}.if.value`))}
+                  />
+                </Field>
+                <Field id={fieldId(`${p}.if.op`)} label="Test" error={err(`${p}.if.op`)}>
+                  <select
+                    className="select"
+                    value={c.if.op}
+                    onChange={(e) =>
+                      edit(
+                        k,
+                        (x) => ({ ...x, if: { ...x.if, op: e.target.value as BranchOp } }),
+                        'if.op',
+                      )
+                    }
+                    {...controlProps(fieldId(`${p}.if.op`), err(`${p}.if.op`))}
+                  >
+                    {BRANCH_OPS.map((op) => (
+                      <option key={op} value={op}>
+                        {OP_LABELS[op]}
+                      </option>
+                    ))}
+                  </select>
+                </Field>
+                {c.if.op === 'exists' ? null : (
+                  <Field id={fieldId(`${p}.if.equals`)} label="This" error={err(`${p}.if.equals`)}>
+                    <input
+                      className="input"
+                      value={String(c.if.equals ?? '')}
+                      placeholder="yes"
+                      onChange={(e) =>
+                        edit(
+                          k,
+                          (x) => ({ ...x, if: { ...x.if, equals: e.target.value } }),
+                          'if.equals',
+                        )
+                      }
+                      {...controlProps(fieldId(`${p}.if.equals`), err(`${p}.if.equals`))}
+                    />
+                  </Field>
+                )}
+              </div>
+              <Field id={fieldId(`${p}.goto`)} label="Then go to" error={err(`${p}.goto`)}>
+                <StepTargetSelect
+                  steps={steps}
+                  self={index}
+                  value={c.goto}
+                  onChange={(goto) => edit(k, (x) => ({ ...x, goto }), 'goto')}
+                  emptyLabel="Choose a step…"
+                  id={fieldId(`${p}.goto`)}
+                  error={err(`${p}.goto`)}
+                />
+              </Field>
+            </li>
+          );
+        })}
+      </ol>
+      <p className="hint">
+        The first condition that holds wins. {TEMPLATE_STRING_HINT} Numbers compare as numbers;
+        “contains” ignores case.
+      </p>
+      <button
+        type="button"
+        className="button button-small"
+        onClick={() =>
+          reshape([
+            ...conditions,
+            { if: { value: '{{reply.text}}', op: 'contains', equals: '' }, goto: '' },
+          ])
+        }
+        data-testid={`${fieldId(at)}-add-condition`}
+      >
+        Add a condition
+      </button>
+      <Field id={fieldId(`${at}.else`)} label="Otherwise, go to" error={err(`${at}.else`)}>
+        <StepTargetSelect
+          steps={steps}
+          self={index}
+          value={step.else}
+          onChange={(target) => set('else', { else: target })}
+          emptyLabel="End the run"
+          id={fieldId(`${at}.else`)}
+          error={err(`${at}.else`)}
+        />
+      </Field>
+      {err(`${at}.conditions`) ? <p className="field-error">{err(`${at}.conditions`)}</p> : null}
+    </div>
+  );
+}
+
+export const branch: StepEditor<'branch'> = {
+  type: 'branch',
+  hint: 'Goes one way or another depending on a value (a reply, the event’s data).',
+  idPrefix: 'branch',
+  defaults: {
+    conditions: [{ if: { value: '{{reply.text}}', op: 'contains', equals: '' }, goto: '' }],
+  },
+  Fields: BranchFields,
+  next: false,
+  paths: (step, _then, path) => [
+    ...(step.conditions ?? []).map((c) => path(`If ${conditionText(c)}`, c.goto)),
+    path('Otherwise', step.else),
+  ],
+  // `equals` is not sent for `exists` (which ignores it) nor when it was never typed.
+  toStep(draft, out) {
+    if (!draft.conditions) return out;
+    out.conditions = draft.conditions.map((c) => {
+      const { equals, ...rest } = c.if;
+      return {
+        ...c,
+        if: c.if.op === 'exists' || equals === undefined ? rest : { ...rest, equals },
+      };
+    });
+    return out;
+  },
+};

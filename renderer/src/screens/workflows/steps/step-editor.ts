@@ -1,0 +1,55 @@
+/**
+ * What a workflow step type is to the builder: the part of the step card that is its own (its
+ * form, the hint under its title, where it leads) and how its draft differs from what it saves.
+ * One module a type in this folder, named as its rules' module in shared/workflow-steps/ (which
+ * has its label and checks); index.ts is the registry step-card.tsx looks the type up in.
+ */
+import type { ComponentType } from 'react';
+import type {
+  StepBase,
+  StepDefinition,
+  StepOf,
+  StepType,
+} from '../../../../../shared/workflow-steps/index.ts';
+import type { WorkflowProblem } from '../../../../../shared/workflow-rules.ts';
+import type { Path, StepDraft } from '../workflow-draft.ts';
+
+/** What a step's form is given by the card around it. */
+export interface StepFieldsProps {
+  steps: readonly StepDraft[];
+  index: number;
+  step: StepDraft;
+  /** The step's param prefix: `steps.3`. */
+  at: string;
+  /** A field's DOM id (and test id): `id('text')` → `wf-steps-3-text`. */
+  id: (field: string) => string;
+  /** The problem shown on a param (`steps.3.text`), if any. */
+  err: (param: string) => string | undefined;
+  /** A field changed: `field` names it under the step (its error from the core is dropped). */
+  set: (field: string, patch: Partial<StepDraft>) => void;
+}
+
+/** A path to `target` (none: the run ends), labelled. */
+export type PathTo = (label: string, target: string | null | undefined) => Path;
+
+export interface StepEditor<T extends StepType> {
+  type: T;
+  /** Under the card's title: what the step does. */
+  hint: string;
+  /** A new step's id is `<idPrefix>_<n>`. */
+  idPrefix: string;
+  /** A new step's fields. */
+  defaults: Partial<Omit<StepOf<T>, keyof StepBase>>;
+  /** Its form (none: the card shows only its id and where it goes next). */
+  Fields?: ComponentType<StepFieldsProps>;
+  /** False: the step says where it goes itself (no "Then go to"). */
+  next?: false;
+  /** Where it leads, drawn under its card (none: `then`, where it goes next). */
+  paths?(step: StepDraft, then: Path, path: PathTo): Path[];
+  /** A saved step's fields that its draft edits in another shape (a webhook body as text). */
+  toDraft?(step: StepDefinition): Partial<StepDraft>;
+  /** The step as the API takes it, from its draft's fields (blank optional ones dropped). */
+  toStep?(draft: StepDraft, out: Record<string, unknown>): Record<string, unknown>;
+  /** Problems only a draft can have (a body that is not JSON), by the API's params. */
+  draftProblems?(draft: StepDraft, at: string): WorkflowProblem[];
+}

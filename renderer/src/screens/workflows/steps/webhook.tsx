@@ -1,0 +1,103 @@
+import { WEBHOOK_METHODS } from '../../../../../shared/workflow-steps/webhook.ts';
+import { controlProps, Field, StepTargetSelect, TEMPLATE_STRING_HINT } from '../step-fields.tsx';
+import type { StepEditor, StepFieldsProps } from './step-editor.ts';
+
+function WebhookFields({ steps, index, step, at, id, err, set }: StepFieldsProps) {
+  return (
+    <>
+      <div className="wf-field-row">
+        <Field id={id('url')} label="URL" error={err(`${at}.url`)}>
+          <input
+            className={`input${err(`${at}.url`) ? ' invalid' : ''}`}
+            value={step.url ?? ''}
+            placeholder="https://example.com/hooks/parley"
+            onChange={(e) => set('url', { url: e.target.value })}
+            {...controlProps(id('url'), err(`${at}.url`))}
+          />
+        </Field>
+        <Field id={id('method')} label="Method" error={err(`${at}.method`)}>
+          <select
+            className="select"
+            value={step.method ?? 'POST'}
+            onChange={(e) => set('method', { method: e.target.value })}
+            {...controlProps(id('method'), err(`${at}.method`))}
+          >
+            {WEBHOOK_METHODS.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <Field
+        id={id('body')}
+        label={
+          <>
+            Body (JSON) <span className="optional">(optional)</span>
+          </>
+        }
+        error={err(`${at}.body`)}
+        hint={TEMPLATE_STRING_HINT}
+      >
+        <textarea
+          className={`input textarea mono${err(`${at}.body`) ? ' invalid' : ''}`}
+          rows={4}
+          spellCheck={false}
+          value={step.bodyText ?? ''}
+          placeholder={'{ "phone": "{{contact.phone}}", "cart": "{{payload.cartId}}" }'}
+          onChange={(e) => set('body', { bodyText: e.target.value })}
+          {...controlProps(id('body'), err(`${at}.body`))}
+        />
+      </Field>
+      <Field
+        id={id('onError')}
+        label="If it keeps failing, go to"
+        error={err(`${at}.onError`)}
+        hint="Tried up to 5 times; a 2xx answer within 10 s succeeds."
+      >
+        <StepTargetSelect
+          steps={steps}
+          self={index}
+          value={step.onError}
+          onChange={(onError) => set('onError', { onError })}
+          emptyLabel="Fail the run"
+          id={id('onError')}
+          error={err(`${at}.onError`)}
+        />
+      </Field>
+    </>
+  );
+}
+
+type BodyResult = { ok: true; body: unknown } | { ok: false };
+
+/** The body as typed: blank is none. */
+function parseBody(text: string | undefined): BodyResult {
+  if (text === undefined || text.trim() === '') return { ok: true, body: undefined };
+  try {
+    return { ok: true, body: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
+
+export const webhook: StepEditor<'webhook'> = {
+  type: 'webhook',
+  hint: 'Calls your server (signed with the workflow’s secret); its JSON answer can be used later.',
+  idPrefix: 'webhook',
+  defaults: { url: '', method: 'POST' },
+  Fields: WebhookFields,
+  paths: (step, then, path) => (step.onError ? [then, path('If it fails', step.onError)] : [then]),
+  // The body is edited as JSON text; it is sent only when it parses.
+  toDraft: (step) =>
+    step.body !== undefined ? { bodyText: JSON.stringify(step.body, null, 2) } : {},
+  toStep(draft, out) {
+    delete out.body;
+    const parsed = parseBody(draft.bodyText);
+    if (parsed.ok && parsed.body !== undefined) out.body = parsed.body;
+    return out;
+  },
+  draftProblems: (draft, at) =>
+    parseBody(draft.bodyText).ok
+      ? []
+      : [{ param: `${at}.body`, message: 'the body is not valid JSON' }],
+};
