@@ -316,11 +316,7 @@ export function campaignsService(d: CampaignsDeps) {
   /** The target with its phones normalised; an unknown group answers 404 naming it. */
   function checkTarget(scope: Scope, target: CampaignTarget, param = 'target'): CampaignTarget {
     if (target.groupId) {
-      if (!d.contacts.repo.getGroup(scope, target.groupId)) {
-        throw new ApiError('not_found', `no group ${target.groupId}`, {
-          param: `${param}.groupId`,
-        });
-      }
+      d.contacts.requireGroup(scope, target.groupId, `${param}.groupId`);
       return { groupId: target.groupId };
     }
     const filter = { ...target.filter };
@@ -623,14 +619,24 @@ export function campaignsService(d: CampaignsDeps) {
   });
 
   // Delivery and read receipts move the funnel (triggers); progress events follow, ≤ 1/s.
-  d.messages.onCampaignMessage(noteProgress);
 
   // ---- the API ------------------------------------------------------------------------------
 
   const service = {
+    /**
+     * One of a campaign's messages changed status (in its transaction): its progress event is
+     * due. Wired to the messages service in services.ts.
+     */
+    noteProgress,
     repo,
     /** The target with its phones normalised (404 for an unknown group); email audiences too. */
     checkTarget,
+    /** The contacts of a target that have an email address and have not unsubscribed. */
+    emailAudienceRows: (scope: Scope, target: CampaignTarget) =>
+      repo.emailAudienceRows(scope, target),
+    /** How many a target matches, and how many of them have no address or unsubscribed. */
+    emailAudienceCounts: (scope: Scope, target: CampaignTarget) =>
+      repo.emailAudienceCounts(scope, target),
     toCampaign,
     progressOf,
 
