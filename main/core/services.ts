@@ -14,6 +14,7 @@ import { createScheduler } from './jobs/scheduler.ts';
 import { cannedRepliesService } from './modules/canned-replies/service.ts';
 import { contactsService } from './modules/contacts/service.ts';
 import { conversationsService } from './modules/conversations/service.ts';
+import { conversationStore } from './modules/conversations/store.ts';
 import { keysService } from './modules/keys/service.ts';
 import { messagesService } from './modules/messages/service.ts';
 import { simulatorSettings } from './modules/simulator/settings.ts';
@@ -59,7 +60,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const retention = createRetention(db, clock, scheduler, opts.retention ?? DEFAULT_RETENTION, [
     governor.prune,
   ]);
-  const hub = createHub(db, { prunedThrough: retention.prunedThrough });
+  const hub = createHub(db, { prunedThrough: retention.prunedThrough, now: clock.now });
   outbox.onCommit(hub.flush);
   const simulator = simulatorSettings(db);
   const simulated = createSimulatedChannel(simulator, random, clock, undo);
@@ -88,6 +89,8 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     return connected ? channels.clientFor(connected) : null;
   });
   const interactiveLists = interactiveListsService(db, clock, ids);
+  // Conversation rows are the conversations module's; messages create and touch them through it.
+  const conversationRows = conversationStore({ db, clock, ids, outbox });
   const messages = messagesService({
     governor,
     lists: interactiveLists,
@@ -98,6 +101,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     outbox,
     channelFor,
     contacts,
+    conversations: conversationRows,
     templates,
     wallet,
     prices,
@@ -112,6 +116,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     contacts,
     messages,
     workspaces,
+    store: conversationRows,
   });
   const campaigns = campaignsService({
     db,
@@ -132,6 +137,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     ids,
     channels,
     contacts,
+    conversations,
     messages,
     templates,
     log,
@@ -166,6 +172,10 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     lists: interactiveLists,
     workspaces,
   });
+  // Who listens to whom, in one place: a campaign's messages move its progress; a contact's
+  // reply resumes the workflow runs waiting for it.
+  messages.onCampaignMessage(campaigns.noteProgress);
+  messages.onInbound(workflows.resumeOnReply);
   return {
     db,
     email,

@@ -1,5 +1,10 @@
 import { z } from 'zod';
+import type { Campaign, CampaignProgress } from './campaigns.ts';
 import { environmentSchema, isoDate } from './common.ts';
+import type { EmailCampaign, EmailCounts } from './email.ts';
+import type { Message } from './messages.ts';
+import type { Template, TemplateStatus } from './templates.ts';
+import type { WorkflowRun } from './workflows.ts';
 
 export const EVENT_TYPES = [
   'message.received',
@@ -42,3 +47,63 @@ export const eventsQuery = z.object({
     .optional()
     .describe('comma-separated event types to receive; all when absent'),
 });
+
+/**
+ * What each event type carries in `data` (and a webhook body's `data`): the core's `emit` is
+ * checked against it, and clients read it typed. Conversations travel as their API JSON, built
+ * by the store; `changes` name each changed field with its old and new value.
+ */
+export interface EventPayloads {
+  'message.received': { message: Message };
+  'message.sent': { message: Message };
+  'message.delivered': { message: Message };
+  'message.read': { message: Message };
+  'message.failed': { message: Message };
+  'message.note': { message: Message };
+  'message.reaction': { message: Message };
+  'conversation.created': { conversation: Record<string, unknown> };
+  'conversation.updated': {
+    conversation: Record<string, unknown>;
+    changes: Record<string, { from: unknown; to: unknown }>;
+  };
+  'template.status_updated': {
+    template: Template;
+    previousStatus: TemplateStatus | null;
+    reason?: string;
+  };
+  'campaign.status_updated': { campaign: Campaign; previousStatus: Campaign['status'] | null };
+  'campaign.progress': { campaignId: string; name: string; progress: CampaignProgress };
+  'workflow.run.started': { run: WorkflowRun };
+  'workflow.run.step': {
+    runId: string;
+    workflowId: string;
+    step: { stepId: string; type: string; status: string; output: unknown; error: string | null };
+  };
+  'workflow.run.completed': { run: WorkflowRun };
+  'workflow.run.failed': { run: WorkflowRun; reason?: string };
+  'email_campaign.status_updated': { campaign: EmailCampaign };
+  'email_campaign.progress': {
+    campaignId: string;
+    status: EmailCampaign['status'];
+    counts: EmailCounts;
+  };
+  'wallet.low_balance': { balanceMicros: number; thresholdMicros: number };
+}
+
+/**
+ * Ephemeral events: who is online, who is viewing or typing in a conversation. They go to the
+ * streams that are open now (to an audience of agents, or to everyone in the scope) and are
+ * never stored, replayed after a reconnect, or sent to webhooks; they carry no `id`.
+ */
+export const EPHEMERAL_EVENT_TYPES = [
+  'presence.updated',
+  'conversation.viewing',
+  'conversation.typing',
+] as const;
+export type EphemeralEventType = (typeof EPHEMERAL_EVENT_TYPES)[number];
+
+export interface EphemeralPayloads {
+  'presence.updated': { agentId: string; status: 'online' | 'away' | 'offline' };
+  'conversation.viewing': { conversationId: string; agentId: string };
+  'conversation.typing': { conversationId: string; agentId: string };
+}

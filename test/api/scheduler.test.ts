@@ -8,6 +8,7 @@ import type {
 } from '../../main/core/channel/types.ts';
 import { openStore } from '../../main/core/core.ts';
 import { processOwner } from '../../main/core/jobs/owner.ts';
+import type { JobKind } from '../../main/core/jobs/payloads.ts';
 import { createScheduler, MAX_RECLAIMS, RENEW_EVERY_MS } from '../../main/core/jobs/scheduler.ts';
 import { RESEND_AFTER_MS } from '../../main/core/modules/messages/service.ts';
 import type { TestCore } from '../helpers.ts';
@@ -303,7 +304,7 @@ it('a chunked kind runs a claim in one savepoint: a job that throws is rolled ba
  * A process on the same store, posing as another one: its own scheduler and owner (named by a
  * pid that has exited, so the core's reclaim sees it dead), whose runs never answer.
  */
-function otherProcess(t: TestCore, kind: string, random: { bytes: (n: number) => Buffer }) {
+function otherProcess(t: TestCore, kind: JobKind, random: { bytes: (n: number) => Buffer }) {
   const { db, clock } = t.core.services;
   const owner = processOwner(random, deadPid());
   const scheduler = createScheduler(db, clock, random, owner, () => {});

@@ -1,4 +1,5 @@
 import http from 'node:http';
+import type { Message } from '../../shared/schemas/messages.ts';
 import { afterEach, expect, it } from 'vitest';
 import {
   DEFAULT_RETENTION,
@@ -166,7 +167,8 @@ it('answers HEAD /events, caps streams per key, and cuts off a reader that stops
   let sent = 0;
   for (let round = 0; round < 40; round++) {
     db.transaction(() => {
-      for (let i = 0; i < 20; i++) outbox.emit(scope, 'message.note', { message: { text: big } });
+      for (let i = 0; i < 20; i++)
+        outbox.emit(scope, 'message.note', { message: { text: big } as Message });
     })();
     sent += 20 * big.length;
     await new Promise((r) => setTimeout(r, 20));
@@ -192,7 +194,7 @@ it('replays a long backlog in batches: the core stays responsive, and nothing is
   const emit = (n: number) =>
     db.transaction(() => {
       for (let i = 0; i < n; i++)
-        outbox.emit(scope, 'message.note', { message: { text: 'x'.repeat(500) } });
+        outbox.emit(scope, 'message.note', { message: { text: 'x'.repeat(500) } as Message });
     })();
   emit(30_000);
   // Measure the longest stall of the event loop while the backlog is replayed.

@@ -1,10 +1,13 @@
 import type { Database as Db } from 'better-sqlite3';
+import type { EphemeralEventType, EphemeralPayloads } from '../../../shared/schemas/events.ts';
 import type { Scope } from '../runtime.ts';
 import type { EventRow } from './outbox.ts';
 import { envelopeJson } from './outbox.ts';
 
 export interface Subscriber extends Scope {
   types: Set<string> | null;
+  /** The agent the reader acts as, for ephemeral messages sent to an audience. */
+  agentId: string | null;
   /** Last sequence number written to this subscriber. */
   cursor: number;
   /** Following new events (false while it replays its backlog). */
@@ -26,7 +29,11 @@ const REPLAY_CHUNK = 64 * 1024;
  * commit serves every subscriber; a subscriber resumes from any sequence number without gaps
  * or duplicates (it replays the backlog first, then follows).
  */
-export function createHub(db: Db, opts: { pollMs?: number; prunedThrough?: () => number } = {}) {
+export function createHub(
+  db: Db,
+  opts: { pollMs?: number; prunedThrough?: () => number; now?: () => number } = {},
+) {
+  const now = opts.now ?? Date.now;
   const maxSeq = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck();
   const after = db.prepare('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
   const backlog = db.prepare(
@@ -140,6 +147,39 @@ export function createHub(db: Db, opts: { pollMs?: number; prunedThrough?: () =>
         }
       };
     },
+    /**
+     * An ephemeral message (presence, viewing, typing): written now to the live streams of its
+     * scope — to the agents of `audience` only, when given — and nowhere else: not stored, not
+     * replayed after a reconnect, never a webhook. It carries no `id`, so it never moves a
+     * reader's Last-Event-ID. Returns how many streams it reached.
+     */
+    publish<T extends EphemeralEventType>(
+      scope: Scope,
+      type: T,
+      data: EphemeralPayloads[T],
+      opts: { audience?: readonly string[] } = {},
+    ): number {
+      const body = JSON.stringify({
+        type,
+        createdAt: new Date(now()).toISOString(),
+        workspaceId: scope.workspaceId,
+        environment: scope.environment,
+        data,
+      });
+      const frame = `event: ${type}\ndata: ${body}\n\n`;
+      let reached = 0;
+      for (const s of subscribers) {
+        if (s.closed || !s.live) continue;
+        if (s.workspaceId !== scope.workspaceId || s.environment !== scope.environment) continue;
+        if (s.types && !s.types.has(type)) continue;
+        if (opts.audience && (s.agentId === null || !opts.audience.includes(s.agentId))) continue;
+        s.write(frame);
+        reached++;
+      }
+      return reached;
+    },
+    /** How many streams are open now. */
+    readers: () => subscribers.size,
     closeAll() {
       for (const s of subscribers) s.end();
       subscribers.clear();

@@ -1,5 +1,5 @@
 import type { Database as Db } from 'better-sqlite3';
-import type { EventType } from '../../../shared/schemas/events.ts';
+import type { EventPayloads, EventType } from '../../../shared/schemas/events.ts';
 import type { Scheduler } from '../jobs/scheduler.ts';
 import type { Clock, IdGenerator, Scope } from '../runtime.ts';
 import { iso } from '../runtime.ts';
@@ -84,7 +84,7 @@ export function createOutbox(db: Db, clock: Clock, ids: IdGenerator, scheduler: 
   }
 
   return {
-    emit(scope: Scope, type: EventType, data: Record<string, unknown>): void {
+    emit<T extends EventType>(scope: Scope, type: T, data: EventPayloads[T]): void {
       const now = clock.now();
       const id = ids('evt');
       const seq = Number(

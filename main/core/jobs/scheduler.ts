@@ -1,4 +1,5 @@
 import type { Database as Db } from 'better-sqlite3';
+import type { JobKind, PayloadOf } from './payloads.ts';
 import type { Clock, Random } from '../runtime.ts';
 import type { ProcessOwner } from './owner.ts';
 import type { UndoLog } from './undo.ts';
@@ -518,16 +519,16 @@ export function createScheduler(
   const scheduler = {
     owner,
 
-    register(
-      kind: string,
-      run: Registered['run'],
+    register<K extends JobKind>(
+      kind: K,
+      run: (payload: PayloadOf<K>, ctx: JobContext) => void | Promise<void>,
       opts: {
         sync?: boolean;
         maxAttempts?: number;
         baseDelayMs?: number;
         /** Async kinds: how many run at once (default 8). */
         concurrency?: number;
-        onDead?: Registered['onDead'];
+        onDead?: (payload: PayloadOf<K>, error: string) => void;
         /**
          * Sync kinds: run a claim of due jobs in one savepoint instead of one each. When a job
          * of the chunk throws, the chunk is rolled back and run again job by job, so a handler
@@ -537,19 +538,20 @@ export function createScheduler(
         chunked?: boolean;
       } = {},
     ) {
+      // Stored untyped: the map holds every kind; `enqueue` checked what goes in.
       handlers.set(kind, {
-        run,
+        run: run as Registered['run'],
         sync: opts.sync ?? true,
         maxAttempts: opts.maxAttempts ?? 10,
         baseDelayMs: opts.baseDelayMs ?? 1000,
         concurrency: opts.concurrency ?? 8,
         active: 0,
         chunked: (opts.sync ?? true) && (opts.chunked ?? false),
-        ...(opts.onDead ? { onDead: opts.onDead } : {}),
+        ...(opts.onDead ? { onDead: opts.onDead as NonNullable<Registered['onDead']> } : {}),
       });
     },
 
-    enqueue(kind: string, payload: unknown, opts: EnqueueOptions = {}): void {
+    enqueue<K extends JobKind>(kind: K, payload: PayloadOf<K>, opts: EnqueueOptions = {}): void {
       const now = clock.now();
       const runAt = opts.runAt ?? now + (opts.delayMs ?? 0);
       (opts.sooner ? insertSooner : insert).run(

@@ -1,9 +1,13 @@
 import { ApiError } from '../../../../shared/errors.ts';
-import { EVENT_TYPES, eventsQuery } from '../../../../shared/schemas/events.ts';
+import {
+  EPHEMERAL_EVENT_TYPES,
+  EVENT_TYPES,
+  eventsQuery,
+} from '../../../../shared/schemas/events.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 
-const KNOWN = new Set<string>(EVENT_TYPES);
+const KNOWN = new Set<string>([...EVENT_TYPES, ...EPHEMERAL_EVENT_TYPES]);
 
 /** A reader this far behind is cut off; it resumes with Last-Event-ID when it catches up. */
 export const MAX_BUFFERED_BYTES = 256 * 1024;
@@ -42,7 +46,7 @@ export const eventsRoutes =
           tags: ['Events'],
           summary: 'The agent event stream (Server-Sent Events)',
           description:
-            'Each event: `id: <sequence>`, `event: <type>`, `data: {id, type, createdAt, workspaceId, environment, data}`. Reconnect with `Last-Event-ID` to resume without gaps or duplicates. A `: ping` comment comes at least every 15 s. Filter with `?types=message.received,message.read`. A `Last-Event-ID` older than the retention period, or ahead of the stream (after a restore), starts at the head with a `stream.reset` event first (`data: {reason: "expired"|"ahead", lastEventId, resumeFrom}`): reload your state. A reader that falls more than 256 KiB behind is disconnected and resumes with `Last-Event-ID`; at most 32 streams per credential.',
+            'Each event: `id: <sequence>`, `event: <type>`, `data: {id, type, createdAt, workspaceId, environment, data}`. Reconnect with `Last-Event-ID` to resume without gaps or duplicates. A `: ping` comment comes at least every 15 s. Filter with `?types=message.received,message.read`. A `Last-Event-ID` older than the retention period, or ahead of the stream (after a restore), starts at the head with a `stream.reset` event first (`data: {reason: "expired"|"ahead", lastEventId, resumeFrom}`): reload your state. A reader that falls more than 256 KiB behind is disconnected and resumes with `Last-Event-ID`; at most 32 streams per credential. Ephemeral events — `presence.updated`, `conversation.viewing`, `conversation.typing` — go only to the streams open at the moment (to the agents they are meant for, by `X-Parley-Agent`): they carry no `id`, are never stored or replayed, and never reach webhooks.',
           querystring: eventsQuery,
         },
       },
@@ -111,6 +115,7 @@ export const eventsRoutes =
             workspaceId: p.workspaceId,
             environment: p.environment,
             types: types ? new Set(types) : null,
+            agentId: p.agent.id,
             write,
             drained,
             end: () => res.end(),

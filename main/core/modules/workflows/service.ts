@@ -43,6 +43,9 @@ import { workflowsRepo } from './repo.ts';
 import type { HandOver, Outcome, ScopeContext } from './steps/index.ts';
 import { STEP_EXECUTORS } from './steps/index.ts';
 
+/** What a contact's message brings a run that waits for it (`{{reply.…}}`). */
+type InboundReply = { text: string; listReply?: ListReply };
+
 const STEP = 'workflow.step';
 const WEBHOOK = 'workflow.webhook';
 /** Steps one job runs in one transaction at most; a longer stretch continues in the next job. */
@@ -611,8 +614,11 @@ export function workflowsService(d: WorkflowsDeps) {
     },
   );
 
-  // A reply resumes the contact's runs waiting for one, in the inbound message's transaction.
-  d.messages.onInbound((_scope, contactId, reply: { text: string; listReply?: ListReply }) => {
+  /**
+   * A contact's message arrived (in its transaction): runs waiting for their reply resume on it.
+   * Wired to the messages service in services.ts.
+   */
+  function resumeOnReply(_scope: Scope, contactId: string, reply: InboundReply) {
     for (const r of repo.awaitingReply(contactId)) {
       const ctx = JSON.parse(r.context) as Stored;
       ctx.reply = reply;
@@ -620,7 +626,7 @@ export function workflowsService(d: WorkflowsDeps) {
       save(r, ctx);
       scheduler.enqueue(STEP, { runId: r.id, seq: r.seq });
     }
-  });
+  }
 
   function startRun(
     w: WorkflowRow,
@@ -661,6 +667,7 @@ export function workflowsService(d: WorkflowsDeps) {
   // ---- the API ----------------------------------------------------------------------------------
 
   return {
+    resumeOnReply,
     repo,
 
     create(scope: Scope, body: WorkflowBody) {
