@@ -1,8 +1,13 @@
 import { ItemTools } from '../../components/item-tools.tsx';
 import { STEP_FIELDS } from '../../../../shared/workflow-rules.ts';
 import { stepLabel } from '../../../../shared/workflow-steps/index.ts';
-import { controlProps, Field, StepTargetSelect } from './step-fields.tsx';
-import { STEP_EDITORS, type AnyStepEditor } from './steps/index.ts';
+import { controlProps, Field, StepTargetField, type StepTargetProps } from './step-fields.tsx';
+import {
+  STEP_EDITORS,
+  type AnyStepEditor,
+  type StepFieldsProps,
+  type TargetField,
+} from './steps/index.ts';
 import { fieldId, type StepDraft, type WorkflowProblem } from './workflow-draft.ts';
 
 interface StepCardProps {
@@ -37,26 +42,27 @@ export function StepCard({
     problems.find((p) => p.param === param)?.message;
   const id = (field: string) => fieldId(`${at}.${field}`);
   const set = (field: string, patch: Partial<StepDraft>) => onChange(patch, `${at}.${field}`);
+  const field = (name: string) => ({ id: id(name), error: err(`${at}.${name}`) });
+  const target = (name: TargetField): StepTargetProps => ({
+    ...field(name),
+    steps,
+    self: index,
+    value: step[name],
+    onChange: (value) => set(name, { [name]: value }),
+  });
 
   const editor: AnyStepEditor | undefined = STEP_EDITORS[step.type];
   const Fields = editor?.Fields;
-  const form = Fields ? (
-    <Fields steps={steps} index={index} step={step} at={at} id={id} err={err} set={set} />
-  ) : null;
+  const props: StepFieldsProps = { steps, index, step, at, field, err, set, target };
+  const form = Fields ? <Fields {...props} /> : null;
 
   const hasNext = editor?.next !== false;
   const nextField = hasNext ? (
-    <Field id={id('next')} label="Then go to" error={err(`${at}.next`)}>
-      <StepTargetSelect
-        steps={steps}
-        self={index}
-        value={step.next}
-        onChange={(next) => set('next', { next })}
-        emptyLabel={index < steps.length - 1 ? 'The next step' : 'End the run'}
-        id={id('next')}
-        error={err(`${at}.next`)}
-      />
-    </Field>
+    <StepTargetField
+      {...target('next')}
+      label="Then go to"
+      emptyLabel={index < steps.length - 1 ? 'The next step' : 'End the run'}
+    />
   ) : null;
   const idError = err(`${at}.id`);
   // Each field shows its own problem; what no field shows is listed at the card's foot.

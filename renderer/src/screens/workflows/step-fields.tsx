@@ -90,6 +90,30 @@ export function StepTargetSelect({
   );
 }
 
+/** What a step's `next`-like field is wired to: its id and problem, the steps, its value. */
+export interface StepTargetProps {
+  steps: readonly StepDraft[];
+  self: number;
+  value: string | undefined;
+  onChange: (id: string) => void;
+  id: string;
+  error: string | undefined;
+}
+
+/** A labelled choice of where the step goes (`next`, `onTimeout`, `onError`, `else`). */
+export function StepTargetField({
+  label,
+  hint,
+  emptyLabel,
+  ...target
+}: StepTargetProps & { label: ReactNode; hint?: ReactNode; emptyLabel: string }) {
+  return (
+    <Field id={target.id} label={label} error={target.error} hint={hint}>
+      <StepTargetSelect {...target} emptyLabel={emptyLabel} />
+    </Field>
+  );
+}
+
 /** A number and a unit, kept as an ISO 8601 duration (`PT15M`, `P1D`). */
 export function DurationInput({
   value,

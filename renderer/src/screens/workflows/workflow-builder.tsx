@@ -1,4 +1,4 @@
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
 import { STEP_TYPES, stepLabel } from '../../../../shared/workflow-steps/index.ts';
 import { ApiRequestError, errorMessage } from '../../api/client.ts';
 import { CountedField } from '../../components/counted-field.tsx';
@@ -28,6 +28,19 @@ import {
 import { SecretDialog, StatusActions, WorkflowStatusChip } from './workflow-status.tsx';
 
 const FORM_ID = 'workflow-form';
+
+/** What starts a workflow, as the builder offers it. */
+const TRIGGER_CHOICES: { type: WorkflowDraft['triggerType']; label: ReactNode }[] = [
+  { type: 'event', label: 'When an event arrives' },
+  {
+    type: 'manual',
+    label: (
+      <>
+        Only when started by hand (Test run, or <code>POST /workflows/trigger</code>)
+      </>
+    ),
+  },
+];
 
 /** Brings the field a param names into view and focus (a step without one: its card). */
 function focusParam(param: string): void {
@@ -210,26 +223,18 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
             />
             <fieldset className="wf-trigger">
               <legend>Starts</legend>
-              <label className="radio">
-                <input
-                  type="radio"
-                  name="trigger"
-                  checked={draft.triggerType === 'event'}
-                  onChange={() => setDraft((d) => ({ ...d, triggerType: 'event' }))}
-                  data-testid="wf-trigger-type-event"
-                />
-                When an event arrives
-              </label>
-              <label className="radio">
-                <input
-                  type="radio"
-                  name="trigger"
-                  checked={draft.triggerType === 'manual'}
-                  onChange={() => setDraft((d) => ({ ...d, triggerType: 'manual' }))}
-                  data-testid="wf-trigger-type-manual"
-                />
-                Only when started by hand (Test run, or <code>POST /workflows/trigger</code>)
-              </label>
+              {TRIGGER_CHOICES.map(({ type, label }) => (
+                <label key={type} className="radio">
+                  <input
+                    type="radio"
+                    name="trigger"
+                    checked={draft.triggerType === type}
+                    onChange={() => setDraft((d) => ({ ...d, triggerType: type }))}
+                    data-testid={`wf-trigger-type-${type}`}
+                  />
+                  {label}
+                </label>
+              ))}
             </fieldset>
             {draft.triggerType === 'event' ? (
               <Field

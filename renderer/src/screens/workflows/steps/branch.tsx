@@ -3,9 +3,36 @@ import {
   type BranchOp,
   type Condition,
 } from '../../../../../shared/workflow-steps/branch.ts';
-import { controlProps, Field, StepTargetSelect, TEMPLATE_STRING_HINT } from '../step-fields.tsx';
+import { controlProps, Field, StepTargetField, TEMPLATE_STRING_HINT } from '../step-fields.tsx';
 import { fieldId } from '../workflow-draft.ts';
 import type { StepEditor, StepFieldsProps } from './step-editor.ts';
+
+export const branch: StepEditor<'branch'> = {
+  type: 'branch',
+  hint: 'Goes one way or another depending on a value (a reply, the event’s data).',
+  idPrefix: 'branch',
+  defaults: {
+    conditions: [{ if: { value: '{{reply.text}}', op: 'contains', equals: '' }, goto: '' }],
+  },
+  Fields: BranchFields,
+  next: false,
+  paths: (step, _then, path) => [
+    ...(step.conditions ?? []).map((c) => path(`If ${conditionText(c)}`, c.goto)),
+    path('Otherwise', step.else),
+  ],
+  // `equals` is not sent for `exists` (which ignores it) nor when it was never typed.
+  toStep(draft, out) {
+    if (!draft.conditions) return out;
+    out.conditions = draft.conditions.map((c) => {
+      const { equals, ...rest } = c.if;
+      return {
+        ...c,
+        if: c.if.op === 'exists' || equals === undefined ? rest : { ...rest, equals },
+      };
+    });
+    return out;
+  },
+};
 
 export const OP_LABELS: Record<BranchOp, string> = {
   eq: 'is',
@@ -26,9 +53,7 @@ export function conditionText(c: Condition): string {
     : `${c.if.value} ${op} “${String(c.if.equals ?? '')}”`;
 }
 
-function BranchFields({ steps, index, err, set }: StepFieldsProps) {
-  const step = steps[index]!;
-  const at = `steps.${index}`;
+function BranchFields({ steps, index, step, at, err, set, target }: StepFieldsProps) {
   const conditions = step.conditions ?? [];
   const edit = (k: number, patch: (c: Condition) => Condition, field: string) =>
     set(`conditions.${k}.${field}`, {
@@ -105,17 +130,16 @@ function BranchFields({ steps, index, err, set }: StepFieldsProps) {
                   </Field>
                 )}
               </div>
-              <Field id={fieldId(`${p}.goto`)} label="Then go to" error={err(`${p}.goto`)}>
-                <StepTargetSelect
-                  steps={steps}
-                  self={index}
-                  value={c.goto}
-                  onChange={(goto) => edit(k, (x) => ({ ...x, goto }), 'goto')}
-                  emptyLabel="Choose a step…"
-                  id={fieldId(`${p}.goto`)}
-                  error={err(`${p}.goto`)}
-                />
-              </Field>
+              <StepTargetField
+                steps={steps}
+                self={index}
+                value={c.goto}
+                onChange={(goto) => edit(k, (x) => ({ ...x, goto }), 'goto')}
+                id={fieldId(`${p}.goto`)}
+                error={err(`${p}.goto`)}
+                label="Then go to"
+                emptyLabel="Choose a step…"
+              />
             </li>
           );
         })}
@@ -137,45 +161,8 @@ function BranchFields({ steps, index, err, set }: StepFieldsProps) {
       >
         Add a condition
       </button>
-      <Field id={fieldId(`${at}.else`)} label="Otherwise, go to" error={err(`${at}.else`)}>
-        <StepTargetSelect
-          steps={steps}
-          self={index}
-          value={step.else}
-          onChange={(target) => set('else', { else: target })}
-          emptyLabel="End the run"
-          id={fieldId(`${at}.else`)}
-          error={err(`${at}.else`)}
-        />
-      </Field>
+      <StepTargetField {...target('else')} label="Otherwise, go to" emptyLabel="End the run" />
       {err(`${at}.conditions`) ? <p className="field-error">{err(`${at}.conditions`)}</p> : null}
     </div>
   );
 }
-
-export const branch: StepEditor<'branch'> = {
-  type: 'branch',
-  hint: 'Goes one way or another depending on a value (a reply, the event’s data).',
-  idPrefix: 'branch',
-  defaults: {
-    conditions: [{ if: { value: '{{reply.text}}', op: 'contains', equals: '' }, goto: '' }],
-  },
-  Fields: BranchFields,
-  next: false,
-  paths: (step, _then, path) => [
-    ...(step.conditions ?? []).map((c) => path(`If ${conditionText(c)}`, c.goto)),
-    path('Otherwise', step.else),
-  ],
-  // `equals` is not sent for `exists` (which ignores it) nor when it was never typed.
-  toStep(draft, out) {
-    if (!draft.conditions) return out;
-    out.conditions = draft.conditions.map((c) => {
-      const { equals, ...rest } = c.if;
-      return {
-        ...c,
-        if: c.if.op === 'exists' || equals === undefined ? rest : { ...rest, equals },
-      };
-    });
-    return out;
-  },
-};

@@ -32,4 +32,4 @@ export type AnyStepEditor = StepEditor<StepType>;
 
 export const STEP_EDITORS: Readonly<Record<StepType, AnyStepEditor>> = editors;
 
-export type { PathTo, StepEditor, StepFieldsProps } from './step-editor.ts';
+export type { PathTo, StepEditor, StepFieldsProps, TargetField } from './step-editor.ts';

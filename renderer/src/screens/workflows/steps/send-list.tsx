@@ -1,16 +1,22 @@
 import { useEffect } from 'react';
 import { useInteractiveLists } from '../../../stores/interactive-lists.ts';
 import { controlProps, Field } from '../step-fields.tsx';
-import { fieldId } from '../workflow-draft.ts';
 import type { StepEditor, StepFieldsProps } from './step-editor.ts';
 
-function SendListFields({ step, at, err, set }: StepFieldsProps) {
+export const sendList: StepEditor<'send_list'> = {
+  type: 'send_list',
+  hint: 'A saved interactive list: only inside the 24-hour window.',
+  idPrefix: 'list',
+  defaults: { listId: '' },
+  Fields: SendListFields,
+};
+
+function SendListFields({ step, field, set }: StepFieldsProps) {
   const library = useInteractiveLists((s) => s.library);
   const status = useInteractiveLists((s) => s.libraryStatus);
   const ensureLibrary = useInteractiveLists((s) => s.ensureLibrary);
   useEffect(() => ensureLibrary(), [ensureLibrary]);
-  const id = fieldId(`${at}.listId`);
-  const error = err(`${at}.listId`);
+  const { id, error } = field('listId');
   const known = !step.listId || library.some((l) => l.id === step.listId);
   return (
     <Field id={id} label="Interactive list" error={error}>
@@ -35,11 +41,3 @@ function SendListFields({ step, at, err, set }: StepFieldsProps) {
     </Field>
   );
 }
-
-export const sendList: StepEditor<'send_list'> = {
-  type: 'send_list',
-  hint: 'A saved interactive list: only inside the 24-hour window.',
-  idPrefix: 'list',
-  defaults: { listId: '' },
-  Fields: SendListFields,
-};

@@ -5,7 +5,15 @@ import { Field, TEMPLATE_STRING_HINT } from '../step-fields.tsx';
 import { fieldId } from '../workflow-draft.ts';
 import type { StepEditor, StepFieldsProps } from './step-editor.ts';
 
-function SendTemplateFields({ step, at, err, set }: StepFieldsProps) {
+export const sendTemplate: StepEditor<'send_template'> = {
+  type: 'send_template',
+  hint: 'An approved template, its variables filled from the run.',
+  idPrefix: 'template',
+  defaults: { templateName: '', variables: {} },
+  Fields: SendTemplateFields,
+};
+
+function SendTemplateFields({ step, at, field, err, set }: StepFieldsProps) {
   const approved = useApprovedTemplates((s) => s.approved);
   const status = useApprovedTemplates((s) => s.status);
   const ensureLoaded = useApprovedTemplates((s) => s.ensureLoaded);
@@ -13,8 +21,7 @@ function SendTemplateFields({ step, at, err, set }: StepFieldsProps) {
   const template = approved.find((t) => t.name === step.templateName) ?? null;
   const numbers = Array.from({ length: template?.variableCount ?? 0 }, (_, i) => String(i + 1));
   const variables = step.variables ?? {};
-  const id = fieldId(`${at}.templateName`);
-  const error = err(`${at}.templateName`);
+  const { id, error } = field('templateName');
   return (
     <>
       <Field
@@ -74,11 +81,3 @@ function SendTemplateFields({ step, at, err, set }: StepFieldsProps) {
     </>
   );
 }
-
-export const sendTemplate: StepEditor<'send_template'> = {
-  type: 'send_template',
-  hint: 'An approved template, its variables filled from the run.',
-  idPrefix: 'template',
-  defaults: { templateName: '', variables: {} },
-  Fields: SendTemplateFields,
-};

@@ -12,6 +12,7 @@ import type {
   StepType,
 } from '../../../../../shared/workflow-steps/index.ts';
 import type { WorkflowProblem } from '../../../../../shared/workflow-rules.ts';
+import type { StepTargetProps } from '../step-fields.tsx';
 import type { Path, StepDraft } from '../workflow-draft.ts';
 
 /** What a step's form is given by the card around it. */
@@ -21,13 +22,18 @@ export interface StepFieldsProps {
   step: StepDraft;
   /** The step's param prefix: `steps.3`. */
   at: string;
-  /** A field's DOM id (and test id): `id('text')` → `wf-steps-3-text`. */
-  id: (field: string) => string;
+  /** A field of the step: its DOM id (and test id, `wf-steps-3-text`) and its problem. */
+  field: (name: string) => { id: string; error: string | undefined };
   /** The problem shown on a param (`steps.3.text`), if any. */
   err: (param: string) => string | undefined;
   /** A field changed: `field` names it under the step (its error from the core is dropped). */
   set: (field: string, patch: Partial<StepDraft>) => void;
+  /** A field naming where the step goes, wired for a StepTargetField. */
+  target: (name: TargetField) => StepTargetProps;
 }
+
+/** The fields that name another step (or none: the default way). */
+export type TargetField = 'next' | 'onTimeout' | 'onError' | 'else';
 
 /** A path to `target` (none: the run ends), labelled. */
 export type PathTo = (label: string, target: string | null | undefined) => Path;

@@ -4,20 +4,39 @@ import { useAgents } from '../../../stores/agents.ts';
 import { controlProps, Field, LabelsInput } from '../step-fields.tsx';
 import type { StepEditor, StepFieldsProps } from './step-editor.ts';
 
-function UpdateConversationFields({ step, at, id, err, set }: StepFieldsProps) {
+export const updateConversation: StepEditor<'update_conversation'> = {
+  type: 'update_conversation',
+  hint: 'Changes the conversation’s status, assignee or labels.',
+  idPrefix: 'update',
+  defaults: {},
+  Fields: UpdateConversationFields,
+};
+
+function UpdateConversationFields({ step, field, set }: StepFieldsProps) {
   const agents = useAgents((s) => s.agents);
   const ensureAgents = useAgents((s) => s.ensureLoaded);
   useEffect(() => ensureAgents(), [ensureAgents]);
   const assignee = step.assignee === undefined ? '' : step.assignee === null ? '-' : step.assignee;
+  const statusField = field('status');
+  const assigneeField = field('assignee');
+  const labels = (name: 'addLabels' | 'removeLabels', label: string) => (
+    <Field {...field(name)} label={label}>
+      <LabelsInput
+        {...field(name)}
+        labels={step[name] ?? []}
+        onChange={(next) => set(name, { [name]: next })}
+      />
+    </Field>
+  );
   return (
     <>
       <div className="wf-field-row">
-        <Field id={id('status')} label="Status" error={err(`${at}.status`)}>
+        <Field {...statusField} label="Status">
           <select
             className="select"
             value={step.status ?? ''}
             onChange={(e) => set('status', { status: e.target.value || undefined })}
-            {...controlProps(id('status'), err(`${at}.status`))}
+            {...controlProps(statusField.id, statusField.error)}
           >
             <option value="">Leave as it is</option>
             {CONVERSATION_STATUSES.map((s) => (
@@ -27,7 +46,7 @@ function UpdateConversationFields({ step, at, id, err, set }: StepFieldsProps) {
             ))}
           </select>
         </Field>
-        <Field id={id('assignee')} label="Assignee" error={err(`${at}.assignee`)}>
+        <Field {...assigneeField} label="Assignee">
           <select
             className="select"
             value={assignee}
@@ -41,7 +60,7 @@ function UpdateConversationFields({ step, at, id, err, set }: StepFieldsProps) {
                       : e.target.value,
               })
             }
-            {...controlProps(id('assignee'), err(`${at}.assignee`))}
+            {...controlProps(assigneeField.id, assigneeField.error)}
           >
             <option value="">Leave as it is</option>
             <option value="-">Unassign</option>
@@ -57,31 +76,9 @@ function UpdateConversationFields({ step, at, id, err, set }: StepFieldsProps) {
         </Field>
       </div>
       <div className="wf-field-row">
-        <Field id={id('addLabels')} label="Add labels" error={err(`${at}.addLabels`)}>
-          <LabelsInput
-            id={id('addLabels')}
-            labels={step.addLabels ?? []}
-            onChange={(addLabels) => set('addLabels', { addLabels })}
-            error={err(`${at}.addLabels`)}
-          />
-        </Field>
-        <Field id={id('removeLabels')} label="Remove labels" error={err(`${at}.removeLabels`)}>
-          <LabelsInput
-            id={id('removeLabels')}
-            labels={step.removeLabels ?? []}
-            onChange={(removeLabels) => set('removeLabels', { removeLabels })}
-            error={err(`${at}.removeLabels`)}
-          />
-        </Field>
+        {labels('addLabels', 'Add labels')}
+        {labels('removeLabels', 'Remove labels')}
       </div>
     </>
   );
 }
-
-export const updateConversation: StepEditor<'update_conversation'> = {
-  type: 'update_conversation',
-  hint: 'Changes the conversation’s status, assignee or labels.',
-  idPrefix: 'update',
-  defaults: {},
-  Fields: UpdateConversationFields,
-};

@@ -1,37 +1,5 @@
-import { DurationInput, Field, StepTargetSelect } from '../step-fields.tsx';
+import { DurationInput, Field, StepTargetField } from '../step-fields.tsx';
 import type { StepEditor, StepFieldsProps } from './step-editor.ts';
-
-function WaitForReplyFields({ steps, index, step, at, id, err, set }: StepFieldsProps) {
-  return (
-    <div className="wf-field-row">
-      <Field
-        id={id('timeout')}
-        label="Give up after"
-        error={err(`${at}.timeout`)}
-        hint="The reply is then {{reply.text}}."
-      >
-        <DurationInput
-          id={id('timeout')}
-          label="Give up after"
-          value={step.timeout}
-          error={err(`${at}.timeout`)}
-          onChange={(timeout) => set('timeout', { timeout })}
-        />
-      </Field>
-      <Field id={id('onTimeout')} label="On timeout, go to" error={err(`${at}.onTimeout`)}>
-        <StepTargetSelect
-          steps={steps}
-          self={index}
-          value={step.onTimeout}
-          onChange={(onTimeout) => set('onTimeout', { onTimeout })}
-          emptyLabel="End the run"
-          id={id('onTimeout')}
-          error={err(`${at}.onTimeout`)}
-        />
-      </Field>
-    </div>
-  );
-}
 
 export const waitForReply: StepEditor<'wait_for_reply'> = {
   type: 'wait_for_reply',
@@ -44,3 +12,24 @@ export const waitForReply: StepEditor<'wait_for_reply'> = {
     path('On timeout', step.onTimeout),
   ],
 };
+
+function WaitForReplyFields({ step, field, set, target }: StepFieldsProps) {
+  const timeout = field('timeout');
+  return (
+    <div className="wf-field-row">
+      <Field {...timeout} label="Give up after" hint="The reply is then {{reply.text}}.">
+        <DurationInput
+          {...timeout}
+          label="Give up after"
+          value={step.timeout}
+          onChange={(iso) => set('timeout', { timeout: iso })}
+        />
+      </Field>
+      <StepTargetField
+        {...target('onTimeout')}
+        label="On timeout, go to"
+        emptyLabel="End the run"
+      />
+    </div>
+  );
+}

@@ -1,20 +1,6 @@
 import { DurationInput, Field } from '../step-fields.tsx';
 import type { StepEditor, StepFieldsProps } from './step-editor.ts';
 
-function WaitFields({ step, at, id, err, set }: StepFieldsProps) {
-  return (
-    <Field id={id('duration')} label="Wait for" error={err(`${at}.duration`)}>
-      <DurationInput
-        id={id('duration')}
-        label="Wait for"
-        value={step.duration}
-        error={err(`${at}.duration`)}
-        onChange={(duration) => set('duration', { duration })}
-      />
-    </Field>
-  );
-}
-
 export const wait: StepEditor<'wait'> = {
   type: 'wait',
   hint: 'Pauses the run for a while.',
@@ -22,3 +8,17 @@ export const wait: StepEditor<'wait'> = {
   defaults: { duration: 'PT15M' },
   Fields: WaitFields,
 };
+
+function WaitFields({ step, field, set }: StepFieldsProps) {
+  const duration = field('duration');
+  return (
+    <Field {...duration} label="Wait for">
+      <DurationInput
+        {...duration}
+        label="Wait for"
+        value={step.duration}
+        onChange={(iso) => set('duration', { duration: iso })}
+      />
+    </Field>
+  );
+}

@@ -1,84 +1,6 @@
 import { WEBHOOK_METHODS } from '../../../../../shared/workflow-steps/webhook.ts';
-import { controlProps, Field, StepTargetSelect, TEMPLATE_STRING_HINT } from '../step-fields.tsx';
+import { controlProps, Field, StepTargetField, TEMPLATE_STRING_HINT } from '../step-fields.tsx';
 import type { StepEditor, StepFieldsProps } from './step-editor.ts';
-
-function WebhookFields({ steps, index, step, at, id, err, set }: StepFieldsProps) {
-  return (
-    <>
-      <div className="wf-field-row">
-        <Field id={id('url')} label="URL" error={err(`${at}.url`)}>
-          <input
-            className={`input${err(`${at}.url`) ? ' invalid' : ''}`}
-            value={step.url ?? ''}
-            placeholder="https://example.com/hooks/parley"
-            onChange={(e) => set('url', { url: e.target.value })}
-            {...controlProps(id('url'), err(`${at}.url`))}
-          />
-        </Field>
-        <Field id={id('method')} label="Method" error={err(`${at}.method`)}>
-          <select
-            className="select"
-            value={step.method ?? 'POST'}
-            onChange={(e) => set('method', { method: e.target.value })}
-            {...controlProps(id('method'), err(`${at}.method`))}
-          >
-            {WEBHOOK_METHODS.map((m) => (
-              <option key={m}>{m}</option>
-            ))}
-          </select>
-        </Field>
-      </div>
-      <Field
-        id={id('body')}
-        label={
-          <>
-            Body (JSON) <span className="optional">(optional)</span>
-          </>
-        }
-        error={err(`${at}.body`)}
-        hint={TEMPLATE_STRING_HINT}
-      >
-        <textarea
-          className={`input textarea mono${err(`${at}.body`) ? ' invalid' : ''}`}
-          rows={4}
-          spellCheck={false}
-          value={step.bodyText ?? ''}
-          placeholder={'{ "phone": "{{contact.phone}}", "cart": "{{payload.cartId}}" }'}
-          onChange={(e) => set('body', { bodyText: e.target.value })}
-          {...controlProps(id('body'), err(`${at}.body`))}
-        />
-      </Field>
-      <Field
-        id={id('onError')}
-        label="If it keeps failing, go to"
-        error={err(`${at}.onError`)}
-        hint="Tried up to 5 times; a 2xx answer within 10 s succeeds."
-      >
-        <StepTargetSelect
-          steps={steps}
-          self={index}
-          value={step.onError}
-          onChange={(onError) => set('onError', { onError })}
-          emptyLabel="Fail the run"
-          id={id('onError')}
-          error={err(`${at}.onError`)}
-        />
-      </Field>
-    </>
-  );
-}
-
-type BodyResult = { ok: true; body: unknown } | { ok: false };
-
-/** The body as typed: blank is none. */
-function parseBody(text: string | undefined): BodyResult {
-  if (text === undefined || text.trim() === '') return { ok: true, body: undefined };
-  try {
-    return { ok: true, body: JSON.parse(text) as unknown };
-  } catch {
-    return { ok: false };
-  }
-}
 
 export const webhook: StepEditor<'webhook'> = {
   type: 'webhook',
@@ -101,3 +23,73 @@ export const webhook: StepEditor<'webhook'> = {
       ? []
       : [{ param: `${at}.body`, message: 'the body is not valid JSON' }],
 };
+
+function WebhookFields({ step, field, set, target }: StepFieldsProps) {
+  const url = field('url');
+  const method = field('method');
+  const body = field('body');
+  return (
+    <>
+      <div className="wf-field-row">
+        <Field {...url} label="URL">
+          <input
+            className={`input${url.error ? ' invalid' : ''}`}
+            value={step.url ?? ''}
+            placeholder="https://example.com/hooks/parley"
+            onChange={(e) => set('url', { url: e.target.value })}
+            {...controlProps(url.id, url.error)}
+          />
+        </Field>
+        <Field {...method} label="Method">
+          <select
+            className="select"
+            value={step.method ?? 'POST'}
+            onChange={(e) => set('method', { method: e.target.value })}
+            {...controlProps(method.id, method.error)}
+          >
+            {WEBHOOK_METHODS.map((m) => (
+              <option key={m}>{m}</option>
+            ))}
+          </select>
+        </Field>
+      </div>
+      <Field
+        {...body}
+        label={
+          <>
+            Body (JSON) <span className="optional">(optional)</span>
+          </>
+        }
+        hint={TEMPLATE_STRING_HINT}
+      >
+        <textarea
+          className={`input textarea mono${body.error ? ' invalid' : ''}`}
+          rows={4}
+          spellCheck={false}
+          value={step.bodyText ?? ''}
+          placeholder={'{ "phone": "{{contact.phone}}", "cart": "{{payload.cartId}}" }'}
+          onChange={(e) => set('body', { bodyText: e.target.value })}
+          {...controlProps(body.id, body.error)}
+        />
+      </Field>
+      <StepTargetField
+        {...target('onError')}
+        label="If it keeps failing, go to"
+        hint="Tried up to 5 times; a 2xx answer within 10 s succeeds."
+        emptyLabel="Fail the run"
+      />
+    </>
+  );
+}
+
+type BodyResult = { ok: true; body: unknown } | { ok: false };
+
+/** The body as typed: blank is none. */
+function parseBody(text: string | undefined): BodyResult {
+  if (text === undefined || text.trim() === '') return { ok: true, body: undefined };
+  try {
+    return { ok: true, body: JSON.parse(text) as unknown };
+  } catch {
+    return { ok: false };
+  }
+}
