@@ -31,6 +31,7 @@ export type Step =
 export type StepType = Step['type'];
 export type StepOf<T extends StepType> = Extract<Step, { type: T }>;
 
+// Every type's own fields in one object type (the types' field names do not overlap).
 type FieldsOf<S> = S extends StepBase ? Omit<S, keyof StepBase> : never;
 type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (u: infer I) => void
   ? I
