@@ -23,31 +23,10 @@ import type { Outbox } from '../../events/outbox.ts';
 import type { Clock, Random, Scope } from '../../runtime.ts';
 import { isoOrNull, randomBase62 } from '../../runtime.ts';
 import type { WorkspacesService } from '../workspaces/service.ts';
+import type { ChannelRow } from './repo.ts';
+import { channelRepo } from './repo.ts';
 
-export interface ChannelRow {
-  business_account_id: string;
-  workspace_id: string;
-  provider: 'simulated' | 'cloud_api';
-  phone_number_id: string | null;
-  waba_id: string | null;
-  access_token: string | null;
-  app_secret: string | null;
-  verify_token: string;
-  graph_base_url: string | null;
-  display_phone_number: string | null;
-  verified_name: string | null;
-  quality_rating: string | null;
-  provider_tier: number | null;
-  provider_mps: number | null;
-  checked_at: number | null;
-  check_ok: number | null;
-  check_message: string | null;
-  /** The check's classified outcome (design.md §5): connected, auth_failed, …. */
-  check_outcome: string | null;
-  /** When this account proved the phone number id is its own (a signed webhook, Meta's host). */
-  phone_proved_at: number | null;
-  updated_at: number;
-}
+export type { ChannelRow } from './repo.ts';
 
 /** Provider errors the governor backs off from (too fast overall, or to one person). */
 const RETRYABLE_CODES = new Set([130429, 131056, 131057, 131000, 1, 2, 4, 80007, 133004]);
@@ -147,53 +126,14 @@ export function channelService(d: {
   log: (message: string, error?: unknown) => void;
 }) {
   const { db, clock } = d;
-  const byAccount = db.prepare('SELECT * FROM channel_settings WHERE business_account_id = ?');
-  const byPhone = db.prepare('SELECT * FROM channel_settings WHERE phone_number_id = ?');
-  const withSecrets = db.prepare(
-    `SELECT * FROM channel_settings WHERE provider = 'cloud_api' AND app_secret IS NOT NULL`,
-  );
-  const insert = db.prepare(
-    `INSERT INTO channel_settings (business_account_id, workspace_id, verify_token, updated_at)
-     VALUES (?, ?, ?, ?) ON CONFLICT DO NOTHING`,
-  );
-  const save = db.prepare(
-    `UPDATE channel_settings SET provider = @provider, phone_number_id = @phone_number_id,
-       waba_id = @waba_id, access_token = @access_token, app_secret = @app_secret,
-       verify_token = @verify_token, graph_base_url = @graph_base_url,
-       display_phone_number = @display_phone_number, verified_name = @verified_name,
-       quality_rating = @quality_rating, provider_tier = @provider_tier,
-       provider_mps = @provider_mps, checked_at = @checked_at, check_ok = @check_ok,
-       check_message = @check_message, check_outcome = @check_outcome,
-       phone_proved_at = @phone_proved_at, updated_at = @updated_at
-     WHERE business_account_id = @business_account_id`,
-  );
-  // A check writes only what it learned, and only if the settings did not change meanwhile.
-  const saveCheck = db.prepare(
-    `UPDATE channel_settings SET display_phone_number = @display_phone_number,
-       verified_name = @verified_name, quality_rating = @quality_rating,
-       provider_tier = @provider_tier, provider_mps = @provider_mps, checked_at = @checked_at,
-       check_ok = @check_ok, check_message = @check_message, check_outcome = @check_outcome,
-       phone_proved_at = @phone_proved_at
-     WHERE business_account_id = @business_account_id AND updated_at = @updated_at`,
-  );
-  const prove = db.prepare(
-    `UPDATE channel_settings SET phone_proved_at = ?
-     WHERE business_account_id = ? AND phone_proved_at IS NULL`,
-  );
-  const release = db.prepare(
-    'UPDATE channel_settings SET phone_number_id = NULL WHERE business_account_id = ?',
-  );
-  const templateOf = db.prepare(
-    `SELECT language, components FROM templates
-     WHERE workspace_id = ? AND environment = 'live' AND name = ?`,
-  );
+  const repo = channelRepo(db);
 
   function row(workspaceId: string): ChannelRow {
     const account = d.workspaces.activeAccount(workspaceId);
-    let r = byAccount.get(account.id) as ChannelRow | undefined;
+    let r = repo.byAccount(account.id);
     if (!r) {
-      insert.run(account.id, workspaceId, randomBase62(d.random, 32), clock.now());
-      r = byAccount.get(account.id) as ChannelRow;
+      repo.insert(account.id, workspaceId, randomBase62(d.random, 32), clock.now());
+      r = repo.byAccount(account.id)!;
     }
     return r;
   }
@@ -235,8 +175,7 @@ export function channelService(d: {
       async deliver(m, _attempt, signal) {
         let template: { language: string; components: TemplateComponent[] } | null = null;
         if (m.type === 'template' && m.templateName) {
-          const t = templateOf.get(m.workspaceId, m.templateName) as
-            { language: string; components: string } | undefined;
+          const t = repo.liveTemplate(m.workspaceId, m.templateName);
           if (t) template = { language: t.language, components: JSON.parse(t.components) };
         }
         try {
@@ -257,9 +196,9 @@ export function channelService(d: {
   }
 
   function markCheck(accountId: string, ok: boolean, message: string) {
-    const r = byAccount.get(accountId) as ChannelRow | undefined;
+    const r = repo.byAccount(accountId);
     if (!r) return;
-    saveCheck.run({
+    repo.saveCheck({
       ...r,
       checked_at: clock.now(),
       check_ok: ok ? 1 : 0,
@@ -305,39 +244,40 @@ export function channelService(d: {
     };
   }
 
-
-
   const service = {
     channelFor(workspaceId: string, environment: 'test' | 'live'): Channel {
       if (environment === 'test') return d.simulated;
       const account = d.workspaces.activeAccount(workspaceId);
-      const r = byAccount.get(account.id) as ChannelRow | undefined;
+      const r = repo.byAccount(account.id);
       return r && connected(r) ? remoteFor(r) : d.simulated;
     },
 
     /** The live channel's settings row, if the account connected a provider. */
     connectedRow(workspaceId: string): ChannelRow | null {
-      const r = byAccount.get(d.workspaces.activeAccount(workspaceId).id) as ChannelRow | undefined;
+      const r = repo.byAccount(d.workspaces.activeAccount(workspaceId).id);
       return r && connected(r) ? r : null;
     },
 
     clientFor: (r: ChannelRow) => clientOf(r),
 
     /** A webhook signed with the account's app secret named its number: the number is its own. */
-    proveNumber: (accountId: string) => prove.run(clock.now(), accountId),
+    proveNumber: (accountId: string) => repo.prove(accountId, clock.now()),
 
     /** The account a webhook's `phone_number_id` names, if connected. */
     byPhoneNumberId(id: string): ChannelRow | null {
-      const r = byPhone.get(id) as ChannelRow | undefined;
+      const r = repo.byPhone(id);
       return r && connected(r) ? r : null;
     },
 
     /** Every connected account's app secret: a webhook's signature must match one. */
-    appSecrets: () => withSecrets.all() as ChannelRow[],
+    appSecrets: () => repo.withSecrets(),
 
     /** The verify token Meta's handshake must present, per connected account. */
     verifyTokens: () =>
-      (withSecrets.all() as ChannelRow[]).map((r) => r.verify_token).filter(Boolean),
+      repo
+        .withSecrets()
+        .map((r) => r.verify_token)
+        .filter(Boolean),
 
     get(scope: Scope): ChannelSettings {
       return view(scope, row(scope.workspaceId));
@@ -397,7 +337,7 @@ export function channelService(d: {
               );
             }
             if (next.phone_number_id !== r.phone_number_id) {
-              const other = byPhone.get(next.phone_number_id) as ChannelRow | undefined;
+              const other = repo.byPhone(next.phone_number_id);
               if (other && other.business_account_id !== r.business_account_id) {
                 // A number belongs to the account that proved it (a signed webhook, a check
                 // against Meta's host); a claim nobody proved yet goes to the desk's admin.
@@ -408,7 +348,7 @@ export function channelService(d: {
                     { param: 'phoneNumberId' },
                   );
                 }
-                release.run(other.business_account_id);
+                repo.release(other.business_account_id);
               }
             }
           }
@@ -444,7 +384,7 @@ export function channelService(d: {
             // A new number, or a new secret to sign its webhooks: proved again.
             next.phone_proved_at = null;
           }
-          save.run(next);
+          repo.save(next);
           return view(scope, next);
         })
         .immediate();
@@ -491,7 +431,7 @@ export function channelService(d: {
         patch = { check_ok: 0, check_outcome: outcome, check_message: message };
       }
       const next = { ...r, ...patch, checked_at: clock.now() };
-      if (saveCheck.run(next).changes === 0) {
+      if (repo.saveCheck(next) === 0) {
         // The settings changed while Meta answered: that answer was about the old ones.
         return view(scope, row(scope.workspaceId));
       }

@@ -1,15 +1,17 @@
 import type { Database as Db } from 'better-sqlite3';
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { InteractiveList, ListReply } from '../../../../shared/schemas/interactive-lists.ts';
+import type { ListReply } from '../../../../shared/schemas/interactive-lists.ts';
 import { ApiError } from '../../../../shared/errors.ts';
 import { isWaUserId } from '../../../../shared/phone.ts';
 import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
 import { iso } from '../../runtime.ts';
 import type { ContactsService } from '../contacts/service.ts';
-import { conversationsRepo } from '../conversations/repo.ts';
+import type { ConversationsService } from '../conversations/service.ts';
 import type { MessagesService } from '../messages/service.ts';
 import type { TemplatesService } from '../templates/service.ts';
+import type { RejectRow } from './repo.ts';
+import { channelRepo } from './repo.ts';
 import type { ChannelRow, ChannelService } from './service.ts';
 
 /** Meta's webhook body, as far as Parley reads it. Anything may be missing or malformed. */
@@ -119,14 +121,6 @@ const article = (word: string) => (/^[aeiou]/i.test(word) ? `an ${word}` : `a ${
 const kindOf = (type: string) => KINDS[type] ?? article(`${type.replace(/_/g, ' ')} message`);
 const OPEN_WHATSAPP = 'open WhatsApp to see it';
 
-interface RejectRow {
-  id: string;
-  kind: 'message' | 'status' | 'template' | 'change';
-  raw: string;
-  reason: string;
-  received_at: number;
-}
-
 /** A webhook item we refuse to store, with the reason kept beside its raw JSON. */
 class Unreadable extends Error {}
 
@@ -159,23 +153,12 @@ export function channelWebhook(d: {
   ids: IdGenerator;
   channels: ChannelService;
   contacts: ContactsService;
+  conversations: ConversationsService;
   messages: MessagesService;
   templates: TemplatesService;
   log: (message: string, error?: unknown) => void;
 }) {
-  const findSentList = d.db.prepare(
-    `SELECT interactive FROM messages WHERE channel_message_id = ? AND direction = 'outbound'`,
-  );
-  const conversations = conversationsRepo(d.db);
-  const insertReject = d.db.prepare(
-    `INSERT INTO webhook_rejects (id, business_account_id, workspace_id, kind, raw, reason, received_at)
-     VALUES (?, ?, ?, ?, ?, ?, ?)`,
-  );
-  const rejectsPage = d.db.prepare(
-    `SELECT id, kind, raw, reason, received_at FROM webhook_rejects
-     WHERE workspace_id = @workspaceId AND (@cursor IS NULL OR id < @cursor)
-     ORDER BY id DESC LIMIT @limit`,
-  );
+  const repo = channelRepo(d.db);
 
   /**
    * The app secret `X-Hub-Signature-256` was made with (HMAC-SHA256 of the raw body), if it is a
@@ -300,10 +283,7 @@ export function channelWebhook(d: {
       const pick = m.interactive.list_reply;
       body = text(pick.title) ?? '';
       // A list reply names the row, not the list: the message it answers (`context.id`) does.
-      const sent = m.context?.id
-        ? (findSentList.get(m.context.id) as { interactive: string | null } | undefined)
-        : undefined;
-      const sentList = sent?.interactive ? (JSON.parse(sent.interactive) as InteractiveList) : null;
+      const sentList = m.context?.id ? d.messages.sentList(m.context.id) : null;
       if (sentList) {
         kind = 'list';
         listReply = { listId: sentList.id, rowId: pick.id, title: pick.title };
@@ -339,9 +319,9 @@ export function channelWebhook(d: {
     at: number,
   ): boolean {
     const target = text(m.reaction?.message_id);
-    const row = target ? d.messages.repo.byChannelId(target) : undefined;
+    const row = target ? d.messages.byChannelId(target) : undefined;
     if (!row || row.workspace_id !== scope.workspaceId || row.environment !== 'live') return false;
-    const contact = d.contacts.repo.get(scope, row.contact_id);
+    const contact = d.contacts.find(scope, row.contact_id);
     const same =
       contact &&
       ((sender.phone && contact.phone === sender.phone) ||
@@ -364,8 +344,8 @@ export function channelWebhook(d: {
   ) {
     const sys = m.system ?? {};
     const contact =
-      (sender.waUserId ? d.contacts.repo.byWaUserId(scope, sender.waUserId) : undefined) ??
-      (sender.phone ? d.contacts.repo.byPhone(scope, sender.phone) : undefined);
+      (sender.waUserId ? d.contacts.findByWaUserId(scope, sender.waUserId) : undefined) ??
+      (sender.phone ? d.contacts.findByPhone(scope, sender.phone) : undefined);
     const newPhone = phoneOf(sys.wa_id ?? sys.new_wa_id);
     const newUser = text(sys.user_id ?? sys.new_user_id)?.trim() || null;
     if (!contact || (sys.type !== 'user_changed_number' && sys.type !== 'user_changed_user_id')) {
@@ -380,7 +360,7 @@ export function channelWebhook(d: {
     });
     const account = d.channels.connectedRow(scope.workspaceId);
     const conversation = account
-      ? conversations.byContact(row.id, account.business_account_id)
+      ? d.conversations.byContact(row.id, account.business_account_id)
       : undefined;
     const what =
       sys.type === 'user_changed_number'
@@ -400,13 +380,13 @@ export function channelWebhook(d: {
     const ofAccount = <M extends { workspace_id: string; environment: string }>(
       m: M | undefined,
     ) => (m && m.workspace_id === scope.workspaceId && m.environment === 'live' ? m : undefined);
-    let row = ofAccount(d.messages.repo.byChannelId(id));
+    let row = ofAccount(d.messages.byChannelId(id));
     const ours = text(s.biz_opaque_callback_data);
     if (!row && ours) {
       // The call's answer was lost (a crash, a timeout): our id rode along with the message.
-      const mine = ofAccount(d.messages.repo.byId(ours));
+      const mine = ofAccount(d.messages.byId(ours));
       if (mine && mine.channel_message_id === null) {
-        d.messages.repo.setChannelMessageId(mine.id, id);
+        d.messages.setChannelMessageId(mine.id, id);
         row = { ...mine, channel_message_id: id };
       }
     }
@@ -443,7 +423,7 @@ export function channelWebhook(d: {
       result.ignored++;
       return;
     }
-    if (row.dispatching_at !== null) d.messages.repo.setDispatching(row.id, null);
+    if (row.dispatching_at !== null) d.messages.endDispatching(row.id);
     result.statuses++;
   }
 
@@ -474,15 +454,15 @@ export function channelWebhook(d: {
       } catch {
         json = String(raw);
       }
-      insertReject.run(
-        d.ids('whr'),
-        account.business_account_id,
-        account.workspace_id,
+      repo.insertReject({
+        id: d.ids('whr'),
+        business_account_id: account.business_account_id,
+        workspace_id: account.workspace_id,
         kind,
-        json.slice(0, 64 * 1024),
-        reason.slice(0, 1000),
-        d.clock.now(),
-      );
+        raw: json.slice(0, 64 * 1024),
+        reason: reason.slice(0, 1000),
+        received_at: d.clock.now(),
+      });
       result.rejected++;
     }
   }
@@ -594,11 +574,11 @@ export function channelWebhook(d: {
 
     /** The rejects of a workspace's live channel, newest first (Settings → Channel). */
     rejects(scope: Scope, limit: number, cursor: string | null) {
-      const rows = rejectsPage.all({
-        workspaceId: scope.workspaceId,
-        cursor: cursor === null ? null : decodeCursor(cursor),
-        limit: limit + 1,
-      }) as RejectRow[];
+      const rows = repo.rejectsPage(
+        scope.workspaceId,
+        cursor === null ? null : decodeCursor(cursor),
+        limit + 1,
+      );
       return toPage(
         rows,
         limit,

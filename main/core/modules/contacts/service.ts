@@ -256,6 +256,18 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
     moveIdentity,
     requireGroup,
 
+    /** A contact's row by id, or undefined (other modules read contacts through these). */
+    find: (scope: Scope, id: string): ContactRow | undefined => repo.get(scope, id),
+    findByPhone: (scope: Scope, phone: string): ContactRow | undefined =>
+      repo.byPhone(scope, phone),
+    findByWaUserId: (scope: Scope, waUserId: string): ContactRow | undefined =>
+      repo.byWaUserId(scope, waUserId),
+    /** The contact with this phone, created (with no other fields) if new. Inside a transaction. */
+    ensure: (scope: Scope, phone: string): ContactRow =>
+      repo.byPhone(scope, phone) ?? write(scope, phone, {}).row,
+    /** The contact wrote at `at`: its service window runs from then. */
+    markInbound: (id: string, at: number, now: number) => repo.setLastInbound(id, at, now),
+
     /**
      * A page of contacts as a ready JSON body: `{data, nextCursor}`, and on the first page
      * `total`, the count of contacts matching the filters (counted once per list, not per page).

@@ -141,7 +141,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
       }
       const answer = await messages.deliverNow(message.id);
       if (answer.kind === 'refused') throw refusal(app, req, answer.error);
-      const final = toMessage(messages.repo.byId(message.id)!);
+      const final = toMessage(messages.byId(message.id)!);
       app.amendStoredAnswer(req, 200, JSON.stringify(final));
       return final;
     },

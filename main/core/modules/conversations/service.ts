@@ -9,43 +9,18 @@ import type { ActingAgent, Clock, IdGenerator, Scope } from '../../runtime.ts';
 import { NO_AGENT, iso, isoOrNull } from '../../runtime.ts';
 import type { ContactsService } from '../contacts/service.ts';
 import type { ContactRow } from '../contacts/repo.ts';
-import { phoneOrThrow, toContact } from '../contacts/service.ts';
+import { phoneOrThrow } from '../contacts/service.ts';
 import type { MessagesService } from '../messages/service.ts';
 import { SERVICE_WINDOW_MS } from '../messages/service.ts';
-import type { ConversationFilter, ConversationRow } from './repo.ts';
-import { conversationsRepo } from './repo.ts';
+import type { AgentRow, ConversationFilter, ConversationRow } from './repo.ts';
+import { agentsRepo, conversationsRepo } from './repo.ts';
+import type { ConversationStore } from './store.ts';
 import type { WorkspacesService } from '../workspaces/service.ts';
-
-interface AgentRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  email: string;
-  created_at: number;
-}
 
 const DATA_OPEN = Buffer.from('{"data":[');
 const COMMA = Buffer.from(',');
 
-/**
- * A conversation that has just been created, as its API JSON (the shape `repo.json` builds in
- * SQL, key for key): no messages yet, so no last message and the window closed.
- */
-export const newConversationJson = (r: ConversationRow, contact: ContactRow) => ({
-  windowOpen: false,
-  id: r.id,
-  status: r.status,
-  assignee: r.assignee_id,
-  labels: JSON.parse(r.labels) as string[],
-  snoozedUntil: isoOrNull(r.snoozed_until),
-  contact: toContact(contact),
-  lastMessage: null,
-  lastMessageAt: iso(r.last_message_at),
-  lastInboundAt: null,
-  unreadCount: 0,
-  createdAt: iso(r.created_at),
-  updatedAt: iso(r.updated_at),
-});
+export { newConversationJson } from './store.ts';
 
 const toAgent = (r: AgentRow): Agent => ({
   id: r.id,
@@ -97,15 +72,12 @@ export function conversationsService(deps: {
   contacts: ContactsService;
   messages: MessagesService;
   workspaces: WorkspacesService;
+  /** Where conversation rows are created and touched by messages (shared with messages). */
+  store: ConversationStore;
 }) {
-  const { db, clock, ids, scheduler, outbox } = deps;
+  const { db, clock, ids, scheduler, store } = deps;
   const repo = conversationsRepo(db);
-  const insertAgent = db.prepare(
-    'INSERT INTO agents (id, workspace_id, name, email, created_at) VALUES (@id, @workspace_id, @name, @email, @created_at)',
-  );
-  const agentById = db.prepare('SELECT * FROM agents WHERE workspace_id = ? AND id = ?');
-  const agentByEmail = db.prepare('SELECT * FROM agents WHERE workspace_id = ? AND email = ?');
-  const agentsOf = db.prepare('SELECT * FROM agents WHERE workspace_id = ? ORDER BY name, id');
+  const agents = agentsRepo(db);
 
   const windowStart = () => clock.now() - SERVICE_WINDOW_MS;
 
@@ -116,7 +88,7 @@ export function conversationsService(deps: {
   }
 
   function agent(workspaceId: string, id: string, param: string): AgentRow {
-    const a = agentById.get(workspaceId, id) as AgentRow | undefined;
+    const a = agents.byId(workspaceId, id);
     if (!a) throw new ApiError('validation_error', `no agent ${id} in this workspace`, { param });
     return a;
   }
@@ -144,24 +116,13 @@ export function conversationsService(deps: {
     return acting.id;
   }
 
-  function emitUpdated(
-    scope: Scope,
-    id: string,
-    changes: Record<string, { from: unknown; to: unknown }>,
-  ) {
-    outbox.emit(scope, 'conversation.updated', {
-      conversation: JSON.parse(repo.json(id, windowStart())) as Record<string, unknown>,
-      changes,
-    });
-  }
-
   scheduler.register('conversation.wake', (payload) => {
     const { conversationId, until } = payload as { conversationId: string; until: number };
     const row = repo.byId(conversationId);
     // Woken by an inbound message, re-snoozed or changed since: nothing to do.
     if (!row || row.status !== 'snoozed' || row.snoozed_until !== until) return;
     repo.update({ ...row, status: 'open', snoozed_until: null, updated_at: clock.now() });
-    emitUpdated(
+    store.emitUpdated(
       { workspaceId: row.workspace_id, environment: row.environment as Scope['environment'] },
       row.id,
       {
@@ -173,6 +134,10 @@ export function conversationsService(deps: {
 
   const service = {
     repo,
+
+    /** The conversation of a contact with a business account, if there is one. */
+    byContact: (contactId: string, accountId: string): ConversationRow | undefined =>
+      repo.byContact(contactId, accountId),
 
     list(scope: Scope, q: ListQuery, acting: ActingAgent = NO_AGENT): Buffer {
       const filter: ConversationFilter = {};
@@ -234,7 +199,7 @@ export function conversationsService(deps: {
         .transaction(() => {
           let contactId: string;
           if (body.contactId !== undefined) {
-            const contact = deps.contacts.repo.get(scope, body.contactId);
+            const contact = deps.contacts.find(scope, body.contactId);
             if (!contact) {
               throw new ApiError('not_found', `no contact ${body.contactId}`, {
                 param: 'contactId',
@@ -243,7 +208,7 @@ export function conversationsService(deps: {
             contactId = contact.id;
           } else {
             // An existing contact keeps its name: `name` only names a contact created here.
-            const existing = deps.contacts.repo.byPhone(scope, phone!);
+            const existing = deps.contacts.findByPhone(scope, phone!);
             contactId =
               existing?.id ??
               deps.contacts.write(scope, phone!, body.name ? { name: body.name } : {}).row.id;
@@ -251,22 +216,7 @@ export function conversationsService(deps: {
           const account = deps.workspaces.activeAccount(scope.workspaceId);
           const existing = repo.byContact(contactId, account.id);
           if (existing) return { json: repo.json(existing.id, windowStart()), created: false };
-          const now = clock.now();
-          const id = ids('conv');
-          repo.insert({
-            id,
-            workspace_id: scope.workspaceId,
-            environment: scope.environment,
-            contact_id: contactId,
-            business_account_id: account.id,
-            last_message_at: now,
-            created_at: now,
-            updated_at: now,
-          });
-          const json = repo.json(id, windowStart());
-          outbox.emit(scope, 'conversation.created', {
-            conversation: JSON.parse(json) as Record<string, unknown>,
-          });
+          const { json } = store.create(scope, contactId, account.id, clock.now());
           return { json, created: true };
         })
         .immediate();
@@ -323,31 +273,13 @@ export function conversationsService(deps: {
         change.assignee === undefined || change.assignee === null
           ? null
           : agent(scope.workspaceId, change.assignee, 'assignee').id;
-      const now = clock.now();
-      const row: ConversationRow = {
-        id: ids('conv'),
-        workspace_id: scope.workspaceId,
-        environment: scope.environment,
-        contact_id: contact.id,
-        business_account_id: account.id,
-        status: change.status ?? 'open',
-        assignee_id: assignee,
-        labels: JSON.stringify(labels),
-        snoozed_until: null,
-        last_message_at: now,
-        last_inbound_at: null,
-        unread_count: 0,
-        created_at: now,
-        updated_at: now,
-      };
-      repo.insert(row);
-      if (labels.length) repo.setLabels(row, labels, true);
-      // Built from the rows in hand (no messages yet, the window closed): the same JSON as
-      // repo.json, without reading back what was just written.
-      outbox.emit(scope, 'conversation.created', {
-        conversation: newConversationJson(row, contact),
-      });
-      return row.id;
+      return store.createWith(
+        scope,
+        contact,
+        account.id,
+        { status: change.status ?? 'open', assignee_id: assignee, labels },
+        clock.now(),
+      );
     },
 
     messages(scope: Scope, id: string, q: { limit: number; cursor?: string }): string {
@@ -439,7 +371,7 @@ export function conversationsService(deps: {
                 },
               );
             }
-            emitUpdated(scope, id, changes);
+            store.emitUpdated(scope, id, changes);
           }
           return repo.json(id, windowStart());
         })
@@ -469,7 +401,7 @@ export function conversationsService(deps: {
         }
         return deps.messages.note(scope, row, body.text, agentId);
       }
-      const contact = deps.contacts.repo.get(scope, row.contact_id)!;
+      const contact = deps.contacts.find(scope, row.contact_id)!;
       const sender = { sentBy: body.as, agentId } as const;
       if (body.text !== undefined) {
         return deps.messages.sendText(scope, { contact, message: body.text }, sender).message;
@@ -488,15 +420,15 @@ export function conversationsService(deps: {
       return deps.messages.sendList(scope, { contact, listId: body.listId! }, sender).message;
     },
 
-    agents: (workspaceId: string) => (agentsOf.all(workspaceId) as AgentRow[]).map(toAgent),
+    agents: (workspaceId: string) => agents.of(workspaceId).map(toAgent),
 
     /** An agent of the workspace by id, or null (one indexed read). */
     findAgent: (workspaceId: string, id: string): AgentRow | null =>
-      (agentById.get(workspaceId, id) as AgentRow | undefined) ?? null,
+      agents.byId(workspaceId, id) ?? null,
 
     createAgent(workspaceId: string, body: { name: string; email: string }): Agent {
       const email = body.email.toLowerCase();
-      if (agentByEmail.get(workspaceId, email)) {
+      if (agents.byEmail(workspaceId, email)) {
         throw new ApiError('validation_error', `an agent with email ${email} exists already`, {
           param: 'email',
         });
@@ -508,7 +440,7 @@ export function conversationsService(deps: {
         email,
         created_at: clock.now(),
       };
-      insertAgent.run(row);
+      agents.insert(row);
       return toAgent(row);
     },
   };

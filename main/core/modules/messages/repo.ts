@@ -63,6 +63,11 @@ export function messagesRepo(db: Db) {
   const setChannelMessageId = db.prepare('UPDATE messages SET channel_message_id = ? WHERE id = ?');
   const byChannelId = db.prepare('SELECT * FROM messages WHERE channel_message_id = ?');
   const setReaction = db.prepare('UPDATE messages SET reaction = ?, reaction_at = ? WHERE id = ?');
+  const sentInteractive = db
+    .prepare(
+      `SELECT interactive FROM messages WHERE channel_message_id = ? AND direction = 'outbound'`,
+    )
+    .pluck();
   const setStatus = db.prepare(
     `UPDATE messages SET status = @status, sent_at = @sent_at, delivered_at = @delivered_at, read_at = @read_at,
        failed_at = @failed_at, error_code = @error_code, error_message = @error_message WHERE id = @id`,
@@ -82,6 +87,9 @@ export function messagesRepo(db: Db) {
     insert: (r: MessageRow) => insert.run({ campaign_id: null, interactive: null, ...r }),
     byId: (id: string) => byId.get(id) as MessageRow | undefined,
     byChannelId: (id: string) => byChannelId.get(id) as MessageRow | undefined,
+    /** An outbound message's interactive part (JSON) by the channel's id; null or undefined if none. */
+    sentInteractive: (channelMessageId: string) =>
+      sentInteractive.get(channelMessageId) as string | null | undefined,
     setStatus: (r: MessageRow) => setStatus.run(r),
     setDispatching: (id: string, at: number | null) => setDispatching.run(at, id),
     setChannelMessageId: (id: string, channelId: string) => setChannelMessageId.run(channelId, id),
@@ -99,3 +107,4 @@ export function messagesRepo(db: Db) {
     ) => (by === 'conversation' ? byConversation : byContact).all(p) as [string, string][],
   };
 }
+export type MessagesRepo = ReturnType<typeof messagesRepo>;

@@ -47,7 +47,14 @@ export function templatesRepo(db: Db) {
     "SELECT * FROM templates WHERE workspace_id = ? AND environment = ? AND status = 'PENDING'",
   );
   const remove = db.prepare('DELETE FROM templates WHERE id = ?');
+  const setProviderId = db.prepare('UPDATE templates SET provider_template_id = ? WHERE id = ?');
+  const providerIdOf = db
+    .prepare('SELECT provider_template_id FROM templates WHERE id = ?')
+    .pluck();
   return {
+    /** The provider's id for a template (Meta's), once it took it. */
+    setProviderId: (id: string, providerId: string) => setProviderId.run(providerId, id),
+    providerIdOf: (id: string) => providerIdOf.get(id) as string | null,
     insert: (r: TemplateRow) => insert.run(r),
     update: (r: TemplateRow) => update.run(r),
     get: (s: Scope, id: string) =>

@@ -81,10 +81,6 @@ export function templatesService(
   provider: (scope: Scope) => CloudApiClient | null = () => null,
 ) {
   const repo = templatesRepo(db);
-  const setProviderId = db.prepare('UPDATE templates SET provider_template_id = ? WHERE id = ?');
-  const providerIdOf = db
-    .prepare('SELECT provider_template_id FROM templates WHERE id = ?')
-    .pluck();
 
   function require(scope: Scope, id: string): TemplateRow {
     const row = repo.get(scope, id);
@@ -163,7 +159,7 @@ export function templatesService(
         return;
       }
       const components = JSON.parse(row.components) as TemplateComponent[];
-      const providerId = providerIdOf.get(row.id) as string | null;
+      const providerId = repo.providerIdOf(row.id);
       let created: { id: string; status?: string } | null = null;
       try {
         if (providerId) await client.editTemplate(providerId, components);
@@ -190,7 +186,7 @@ export function templatesService(
           : e;
       }
       db.transaction(() => {
-        if (created) setProviderId.run(created.id, templateId);
+        if (created) repo.setProviderId(templateId, created.id);
         const now = repo.byId(templateId);
         const to = created?.status ? PROVIDER_STATUS[created.status] : undefined;
         if (now && to && to !== 'PENDING' && now.status === 'PENDING')
@@ -243,6 +239,8 @@ export function templatesService(
   return {
     repo,
     require,
+    /** A template's row by its exact name (names are case-sensitive), or undefined. */
+    findByName: (scope: Scope, name: string): TemplateRow | undefined => repo.byName(scope, name),
     create(scope: Scope, body: CreateTemplateBody): Template {
       const variableCount = checkTemplate(body.name, body.category, body.components);
       return db
@@ -416,7 +414,7 @@ export function templatesService(
             for (const p of pulled) {
               const row = repo.byName(scope, p.name);
               if (!row || !sameLanguage(row.language, p.language)) continue;
-              setProviderId.run(p.id, row.id);
+              repo.setProviderId(row.id, p.id);
               const to = PROVIDER_STATUS[p.status.toUpperCase()];
               if (to && to !== row.status) {
                 const wasPending = row.status === 'PENDING';

@@ -2,7 +2,7 @@ import type { Database as Db } from 'better-sqlite3';
 import { createHmac } from 'node:crypto';
 import { ApiError } from '../../../../shared/errors.ts';
 import type { Webhook, WebhookDelivery } from '../../../../shared/schemas/webhooks.ts';
-import type { EventRow, Outbox } from '../../events/outbox.ts';
+import type { Outbox } from '../../events/outbox.ts';
 import { envelopeJson } from '../../events/outbox.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
@@ -11,39 +11,14 @@ import type { Clock, IdGenerator, Random, Scope } from '../../runtime.ts';
 import { iso, isoOrNull, randomBase62 } from '../../runtime.ts';
 import type { Outbound } from '../../net/outbound.ts';
 import { OutboundError } from '../../net/outbound.ts';
+import type { DeliveryRow, WebhookRow } from './repo.ts';
+import { webhooksRepo } from './repo.ts';
 
 /** Retries back off exponentially with jitter, for up to 3 days after the event. */
 export const RETRY_WINDOW_MS = 3 * 24 * 3600_000;
 const FIRST_RETRY_MS = 10_000;
 const MAX_RETRY_MS = 6 * 3600_000;
 const TIMEOUT_MS = 10_000;
-
-interface WebhookRow {
-  id: string;
-  workspace_id: string;
-  environment: string;
-  url: string;
-  secret: string;
-  events: string | null;
-  description: string | null;
-  created_at: number;
-  deleted_at: number | null;
-}
-
-interface DeliveryRow {
-  id: string;
-  webhook_id: string;
-  event_seq: number;
-  status: 'pending' | 'succeeded' | 'failed';
-  attempts: number;
-  last_status_code: number | null;
-  last_error: string | null;
-  next_attempt_at: number | null;
-  created_at: number;
-  delivered_at: number | null;
-  event_id: string;
-  event_type: string;
-}
 
 const toWebhook = (r: WebhookRow): Webhook => ({
   id: r.id,
@@ -96,59 +71,21 @@ export function webhooksService(
   outbound: Outbound,
   outbox: Pick<Outbox, 'webhooksChanged'>,
 ) {
-  const insert = db.prepare(
-    `INSERT INTO webhooks (id, workspace_id, environment, url, secret, events, description, created_at)
-     VALUES (@id, @workspace_id, @environment, @url, @secret, @events, @description, @created_at)`,
-  );
-  const get = db.prepare(
-    'SELECT * FROM webhooks WHERE workspace_id = ? AND environment = ? AND id = ? AND deleted_at IS NULL',
-  );
-  const byId = db.prepare('SELECT * FROM webhooks WHERE id = ?');
-  const list = db.prepare(
-    `SELECT * FROM webhooks WHERE workspace_id = @workspaceId AND environment = @environment AND deleted_at IS NULL
-       AND (@cursor IS NULL OR id < @cursor) ORDER BY id DESC LIMIT @limit`,
-  );
-  const remove = db.prepare('UPDATE webhooks SET deleted_at = ? WHERE id = ?');
-  const allowsPrivate = db
-    .prepare('SELECT allow_private_webhooks FROM workspaces WHERE id = ?')
-    .pluck();
-  const deliveries = db.prepare(
-    `SELECT d.*, e.id AS event_id, e.type AS event_type FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq
-     WHERE d.webhook_id = @webhookId AND (@cursor IS NULL OR d.id < @cursor) ORDER BY d.id DESC LIMIT @limit`,
-  );
-  const delivery = db.prepare('SELECT * FROM webhook_deliveries WHERE id = ?');
-  const event = db.prepare('SELECT * FROM events WHERE seq = ?');
-  const record = db.prepare(
-    `UPDATE webhook_deliveries SET status = @status, attempts = attempts + 1, last_status_code = @code,
-       last_error = @error, next_attempt_at = @next, delivered_at = @delivered WHERE id = @id`,
-  );
-  const jobEnded = db.prepare(
-    `UPDATE webhook_deliveries SET status = 'failed', last_error = @error, next_attempt_at = NULL
-     WHERE id = @id AND status = 'pending'`,
-  );
-  const deliveryOf = db.prepare(
-    `SELECT d.*, e.id AS event_id, e.type AS event_type FROM webhook_deliveries d JOIN events e ON e.seq = d.event_seq
-     WHERE d.webhook_id = ? AND d.id = ?`,
-  );
-  const insertDelivery = db.prepare(
-    `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, next_attempt_at, created_at)
-     VALUES (?, ?, ?, ?, ?)`,
-  );
-
-  const privateAllowed = (workspaceId: string) => allowsPrivate.get(workspaceId) === 1;
+  const repo = webhooksRepo(db);
+  const privateAllowed = (workspaceId: string) => repo.allowsPrivate(workspaceId);
 
   async function deliver(payload: unknown, attempt: number, signal: AbortSignal) {
     const { deliveryId } = payload as { deliveryId: string };
-    const d = delivery.get(deliveryId) as DeliveryRow | undefined;
+    const d = repo.delivery(deliveryId);
     if (!d || d.status !== 'pending') return;
-    const hook = byId.get(d.webhook_id) as WebhookRow;
+    const hook = repo.byId(d.webhook_id)!;
     const finish = (
       status: DeliveryRow['status'],
       code: number | null,
       error: string | null,
       next: number | null,
     ) =>
-      record.run({
+      repo.record({
         id: d.id,
         status,
         code,
@@ -160,7 +97,7 @@ export function webhooksService(
       finish('failed', null, 'the webhook was deleted', null);
       return;
     }
-    const ev = event.get(d.event_seq) as EventRow;
+    const ev = repo.event(d.event_seq)!;
     const body = envelopeJson(ev);
     const timestamp = Math.floor(clock.now() / 1000);
     let code: number | null = null;
@@ -220,7 +157,7 @@ export function webhooksService(
       concurrency: 16,
       onDead: (payload, error) => {
         const { deliveryId } = payload as { deliveryId: string };
-        jobEnded.run({ id: deliveryId, error });
+        repo.deliveryDied(deliveryId, error);
       },
     },
   );
@@ -257,35 +194,26 @@ export function webhooksService(
         created_at: clock.now(),
         deleted_at: null,
       };
-      insert.run(row);
+      repo.insert(row);
       outbox.webhooksChanged();
       return { ...toWebhook(row), secret: row.secret };
     },
     list(scope: Scope, limit: number, cursor?: string) {
       const after = cursor ? decodeCursor(cursor) : null;
-      const rows = list.all({
-        ...scopeParams(scope),
-        cursor: after,
-        limit: limit + 1,
-      }) as WebhookRow[];
+      const rows = repo.list(scope, after, limit + 1);
       return toPage(rows, limit, toWebhook, (r) => r.id);
     },
     remove(scope: Scope, id: string) {
-      const row = get.get(scope.workspaceId, scope.environment, id) as WebhookRow | undefined;
+      const row = repo.get(scope, id);
       if (!row) throw new ApiError('not_found', `no webhook ${id}`);
-      remove.run(clock.now(), id);
+      repo.remove(id, clock.now());
       outbox.webhooksChanged();
       return { success: true as const, id };
     },
     deliveries(scope: Scope, id: string, limit: number, cursor?: string) {
-      if (!get.get(scope.workspaceId, scope.environment, id))
-        throw new ApiError('not_found', `no webhook ${id}`);
+      if (!repo.get(scope, id)) throw new ApiError('not_found', `no webhook ${id}`);
       const after = cursor ? decodeCursor(cursor) : null;
-      const rows = deliveries.all({
-        webhookId: id,
-        cursor: after,
-        limit: limit + 1,
-      }) as DeliveryRow[];
+      const rows = repo.deliveries(id, after, limit + 1);
       return toPage(rows, limit, toDelivery, (r) => r.id);
     },
     /**
@@ -295,9 +223,9 @@ export function webhooksService(
     redeliver(scope: Scope, webhookId: string, deliveryId: string): WebhookDelivery {
       return db
         .transaction(() => {
-          if (!get.get(scope.workspaceId, scope.environment, webhookId))
+          if (!repo.get(scope, webhookId))
             throw new ApiError('not_found', `no webhook ${webhookId}`);
-          const d = deliveryOf.get(webhookId, deliveryId) as DeliveryRow | undefined;
+          const d = repo.deliveryOf(webhookId, deliveryId);
           if (!d) {
             throw new ApiError('not_found', `no delivery ${deliveryId} of webhook ${webhookId}`, {
               param: 'deliveryId',
@@ -312,14 +240,12 @@ export function webhooksService(
           }
           const now = clock.now();
           const id = ids('whd');
-          insertDelivery.run(id, webhookId, d.event_seq, now, now);
+          repo.insertDelivery(id, webhookId, d.event_seq, now);
           scheduler.enqueue('webhook.deliver', { deliveryId: id });
-          return toDelivery(deliveryOf.get(webhookId, id) as DeliveryRow);
+          return toDelivery(repo.deliveryOf(webhookId, id)!);
         })
         .immediate();
     },
   };
 }
 export type WebhooksService = ReturnType<typeof webhooksService>;
-
-const scopeParams = (s: Scope) => ({ workspaceId: s.workspaceId, environment: s.environment });

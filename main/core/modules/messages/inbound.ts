@@ -1,0 +1,159 @@
+import type { Message } from '../../../../shared/schemas/messages.ts';
+import type { ListReply } from '../../../../shared/schemas/interactive-lists.ts';
+import type { Scope } from '../../runtime.ts';
+import { addressOf } from '../contacts/service.ts';
+import type { ConversationRow } from '../conversations/repo.ts';
+import type { MessagesContext } from './context.ts';
+import { toMessage } from './model.ts';
+import type { MessageRow } from './repo.ts';
+
+/**
+ * What comes in or stays inside: the customer's messages (which reopen their conversation and
+ * wake waiting workflow runs), their reactions, and agents' private notes.
+ */
+export function messageInbound(ctx: MessagesContext) {
+  const { d, repo, inboundListeners } = ctx;
+  const { db, clock, ids, outbox } = d;
+
+  return {
+    /** An end-user message arrives (the simulator now; a channel webhook later). */
+    receive(
+      scope: Scope,
+      input: {
+        /** E.164; a channel message may name only the sender's BSUID (`waUserId`). */
+        phone?: string | null;
+        waUserId?: string | null;
+        /** The sender's WhatsApp profile name: the name of a contact that has none. */
+        profileName?: string | null;
+        text: string;
+        type: 'text' | 'list';
+        receivedAt: number;
+        /** A pick from an interactive list. */
+        listReply?: ListReply;
+        /** The provider's id (a real channel): a redelivered webhook stores nothing twice. */
+        channelMessageId?: string;
+      },
+    ): Message | null {
+      return db
+        .transaction(() => {
+          if (input.channelMessageId && repo.byChannelId(input.channelMessageId)) return null;
+          const contact =
+            input.waUserId || input.profileName
+              ? d.contacts.identify(scope, input)
+              : d.contacts.ensure(scope, input.phone!);
+          const now = clock.now();
+          const account = d.workspaces.activeAccount(scope.workspaceId);
+          const conversation = d.conversations.ensure(
+            scope,
+            contact.id,
+            account.id,
+            input.receivedAt,
+          );
+          const row: MessageRow = {
+            id: ids('msg'),
+            workspace_id: scope.workspaceId,
+            environment: scope.environment,
+            conversation_id: conversation.id,
+            contact_id: contact.id,
+            phone: addressOf(contact),
+            direction: 'inbound',
+            type: input.type,
+            template_name: null,
+            text: input.text,
+            variables: null,
+            status: 'received',
+            sent_by: 'contact',
+            agent_id: null,
+            category: null,
+            cost_micros: 0,
+            channel_message_id: input.channelMessageId ?? null,
+            error_code: null,
+            error_message: null,
+            created_at: input.receivedAt,
+            sent_at: null,
+            delivered_at: null,
+            read_at: null,
+            failed_at: null,
+            interactive: input.listReply ? JSON.stringify(input.listReply) : null,
+          };
+          repo.insert(row);
+          d.contacts.markInbound(contact.id, input.receivedAt, now);
+          const changes = d.conversations.touchInbound(conversation, input.receivedAt, now);
+          outbox.emit(scope, 'message.received', { message: toMessage(row) });
+          for (const l of inboundListeners) {
+            l(scope, contact.id, {
+              text: input.text,
+              ...(input.listReply ? { listReply: input.listReply } : {}),
+            });
+          }
+          // After the listeners: the event carries the conversation as they left it.
+          d.conversations.emitUpdated(scope, conversation.id, changes);
+          return toMessage(row);
+        })
+        .immediate();
+    },
+
+    /**
+     * The customer reacted to one of the conversation's messages (null: took the reaction
+     * back). Call inside a transaction; `message.reaction` carries the message as it is now.
+     */
+    react(row: MessageRow, emoji: string | null, at: number): Message {
+      repo.setReaction(row.id, emoji, at);
+      const message = toMessage({
+        ...row,
+        reaction: emoji,
+        reaction_at: emoji === null ? null : at,
+      });
+      outbox.emit(
+        { workspaceId: row.workspace_id, environment: row.environment },
+        'message.reaction',
+        { message },
+      );
+      return message;
+    },
+
+    /** A private note in a conversation: stored and shown to agents, never sent or charged. */
+    note(
+      scope: Scope,
+      conversation: ConversationRow,
+      text: string,
+      agentId: string | null,
+    ): Message {
+      return db
+        .transaction(() => {
+          const contact = d.contacts.find(scope, conversation.contact_id)!;
+          const row: MessageRow = {
+            id: ids('msg'),
+            workspace_id: scope.workspaceId,
+            environment: scope.environment,
+            conversation_id: conversation.id,
+            contact_id: contact.id,
+            phone: addressOf(contact),
+            direction: 'outbound',
+            type: 'note',
+            template_name: null,
+            text,
+            variables: null,
+            status: 'note',
+            sent_by: 'agent',
+            agent_id: agentId,
+            category: null,
+            cost_micros: 0,
+            channel_message_id: null,
+            error_code: null,
+            error_message: null,
+            created_at: clock.now(),
+            sent_at: null,
+            delivered_at: null,
+            read_at: null,
+            failed_at: null,
+          };
+          repo.insert(row);
+          const message = toMessage(row);
+          outbox.emit(scope, 'message.note', { message });
+          return message;
+        })
+        .immediate();
+    },
+  };
+}

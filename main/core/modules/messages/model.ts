@@ -1,0 +1,163 @@
+import { ApiError } from '../../../../shared/errors.ts';
+import type { Message } from '../../../../shared/schemas/messages.ts';
+import type { InteractiveList, ListReply } from '../../../../shared/schemas/interactive-lists.ts';
+import type { ChannelMessage } from '../../channel/types.ts';
+import type { Scope } from '../../runtime.ts';
+import { iso, isoOrNull } from '../../runtime.ts';
+import type { ContactRow } from '../contacts/repo.ts';
+import type { TemplateRow } from '../templates/repo.ts';
+import type { PriceCategory } from '../wallet/prices.ts';
+import type { MessageRow } from './repo.ts';
+
+// What every use case of the module shares: its constants, the shapes it passes around and the
+// pure conversions between rows, API JSON and channel messages.
+
+export const SERVICE_WINDOW_MS = 24 * 3600_000;
+export const MAX_DISPATCH_ATTEMPTS = 5;
+/** design.md §5: a message a crash left `dispatching` is re-sent only after this long unanswered. */
+export const RESEND_AFTER_MS = 5 * 60_000;
+/** The longest a remote hand-over may take before it counts as unanswered. */
+export const DELIVER_TIMEOUT_MS = 30_000;
+/** An API send's hand-over inside its request: longer, and it answers 202 and goes on behind. */
+export const IN_REQUEST_MS = 10_000;
+/** Meta's limit on the rows of one interactive list, across its sections. */
+export const CLOUD_API_LIST_ROWS = 10;
+
+/**
+ * Whom a message goes to: a contact row, or a runner's copy of one. `phone` may be the address
+ * already (a campaign recipient's); a contact without a phone is addressed by its BSUID.
+ */
+export type Recipient = Pick<ContactRow, 'id' | 'phone' | 'last_inbound_at'> & {
+  wa_user_id?: string | null;
+};
+export const addressOfRecipient = (c: Recipient): string => c.phone ?? c.wa_user_id ?? '';
+
+export interface MessageQuery {
+  conversationId?: string;
+  contactId?: string;
+  phone?: string;
+  limit: number;
+  cursor?: string;
+}
+
+/** Who sends: the API (a script), an agent from the inbox, or the bot. */
+export interface Sender {
+  sentBy: 'api' | 'agent' | 'bot';
+  agentId: string | null;
+}
+export const API_SENDER: Sender = { sentBy: 'api', agentId: null };
+
+/** A send's recipient: a phone (normalised here), or a contact the caller holds. */
+export type To = { phone: string } | { contact: ContactRow };
+
+/** What a runner's hand-over came to (see `handOverForRunner`). */
+export type RunnerHandOver =
+  | { ok: true; messageId: string }
+  | { ok: false; kind: 'insufficient_balance'; balanceMicros: number; priceMicros: number }
+  | { ok: false; kind: 'refused'; retryable: boolean; code: string; message: string };
+
+export type StoredFields = Pick<MessageRow, 'type' | 'template_name' | 'text' | 'variables'> & {
+  category: PriceCategory;
+  /** A list message's copy of the list (JSON). */
+  interactive?: string | null;
+};
+
+/** Told (in the transaction) of every inbound message: waiting workflow runs resume on it. */
+export type InboundListener = (
+  scope: Scope,
+  contactId: string,
+  reply: { text: string; listReply?: ListReply },
+) => void;
+
+export const toMessage = (r: MessageRow): Message => ({
+  id: r.id,
+  conversationId: r.conversation_id,
+  contactId: r.contact_id,
+  phone: r.phone,
+  direction: r.direction,
+  type: r.type,
+  templateName: r.template_name,
+  text: r.text,
+  variables: r.variables ? (JSON.parse(r.variables) as Record<string, string>) : null,
+  status: r.status,
+  sentBy: r.sent_by,
+  agentId: r.agent_id,
+  environment: r.environment,
+  category: r.category,
+  costMicros: r.cost_micros,
+  channelMessageId: r.channel_message_id,
+  error: r.error_code ? { code: r.error_code, message: r.error_message ?? '' } : null,
+  createdAt: iso(r.created_at),
+  sentAt: isoOrNull(r.sent_at),
+  deliveredAt: isoOrNull(r.delivered_at),
+  readAt: isoOrNull(r.read_at),
+  failedAt: isoOrNull(r.failed_at),
+  list:
+    r.direction === 'outbound' && r.interactive
+      ? (JSON.parse(r.interactive) as InteractiveList)
+      : null,
+  listReply:
+    r.direction === 'inbound' && r.interactive ? (JSON.parse(r.interactive) as ListReply) : null,
+  reaction: r.reaction ? { emoji: r.reaction, at: iso(r.reaction_at ?? r.created_at) } : null,
+});
+
+export function toChannelMessage(r: MessageRow): ChannelMessage {
+  if (r.type === 'note') throw new Error('notes never reach the channel');
+  return {
+    id: r.id,
+    workspaceId: r.workspace_id,
+    environment: r.environment,
+    phone: r.phone,
+    type: r.type,
+    text: r.text,
+    templateName: r.template_name,
+    variables: r.variables ? (JSON.parse(r.variables) as Record<string, string>) : null,
+    channelMessageId: r.channel_message_id!,
+    list:
+      r.type === 'list' && r.interactive ? (JSON.parse(r.interactive) as InteractiveList) : null,
+  };
+}
+
+export const scopeOf = (r: { workspace_id: string; environment: string }): Scope => ({
+  workspaceId: r.workspace_id,
+  environment: r.environment as Scope['environment'],
+});
+
+/** The variables must be exactly the template's `{{1}}…{{n}}`: else 400 `template_variables_mismatch`. */
+export function requireVariables(
+  tpl: Pick<TemplateRow, 'name' | 'variable_count'>,
+  variables: Record<string, string>,
+): void {
+  const keys = Object.keys(variables).sort((a, b) => Number(a) - Number(b));
+  const expected = Array.from({ length: tpl.variable_count }, (_, i) => String(i + 1));
+  if (keys.join(',') !== expected.join(',')) {
+    throw new ApiError(
+      'template_variables_mismatch',
+      `template "${tpl.name}" takes ${tpl.variable_count} variable${tpl.variable_count === 1 ? '' : 's'} (${expected.map((k) => `"${k}"`).join(', ') || 'none'}); got ${keys.length ? keys.map((k) => `"${k}"`).join(', ') : 'none'}`,
+      { param: 'variables', details: { expected, received: keys } },
+    );
+  }
+}
+
+/** What a provider's refusal of an API send answers (design.md §5 error mapping). */
+export function channelApiError(code: string, message: string): ApiError {
+  const details = { channelCode: Number(code) || code };
+  switch (code) {
+    case '131047':
+      return new ApiError('outside_service_window', message, { details });
+    case '132001':
+      return new ApiError('template_not_found', message, { param: 'templateName', details });
+    case '132000':
+      return new ApiError('template_variables_mismatch', message, { param: 'variables', details });
+    case '131026':
+    case '131021':
+      return new ApiError('recipient_invalid', message, { param: 'phone', details });
+    case '131009':
+      return new ApiError('list_limits_exceeded', message, { param: 'listId', details });
+    default:
+      return new ApiError('channel_error', message, { details });
+  }
+}
+
+export const insideServiceWindow = (lastInboundAt: number | null, now: number): boolean =>
+  lastInboundAt !== null && now - lastInboundAt < SERVICE_WINDOW_MS;

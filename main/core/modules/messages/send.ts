@@ -1,0 +1,424 @@
+import { ApiError } from '../../../../shared/errors.ts';
+import type { InteractiveList } from '../../../../shared/schemas/interactive-lists.ts';
+import { listText } from '../../../../shared/list-rules.ts';
+import type { SendTemplateBody } from '../../../../shared/schemas/messages.ts';
+import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
+import type { Scope } from '../../runtime.ts';
+import { iso, isoOrNull } from '../../runtime.ts';
+import type { ContactRow } from '../contacts/repo.ts';
+import { addressOf, phoneOrThrow } from '../contacts/service.ts';
+import { renderTemplate } from '../templates/rules.ts';
+import type { PriceCategory } from '../wallet/prices.ts';
+import type { MessagesContext } from './context.ts';
+import type { Recipient, RunnerHandOver, Sender, StoredFields, To } from './model.ts';
+import {
+  addressOfRecipient,
+  API_SENDER,
+  CLOUD_API_LIST_ROWS,
+  IN_REQUEST_MS,
+  insideServiceWindow,
+  requireVariables,
+  SERVICE_WINDOW_MS,
+  toMessage,
+} from './model.ts';
+import type { MessageRow } from './repo.ts';
+import type { MessageStatus } from './status.ts';
+
+interface StoreOptions {
+  /** Ids the channel already saw (a runner hands over before the row exists). */
+  id?: string;
+  channelMessageId?: string;
+  campaignId?: string | null;
+  /** false when the caller hands over itself. */
+  dispatch?: boolean;
+  /** The governor's verdict on the tier slot, when the caller already asked it. */
+  takesTierSlot?: boolean;
+  /** The hand-over's time: a runner's pass stamps all its messages with one (the governor's). */
+  at?: number;
+  /** An API send: a remote channel gets the message inside the request (deliverNow). */
+  inRequest?: boolean;
+}
+
+/**
+ * Outbound sends (design.md §4 Sending, Wallet): the API's and the inbox's template, text and
+ * list sends, and a runner's hand-over. A live send is charged in the transaction that stores
+ * it; the message's conversation is created or touched through the conversations module.
+ */
+export function messageSends(ctx: MessagesContext, status: MessageStatus) {
+  const { d, repo } = ctx;
+  const { db, clock, ids, scheduler, outbox } = d;
+  const { applyOutcome } = status;
+
+  /**
+   * Meta's Cloud API takes at most 10 rows in a list in all (our lists allow 10 per section):
+   * on that channel a longer list is refused before anything is stored.
+   */
+  function listFitsChannel(scope: Scope, list: InteractiveList) {
+    if (d.channelFor(scope.workspaceId, scope.environment).kind !== 'remote') return;
+    const rows = list.sections.reduce((n, s) => n + s.rows.length, 0);
+    if (rows > CLOUD_API_LIST_ROWS) {
+      throw new ApiError(
+        'list_limits_exceeded',
+        `list ${list.id} has ${rows} rows; the WhatsApp Cloud API takes at most ${CLOUD_API_LIST_ROWS} rows in a list in all (sections included)`,
+        { param: 'listId', details: { rows, providerLimit: CLOUD_API_LIST_ROWS } },
+      );
+    }
+  }
+
+  /**
+   * Whom a send names: a phone (the API; `phoneOrThrow` first), or a contact (the inbox and the
+   * runners: a contact known only by its BSUID has no phone to name).
+   */
+  function addressed(to: To): string {
+    return 'phone' in to ? phoneOrThrow(to.phone) : addressOf(to.contact);
+  }
+
+  /** The contact if it wrote in the last 24 h; else 422 `outside_service_window` (131047). */
+  function contactInWindow(scope: Scope, to: To): ContactRow {
+    const contact = 'phone' in to ? d.contacts.findByPhone(scope, to.phone) : to.contact;
+    const phone = 'phone' in to ? to.phone : addressOf(to.contact);
+    const last = contact?.last_inbound_at ?? null;
+    if (!contact || last === null || clock.now() - last >= SERVICE_WINDOW_MS) {
+      throw new ApiError(
+        'outside_service_window',
+        last === null
+          ? `${phone} has not written to you yet: start the conversation with a template (POST /api/send)`
+          : `${phone} last wrote at ${iso(last)}; the 24-hour window is closed: send a template instead`,
+        { details: { channelCode: 131047, lastInboundAt: isoOrNull(last) } },
+      );
+    }
+    return contact;
+  }
+
+  /**
+   * The template by exact name, if it can be sent now with these variables; else the API error
+   * saying why (not found, not approved, paused, inside the post-approval wait, wrong variables).
+   */
+  function sendableTemplate(scope: Scope, templateName: string, variables: Record<string, string>) {
+    const tpl = d.templates.findByName(scope, templateName);
+    if (!tpl) {
+      throw new ApiError(
+        'template_not_found',
+        `no template named "${templateName}" (names are case-sensitive)`,
+        {
+          param: 'templateName',
+        },
+      );
+    }
+    if (tpl.status === 'PAUSED')
+      throw new ApiError('template_paused', undefined, { param: 'templateName' });
+    if (tpl.status !== 'APPROVED') {
+      throw new ApiError(
+        'template_not_approved',
+        `template "${tpl.name}" is ${tpl.status}, not APPROVED`,
+        {
+          param: 'templateName',
+          details: { status: tpl.status },
+        },
+      );
+    }
+    if (tpl.usable_at !== null && clock.now() < tpl.usable_at) {
+      throw new ApiError(
+        'template_not_ready',
+        `template "${tpl.name}" can be sent from ${iso(tpl.usable_at)}`,
+        {
+          param: 'templateName',
+          details: { usableAt: iso(tpl.usable_at) },
+        },
+      );
+    }
+    requireVariables(tpl, variables);
+    return tpl;
+  }
+
+  /** Charges a live send; a test send never touches the wallet. Inside the send's transaction. */
+  function charge(scope: Scope, category: PriceCategory, messageId: string): number {
+    if (scope.environment !== 'live') return 0;
+    const price = d.prices.price(scope.workspaceId, category);
+    if (price === 0) return 0;
+    const entry = d.wallet.applyEntry(scope.workspaceId, {
+      type: 'charge',
+      amountMicros: -price,
+      description: `${category.toLowerCase()} message`,
+      reference: messageId,
+    });
+    if (!entry) {
+      const w = d.wallet.get(scope.workspaceId);
+      throw new ApiError('insufficient_balance', undefined, {
+        details: { balanceMicros: w.balanceMicros, priceMicros: price },
+      });
+    }
+    const { lowBalanceThresholdMicros: threshold } = d.wallet.get(scope.workspaceId);
+    if (entry.balanceAfterMicros < threshold && entry.balanceAfterMicros + price >= threshold) {
+      outbox.emit(scope, 'wallet.low_balance', {
+        balanceMicros: entry.balanceAfterMicros,
+        thresholdMicros: threshold,
+      });
+    }
+    return price;
+  }
+
+  function store(
+    scope: Scope,
+    contact: Recipient,
+    fields: StoredFields,
+    sender: Sender,
+    opts: StoreOptions = {},
+  ) {
+    const now = opts.at ?? clock.now();
+    const account = d.workspaces.activeAccount(scope.workspaceId);
+    const conversation = d.conversations.ensure(scope, contact.id, account.id, now);
+    const id = opts.id ?? ids('msg');
+    const cost = charge(scope, fields.category, id);
+    const row: MessageRow = {
+      id,
+      workspace_id: scope.workspaceId,
+      environment: scope.environment,
+      conversation_id: conversation.id,
+      contact_id: contact.id,
+      phone: addressOfRecipient(contact),
+      direction: 'outbound',
+      ...fields,
+      status: 'accepted',
+      sent_by: sender.sentBy,
+      agent_id: sender.agentId,
+      cost_micros: cost,
+      channel_message_id:
+        opts.channelMessageId ?? d.channelFor(scope.workspaceId, scope.environment).newMessageId(),
+      error_code: null,
+      error_message: null,
+      created_at: now,
+      sent_at: null,
+      delivered_at: null,
+      read_at: null,
+      failed_at: null,
+      campaign_id: opts.campaignId ?? null,
+      interactive: fields.interactive ?? null,
+    };
+    repo.insert(row);
+    // The governor's pair clock and tier count see every message, held or not.
+    d.governor.record(
+      { accountId: account.id, environment: scope.environment },
+      addressOfRecipient(contact),
+      insideServiceWindow(contact.last_inbound_at, now),
+      opts.takesTierSlot,
+      now,
+    );
+    d.conversations.touchOutbound(scope, conversation, now);
+    // Live sends through a provider (test keys never use one, except a test's own channel).
+    const remote =
+      !!opts.inRequest &&
+      scope.environment === 'live' &&
+      d.channelFor(scope.workspaceId, scope.environment).kind === 'remote';
+    if (remote) {
+      // Handed over by the request itself (deliverNow): recorded as in flight before the call;
+      // should the request's call end without an answer, this job takes over (design.md §5).
+      repo.setDispatching(id, now);
+      row.dispatching_at = now;
+      scheduler.enqueue(
+        'message.deliver',
+        { messageId: id },
+        { runAt: now + IN_REQUEST_MS + 5000, dedupeKey: `message.deliver:${id}` },
+      );
+    } else if (opts.dispatch !== false) {
+      scheduler.enqueue('message.dispatch', { messageId: id });
+    }
+    return { row, account, conversation, remote };
+  }
+
+  return {
+    sendableTemplate,
+    listFitsChannel,
+
+    /**
+     * A runner's hand-over (campaigns now, workflows next), inside the runner's transaction,
+     * after the governor said "now" and took its token. A local channel answers at once, so the
+     * message row is created only when the channel took it — as `sent`, charged (live) in this
+     * transaction — and a refusal leaves no row: the runner retries or fails its recipient. A
+     * remote channel gets the row `accepted` and its own delivery job (design.md §5).
+     */
+    handOverForRunner(
+      scope: Scope,
+      contact: Recipient,
+      fields: StoredFields,
+      sender: Sender,
+      opts: { attempt: number; campaignId: string | null; takesTierSlot: boolean; at: number },
+    ): RunnerHandOver {
+      if (scope.environment === 'live') {
+        const price = d.prices.price(scope.workspaceId, fields.category);
+        const { balanceMicros } = d.wallet.get(scope.workspaceId);
+        if (price > balanceMicros) {
+          return { ok: false, kind: 'insufficient_balance', balanceMicros, priceMicros: price };
+        }
+      }
+      const storeOpts = {
+        campaignId: opts.campaignId,
+        takesTierSlot: opts.takesTierSlot,
+        at: opts.at,
+      };
+      const channel = d.channelFor(scope.workspaceId, scope.environment);
+      if (channel.kind === 'remote') {
+        return { ok: true, messageId: store(scope, contact, fields, sender, storeOpts).row.id };
+      }
+      const id = ids('msg');
+      const channelMessageId = channel.newMessageId();
+      const outcome = channel.handOver(
+        {
+          id,
+          workspaceId: scope.workspaceId,
+          environment: scope.environment,
+          phone: addressOfRecipient(contact),
+          type: fields.type === 'note' ? 'text' : fields.type,
+          text: fields.text,
+          templateName: fields.template_name,
+          variables: fields.variables
+            ? (JSON.parse(fields.variables) as Record<string, string>)
+            : null,
+          channelMessageId,
+        },
+        opts.attempt,
+        opts.at,
+      );
+      if (!outcome.ok) {
+        const { retryable, code, message } = outcome;
+        return { ok: false, kind: 'refused', retryable, code, message };
+      }
+      const { row } = store(scope, contact, fields, sender, {
+        ...storeOpts,
+        id,
+        channelMessageId,
+        dispatch: false,
+      });
+      applyOutcome(row, outcome, opts.attempt, opts.at);
+      return { ok: true, messageId: id };
+    },
+
+    sendTemplate(
+      scope: Scope,
+      body: Omit<SendTemplateBody, 'phone'> & To,
+      sender: Sender = API_SENDER,
+    ) {
+      const phone = addressed(body);
+      return db
+        .transaction(() => {
+          const tpl = sendableTemplate(scope, body.templateName, body.variables ?? {});
+          const variables = body.variables ?? {};
+          const contact = 'contact' in body ? body.contact : d.contacts.ensure(scope, phone);
+          const components = JSON.parse(tpl.components) as TemplateComponent[];
+          const { row, account, remote } = store(
+            scope,
+            contact,
+            {
+              type: 'template',
+              template_name: tpl.name,
+              text: renderTemplate(components, variables),
+              variables: JSON.stringify(variables),
+              category: tpl.category,
+            },
+            sender,
+            { inRequest: true },
+          );
+          return {
+            remote,
+            message: toMessage(row),
+            response: {
+              success: true as const,
+              message: `Template message accepted for ${phone}`,
+              data: {
+                channelMessageId: row.channel_message_id,
+                phone,
+                templateName: tpl.name,
+                contactId: contact.id,
+                wabaId: account.id,
+              },
+            },
+          };
+        })
+        .immediate();
+    },
+
+    sendText(scope: Scope, body: To & { message: string }, sender: Sender = API_SENDER) {
+      const phone = addressed(body);
+      return db
+        .transaction(() => {
+          const contact = contactInWindow(scope, 'phone' in body ? { phone } : body);
+          const { row, account, conversation, remote } = store(
+            scope,
+            contact,
+            {
+              type: 'text',
+              template_name: null,
+              text: body.message,
+              variables: null,
+              category: 'SERVICE',
+            },
+            sender,
+            { inRequest: true },
+          );
+          return {
+            remote,
+            message: toMessage(row),
+            response: {
+              success: true as const,
+              message: `Text message accepted for ${phone}`,
+              data: {
+                messageId: row.id,
+                channelMessageId: row.channel_message_id,
+                phone,
+                contactId: contact.id,
+                conversationId: conversation.id,
+                wabaId: account.id,
+              },
+            },
+          };
+        })
+        .immediate();
+    },
+
+    /**
+     * An interactive list, inside the service window (free text's rule): the message keeps a
+     * copy of the list as it is now, so later edits do not change what was sent.
+     */
+    sendList(scope: Scope, body: To & { listId: string }, sender: Sender = API_SENDER) {
+      const phone = addressed(body);
+      return db
+        .transaction(() => {
+          const list = d.lists.find(scope, body.listId, 'listId');
+          listFitsChannel(scope, list);
+          const contact = contactInWindow(scope, 'phone' in body ? { phone } : body);
+          const { row, account, conversation, remote } = store(
+            scope,
+            contact,
+            {
+              type: 'list',
+              template_name: null,
+              text: listText(list),
+              variables: null,
+              category: 'SERVICE',
+              interactive: JSON.stringify(list),
+            },
+            sender,
+            { inRequest: true },
+          );
+          return {
+            remote,
+            message: toMessage(row),
+            response: {
+              success: true as const,
+              message: `List message accepted for ${phone}`,
+              data: {
+                messageId: row.id,
+                channelMessageId: row.channel_message_id,
+                phone,
+                listId: list.id,
+                contactId: contact.id,
+                conversationId: conversation.id,
+                wabaId: account.id,
+              },
+            },
+          };
+        })
+        .immediate();
+    },
+  };
+}

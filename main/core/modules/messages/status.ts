@@ -1,0 +1,140 @@
+import type { DeliveryOutcome } from '../../channel/types.ts';
+import type { MessagesContext } from './context.ts';
+import { MAX_DISPATCH_ATTEMPTS, scopeOf, toMessage } from './model.ts';
+import type { MessageRow } from './repo.ts';
+
+const RANK = { accepted: 0, sent: 1, delivered: 2, read: 3 } as const;
+
+/**
+ * A message's status after it was stored: it only moves forward, a charged send that fails is
+ * refunded in the same transaction, and every change writes its `message.<status>` event.
+ */
+export function messageStatus(ctx: MessagesContext) {
+  const { d, repo, campaignListeners } = ctx;
+  const { clock, scheduler, outbox } = d;
+
+  /** Moves a message's status forward (never back); refunds a charged send that failed. */
+  function applyStatus(
+    row: MessageRow,
+    status: 'sent' | 'delivered' | 'read' | 'failed',
+    error?: { code: string; message: string },
+    at?: number,
+  ) {
+    if (row.status === 'failed' || row.status === 'received') return;
+    if (row.status === 'note') return;
+    if (status !== 'failed' && RANK[status] <= RANK[row.status]) return;
+    if (status === 'failed' && RANK[row.status] >= RANK.delivered) return;
+    const now = at ?? clock.now();
+    const next: MessageRow = { ...row, status };
+    if (status === 'sent') next.sent_at = now;
+    if (status === 'delivered') {
+      next.delivered_at = now;
+      next.sent_at ??= now;
+    }
+    if (status === 'read') {
+      next.read_at = now;
+      next.delivered_at ??= now;
+      next.sent_at ??= now;
+    }
+    if (status === 'failed') {
+      next.failed_at = now;
+      next.error_code = error?.code ?? 'unknown';
+      next.error_message = error?.message ?? 'The channel failed the message';
+      if (row.cost_micros > 0) {
+        d.wallet.applyEntry(row.workspace_id, {
+          type: 'refund',
+          amountMicros: row.cost_micros,
+          description: `refund: message failed (${next.error_code})`,
+          reference: row.id,
+        });
+      }
+    }
+    repo.setStatus(next);
+    outbox.emit(scopeOf(next), `message.${status}`, { message: toMessage(next) });
+    if (next.campaign_id && status !== 'sent') {
+      for (const l of campaignListeners) l(next.campaign_id);
+    }
+  }
+
+  /** Commits a channel's answer: `sent` with its follow-ups, or `failed` when it is final. */
+  function applyOutcome(
+    original: MessageRow,
+    outcome: DeliveryOutcome,
+    attempt: number,
+    at?: number,
+  ): boolean {
+    let row = original;
+    if (outcome.ok) {
+      if (outcome.channelMessageId && outcome.channelMessageId !== row.channel_message_id) {
+        repo.setChannelMessageId(row.id, outcome.channelMessageId);
+        row = { ...row, channel_message_id: outcome.channelMessageId };
+      }
+      applyStatus(row, 'sent', undefined, at);
+      for (const f of outcome.followUps) {
+        scheduler.enqueue(
+          'message.status',
+          {
+            messageId: row.id,
+            status: f.status,
+            errorCode: f.errorCode,
+            errorMessage: f.errorMessage,
+          },
+          { delayMs: f.delayMs },
+        );
+      }
+      return true;
+    }
+    if (!outcome.retryable || attempt >= MAX_DISPATCH_ATTEMPTS) {
+      applyStatus(row, 'failed', { code: outcome.code, message: outcome.message });
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * A dispatch that ended for good without the channel's verdict (its handler kept failing, or
+   * a provider never answered): the message fails and a charge is refunded, in the job's
+   * transaction, so nothing stays `accepted` forever.
+   */
+  const dispatchDied = (payload: unknown, error: string) => {
+    const row = repo.byId((payload as { messageId: string }).messageId);
+    if (!row || row.status !== 'accepted') return;
+    repo.setDispatching(row.id, null);
+    applyStatus(row, 'failed', {
+      code: 'dispatch_failed',
+      message: `The channel did not take the message: ${error}`,
+    });
+  };
+
+  function channelGone(row: MessageRow) {
+    if (row.status !== 'accepted') return;
+    repo.setDispatching(row.id, null);
+    applyStatus(row, 'failed', {
+      code: 'channel_disconnected',
+      message:
+        'The live channel was switched off before the provider answered; the message was not sent again',
+    });
+  }
+
+  /** The channel's later word on a message (a simulated receipt, a follow-up it promised). */
+  function registerJobs() {
+    scheduler.register('message.status', (payload) => {
+      const p = payload as {
+        messageId: string;
+        status: 'delivered' | 'read' | 'failed';
+        errorCode?: string;
+        errorMessage?: string;
+      };
+      const row = repo.byId(p.messageId);
+      if (!row) return;
+      applyStatus(
+        row,
+        p.status,
+        p.errorCode ? { code: p.errorCode, message: p.errorMessage ?? '' } : undefined,
+      );
+    });
+  }
+
+  return { applyStatus, applyOutcome, dispatchDied, channelGone, registerJobs };
+}
+export type MessageStatus = ReturnType<typeof messageStatus>;
