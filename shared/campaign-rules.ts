@@ -1,19 +1,15 @@
 /**
- * Messaging campaigns' states, transitions and recipient outcomes (design.md §4 Campaigns): the
- * one statement of which action is allowed in which state, checked by the core (409
- * `invalid_state`) and used by the UI to offer only what will work. No zod, no Node, no DOM.
+ * Messaging campaigns' recipient outcomes, pacing numbers and funnel (README "Campaigns"); which
+ * action each state allows is the state machine's, shared with email (campaign-states.ts). No
+ * zod, no Node, no DOM.
  */
 
-export const CAMPAIGN_STATUSES = [
-  'draft',
-  'scheduled',
-  'sending',
-  'paused',
-  'completed',
-  'cancelled',
-  'failed',
-] as const;
-export type CampaignStatus = (typeof CAMPAIGN_STATUSES)[number];
+import type { CampaignStatus } from './campaign-states.ts';
+import { CAMPAIGN_MACHINES, isFinal } from './campaign-states.ts';
+
+// The states and what each action may start from are the one state machine's (campaign-states.ts).
+export { CAMPAIGN_STATUSES } from './campaign-states.ts';
+export type { CampaignStatus } from './campaign-states.ts';
 
 /** Why a campaign paused by itself; null when a person paused it. */
 export const PAUSE_REASONS = ['insufficient_balance', 'error_rate'] as const;
@@ -38,27 +34,9 @@ export type RecipientStatus = (typeof RECIPIENT_STATUSES)[number];
 export const BLOCKED_BY = ['tier', 'throughput', 'pair_rate'] as const;
 export type BlockedBy = (typeof BLOCKED_BY)[number];
 
-export const FINAL_CAMPAIGN_STATUSES: readonly CampaignStatus[] = [
-  'completed',
-  'cancelled',
-  'failed',
-];
+export const FINAL_CAMPAIGN_STATUSES: readonly CampaignStatus[] = CAMPAIGN_MACHINES.messaging.final;
 
-export type CampaignAction = 'edit' | 'launch' | 'pause' | 'cancel';
-
-/** The states each action starts from (design.md §4): anything else answers 409 `invalid_state`. */
-export const ALLOWED_FROM: Record<CampaignAction, readonly CampaignStatus[]> = {
-  edit: ['draft'],
-  launch: ['draft', 'paused'],
-  pause: ['sending', 'scheduled'],
-  cancel: ['draft', 'scheduled', 'sending', 'paused'],
-};
-
-export const canDo = (action: CampaignAction, status: CampaignStatus): boolean =>
-  ALLOWED_FROM[action].includes(status);
-
-export const isFinalCampaign = (status: CampaignStatus): boolean =>
-  FINAL_CAMPAIGN_STATUSES.includes(status);
+export const isFinalCampaign = (status: CampaignStatus): boolean => isFinal('messaging', status);
 
 /** At most this many attempts to hand one recipient's message to the channel. */
 export const MAX_RECIPIENT_ATTEMPTS = 5;

@@ -1,19 +1,13 @@
 import { z } from 'zod';
+import { EMAIL_CAMPAIGN_STATUSES } from '../campaign-states.ts';
 import { EMAIL_LIMITS, isEmailAddress } from '../email-rules.ts';
 import { headerText } from './header-text.ts';
 import { campaignTargetSchema, missingPlaceholdersSchema } from './campaigns.ts';
 import { isoDate, page, pageQuery } from './common.ts';
 
-/** Email campaign states (design.md §4 Email campaigns). */
-export const EMAIL_CAMPAIGN_STATUSES = [
-  'draft',
-  'scheduled',
-  'sending',
-  'paused',
-  'completed',
-  'cancelled',
-] as const;
-export type EmailCampaignStatus = (typeof EMAIL_CAMPAIGN_STATUSES)[number];
+/** Email campaign states: the one state machine's (campaign-states.ts). */
+export { EMAIL_CAMPAIGN_STATUSES } from '../campaign-states.ts';
+export type { EmailCampaignStatus } from '../campaign-states.ts';
 
 /**
  * One email's way: `pending` (not yet handed to the transport; `sending` while an SMTP exchange

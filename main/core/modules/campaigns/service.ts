@@ -1,12 +1,12 @@
 import type { Database as Db } from 'better-sqlite3';
 import type { BlockedBy, CampaignStatus, PauseReason } from '../../../../shared/campaign-rules.ts';
 import {
-  canDo,
   ERROR_PAUSE_THRESHOLD,
   ERROR_WINDOW,
   isFinalCampaign,
   MAX_RECIPIENT_ATTEMPTS,
 } from '../../../../shared/campaign-rules.ts';
+import { allows, canMove, launchable, reschedulable } from '../../../../shared/campaign-states.ts';
 import { ApiError } from '../../../../shared/errors.ts';
 import type { MissingPlaceholder, PlaceholderContact } from '../../../../shared/placeholders.ts';
 import { missingTally } from '../../../../shared/template-strings.ts';
@@ -28,6 +28,7 @@ import type {
 import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { decodeCursor, decodeNumericCursor, toPage } from '../../http/pagination.ts';
+import { campaignRunner } from '../../jobs/campaign-runner.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Governor, PaceKey, PaceLimits } from '../../pacing/governor.ts';
 import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
@@ -43,14 +44,10 @@ import type { WorkspacesService } from '../workspaces/service.ts';
 import type { AudienceContact, CampaignRow } from './repo.ts';
 import { campaignsRepo } from './repo.ts';
 
-const RUN = 'campaign.run';
-const START = 'campaign.start';
-const PROGRESS = 'campaign.progress';
 /** Recipients handed over in one transaction at most (more at once would hold requests up). */
 export const MAX_BATCH = 100;
 /** A pass waits for room for this share of a second's messages, so batches stay large. */
 const MIN_BATCH_SECONDS = 0.05;
-const PROGRESS_EVERY_MS = 1000;
 const RATE_WINDOW_S = 10;
 const TIMELINE_POINTS = 300;
 const CAMPAIGN_SENDER: Sender = { sentBy: 'bot', agentId: null };
@@ -193,8 +190,14 @@ export function campaignsService(d: CampaignsDeps) {
     return c;
   }
 
+  /** The state machine's word (launch: a launch or a resume, as the API's call is both). */
   function requireAllowed(c: CampaignRow, action: 'edit' | 'launch' | 'pause' | 'cancel') {
-    if (canDo(action, c.status)) return;
+    if (
+      action === 'launch'
+        ? launchable('messaging', c.status)
+        : allows('messaging', action, c.status)
+    )
+      return;
     const verb = { edit: 'edited', launch: 'launched', pause: 'paused', cancel: 'cancelled' }[
       action
     ];
@@ -216,51 +219,15 @@ export function campaignsService(d: CampaignsDeps) {
     });
   }
 
-  /** What this process last reported per campaign: an unchanged funnel is not sent again. */
-  const reported = new Map<string, string>();
-
-  /** Writes a progress event (`force`: a state change's, always) and notes when. */
-  function emitProgress(c: CampaignRow, force = false) {
-    const now = clock.now();
-    const progress = progressOf(c, now);
-    const { ratePerSecond: _rate, etaSeconds: _eta, ...counts } = progress;
-    const signature = JSON.stringify(counts);
-    if (!force && reported.get(c.id) === signature) return;
-    reported.set(c.id, signature);
-    outbox.emit(scopeOf(c), 'campaign.progress', { campaignId: c.id, name: c.name, progress });
-    repo.setProgressAt(c.id, now);
-  }
-
-  /**
-   * Campaigns this process queued a progress event for, and when it runs: receipts arrive by the
-   * thousand, and while one is queued the next need not look (the queued one reads the state
-   * when it runs).
-   */
-  const queuedProgress = new Map<string, number>();
-
-  /** A progress event now if the last is a second old, else one when it is (deduplicated). */
-  function noteProgress(id: string) {
-    const now = clock.now();
-    const queued = queuedProgress.get(id);
-    if (queued !== undefined && queued > now) return;
-    const c = repo.get(id);
-    if (!c || c.status === 'draft') return;
-    if (now - c.progress_at >= PROGRESS_EVERY_MS) {
-      queuedProgress.delete(id);
-      emitProgress(c);
-    } else {
-      const runAt = c.progress_at + PROGRESS_EVERY_MS;
-      scheduler.enqueue(PROGRESS, { campaignId: id }, { runAt, dedupeKey: `${PROGRESS}:${id}` });
-      queuedProgress.set(id, runAt);
-    }
-  }
-
   /** Moves a campaign to a new state and says so (status event; a final progress when it ends). */
   function transition(
     c: CampaignRow,
     status: CampaignStatus,
     changes: Partial<CampaignRow> = {},
   ): CampaignRow {
+    if (!canMove('messaging', c.status, status)) {
+      throw new Error(`campaign ${c.id}: no move from ${c.status} to ${status}`);
+    }
     const now = clock.now();
     const next: CampaignRow = {
       ...c,
@@ -276,14 +243,14 @@ export function campaignsService(d: CampaignsDeps) {
     repo.setState(next);
     const fresh = repo.get(c.id)!;
     emitStatus(fresh, c.status);
-    if (isFinalCampaign(status) || status === 'paused') emitProgress(fresh, true);
+    if (isFinalCampaign(status) || status === 'paused') runner.reportNow(fresh, true);
     return fresh;
   }
 
   // ---- validation ---------------------------------------------------------------------------
 
   function templateFor(scope: Scope, name: string): TemplateRow {
-    const tpl = d.templates.repo.byName(scope, name);
+    const tpl = d.templates.findByName(scope, name);
     if (!tpl) {
       throw new ApiError(
         'template_not_found',
@@ -383,23 +350,20 @@ export function campaignsService(d: CampaignsDeps) {
   function startSending(c: CampaignRow): CampaignRow {
     const now = clock.now();
     const next = transition(c, 'sending', { launched_at: c.launched_at ?? now });
-    scheduler.enqueue(RUN, { campaignId: c.id }, { dedupeKey: `${RUN}:${c.id}`, sooner: true });
-    emitProgress(next);
+    runner.queueRun(c.id);
+    runner.reportNow(next);
     return next;
   }
 
   // ---- the runner ---------------------------------------------------------------------------
 
-  interface PassResult {
-    again: number | null;
-  }
-
-  /** One pass: one transaction's worth of hand-overs (see the service's comment). */
-  function pass(campaignId: string): PassResult {
-    const c = repo.get(campaignId);
-    if (!c || c.status !== 'sending') return { again: null };
+  /**
+   * One pass, the hand-over the runner skeleton calls: one transaction's worth of recipients
+   * claimed, checked by the governor and handed to messages.handOverForRunner (see the service's
+   * comment); when to look again, or null.
+   */
+  function pass(c: CampaignRow, now: number): number | null {
     const scope = scopeOf(c);
-    const now = clock.now();
     const variables = JSON.parse(c.variables) as Record<string, string>;
 
     let tpl: TemplateRow;
@@ -410,7 +374,7 @@ export function campaignsService(d: CampaignsDeps) {
       const reason = `template "${c.template_name}" can no longer be sent: ${e.message}`;
       repo.skipRest(c.id, 'template_not_sendable', reason, now);
       transition(repo.get(c.id)!, 'failed', { failure_reason: reason });
-      return { again: null };
+      return null;
     }
 
     const { account, ...provider } = d.workspaces.limitsFor(c.workspace_id, c.environment);
@@ -519,12 +483,12 @@ export function campaignsService(d: CampaignsDeps) {
     if (paused) {
       repo.setPass({ id: c.id, blocked_until: null, blocked_by: null, recent_outcomes: outcomes });
       transition(repo.get(c.id)!, 'paused', { pause_reason: paused });
-      return { again: null };
+      return null;
     }
-    if (after.n_pending + after.n_retrying === 0) {
+    if (remaining(after) === 0) {
       repo.setPass({ id: c.id, blocked_until: null, blocked_by: null, recent_outcomes: outcomes });
-      transition(repo.get(c.id)!, 'completed');
-      return { again: null };
+      runner.finishIfDone(repo.get(c.id)!);
+      return null;
     }
     let again: number;
     let blockedBy: BlockedBy | null = null;
@@ -564,58 +528,42 @@ export function campaignsService(d: CampaignsDeps) {
       blocked_by: blockedBy,
       recent_outcomes: outcomes,
     });
-    if (sent + refused > 0 || blockedBy !== c.blocked_by) noteProgress(c.id);
-    return { again };
+    if (sent + refused > 0 || blockedBy !== c.blocked_by) runner.report(c.id);
+    return again;
   }
 
-  scheduler.register(
-    RUN,
-    (payload, ctx) => {
-      const { again } = pass((payload as { campaignId: string }).campaignId);
-      if (again !== null) ctx.again(again);
-    },
-    {
-      maxAttempts: 10,
-      onDead: (payload, error) => {
-        const c = repo.get((payload as { campaignId: string }).campaignId);
-        if (!c || c.status !== 'sending') return;
-        const reason = `the runner kept failing: ${error}`;
-        repo.skipRest(c.id, 'dispatch_failed', reason, clock.now());
-        transition(repo.get(c.id)!, 'failed', { failure_reason: reason });
-      },
-    },
-  );
+  const remaining = (c: CampaignRow) => c.n_pending + c.n_retrying;
 
-  scheduler.register(
-    START,
-    (payload, ctx) => {
-      const c = repo.get((payload as { campaignId: string }).campaignId);
-      if (!c || c.status !== 'scheduled') return;
-      // Re-launched for a later time after a pause: wait for that one.
-      if (c.scheduled_for !== null && c.scheduled_for > clock.now()) {
-        ctx.again(c.scheduled_for);
-        return;
-      }
+  /** The runner skeleton (jobs/campaign-runner.ts) with messaging's hand-over and progress. */
+  const runner = campaignRunner(scheduler, clock, {
+    jobs: { run: 'campaign.run', start: 'campaign.start', progress: 'campaign.progress' },
+    load: (id) => repo.get(id),
+    start: (c) => {
       startSending(c);
+      return true;
     },
-    {
-      onDead: (payload, error) => {
-        const c = repo.get((payload as { campaignId: string }).campaignId);
-        if (!c || c.status !== 'scheduled') return;
-        const reason = `the scheduled start kept failing: ${error}`;
-        repo.skipRest(c.id, 'dispatch_failed', reason, clock.now());
-        transition(repo.get(c.id)!, 'failed', { failure_reason: reason });
-      },
+    pass,
+    remaining,
+    complete: (c) => transition(c, 'completed'),
+    maxAttempts: 10,
+    onDead: (c, job, error) => {
+      if (c.status !== (job === 'run' ? 'sending' : 'scheduled')) return;
+      const reason =
+        job === 'run'
+          ? `the runner kept failing: ${error}`
+          : `the scheduled start kept failing: ${error}`;
+      repo.skipRest(c.id, 'dispatch_failed', reason, clock.now());
+      transition(repo.get(c.id)!, 'failed', { failure_reason: reason });
     },
-  );
-
-  scheduler.register(PROGRESS, (payload, ctx) => {
-    const c = repo.get((payload as { campaignId: string }).campaignId);
-    if (!c) return;
-    // Another writer (a pass, a receipt, a state change) reported since this was queued.
-    const due = c.progress_at + PROGRESS_EVERY_MS;
-    if (due > clock.now()) ctx.again(due);
-    else emitProgress(c);
+    progress: {
+      read: (c, now) => progressOf(c, now),
+      signature: ({ ratePerSecond: _rate, etaSeconds: _eta, ...counts }) => JSON.stringify(counts),
+      emit: (c, progress) =>
+        outbox.emit(scopeOf(c), 'campaign.progress', { campaignId: c.id, name: c.name, progress }),
+      // Kept in the store: the app and `parley campaigns launch --wait` share it.
+      lastAt: (c) => c.progress_at,
+      recordAt: (c, now) => repo.setProgressAt(c.id, now),
+    },
   });
 
   // Delivery and read receipts move the funnel (triggers); progress events follow, ≤ 1/s.
@@ -627,7 +575,7 @@ export function campaignsService(d: CampaignsDeps) {
      * One of a campaign's messages changed status (in its transaction): its progress event is
      * due. Wired to the messages service in services.ts.
      */
-    noteProgress,
+    noteProgress: (id: string) => runner.report(id),
     repo,
     /** The target with its phones normalised (404 for an unknown group); email audiences too. */
     checkTarget,
@@ -703,7 +651,7 @@ export function campaignsService(d: CampaignsDeps) {
         const now = clock.now();
         for (const id of repo.sendingIds(workspaceId)) {
           repo.unhold(id, now);
-          scheduler.enqueue(RUN, { campaignId: id }, { dedupeKey: `${RUN}:${id}`, sooner: true });
+          runner.queueRun(id);
         }
       }).immediate();
     },
@@ -752,7 +700,12 @@ export function campaignsService(d: CampaignsDeps) {
           const now = clock.now();
           const at =
             body.scheduledFor !== undefined ? checkSchedule(body.scheduledFor) : c.scheduled_for;
-          if (c.status === 'paused' && c.launched_at !== null && body.scheduledFor !== undefined) {
+          const started = c.launched_at !== null;
+          if (
+            c.status === 'paused' &&
+            body.scheduledFor !== undefined &&
+            !reschedulable('messaging', c.status, started)
+          ) {
             throw new ApiError(
               'validation_error',
               'this campaign has started sending: launching it again resumes it now (scheduledFor applies before the start)',
@@ -760,15 +713,11 @@ export function campaignsService(d: CampaignsDeps) {
             );
           }
           if (c.status === 'paused') {
-            // Resume now (design.md §4): a campaign paused before its scheduled start does not
-            // go back to that time by itself; `scheduledFor` reschedules it instead.
-            if (c.launched_at === null && body.scheduledFor !== undefined && at !== null) {
+            // Resume now (README "Campaigns"): a campaign paused before its scheduled start does
+            // not go back to that time by itself; `scheduledFor` reschedules it instead.
+            if (!started && body.scheduledFor !== undefined && at !== null) {
               const next = transition(c, 'scheduled', { scheduled_for: at });
-              scheduler.enqueue(
-                START,
-                { campaignId: c.id },
-                { runAt: at, dedupeKey: `${START}:${c.id}`, sooner: true },
-              );
+              runner.queueStart(c.id, at);
               return toCampaign(next);
             }
             // A fresh error window: the failures that paused it were looked at.
@@ -784,11 +733,7 @@ export function campaignsService(d: CampaignsDeps) {
           const fresh = repo.get(c.id)!;
           if (at !== null && at > now) {
             const next = transition(fresh, 'scheduled', { scheduled_for: at });
-            scheduler.enqueue(
-              START,
-              { campaignId: c.id },
-              { runAt: at, dedupeKey: `${START}:${c.id}` },
-            );
+            runner.queueStart(c.id, at, false);
             return toCampaign(next);
           }
           return toCampaign(startSending(fresh));
@@ -873,7 +818,7 @@ export function campaignsService(d: CampaignsDeps) {
       const target = checkTarget(scope, body.target);
       const variables = body.variables ?? {};
       const total = repo.audienceCount(scope, target);
-      const tpl = body.templateName ? d.templates.repo.byName(scope, body.templateName) : null;
+      const tpl = body.templateName ? d.templates.findByName(scope, body.templateName) : null;
       let missing = 0;
       const tally = missingTally();
       if (usesPlaceholders(variables)) {

@@ -11,7 +11,9 @@ import type {
   EmailTimeline,
   UpdateEmailCampaignBody,
 } from '../../../../shared/schemas/email.ts';
+import { allows, canMove, launchable } from '../../../../shared/campaign-states.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
+import { campaignRunner } from '../../jobs/campaign-runner.ts';
 import type { Scope } from '../../runtime.ts';
 import { iso, randomBase62 } from '../../runtime.ts';
 import { handOverSimulated, SMTP } from './delivery.ts';
@@ -27,11 +29,8 @@ import type { EmailCampaignRow, EmailRepo } from './repo.ts';
 import type { EmailDeps } from './service.ts';
 import type { EmailSettingsPart } from './settings.ts';
 
-const CAMPAIGN = 'email.campaign';
-const PROGRESS = 'email.progress';
 /** Emails one pass claims at most (the rate's window decides how many it may). */
 const PASS_MAX = 500;
-const PROGRESS_EVERY_MS = 1000;
 /** How far ahead a pass gives SMTP exchanges their start times. */
 const SMTP_HORIZON_MS = 1000;
 
@@ -43,7 +42,6 @@ const SMTP_HORIZON_MS = 1000;
  */
 export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSettingsPart) {
   const { db, clock, ids, scheduler, outbox, governor } = d;
-  const lastProgress = new Map<string, { at: number; signature: string }>();
 
   function find(scope: Scope, id: string): EmailCampaignRow {
     const c = repo.campaignInScope(scope, id);
@@ -51,41 +49,22 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
     return c;
   }
 
-  function progress(c: EmailCampaignRow, force = false) {
-    const counts = countsOf(c);
-    const signature = `${c.status}:${JSON.stringify(counts)}`;
-    const last = lastProgress.get(c.id);
-    if (last?.signature === signature) return;
-    const now = clock.now();
-    if (!force && last && now - last.at < PROGRESS_EVERY_MS) {
-      // Too soon after the last one: a job sends the latest counts when the second is up.
-      scheduler.enqueue(
-        PROGRESS,
-        { campaignId: c.id },
-        { runAt: last.at + PROGRESS_EVERY_MS, dedupeKey: `${PROGRESS}:${c.id}`, sooner: true },
-      );
-      return;
-    }
-    lastProgress.set(c.id, { at: now, signature });
-    outbox.emit(scopeOf(c), 'email_campaign.progress', {
-      campaignId: c.id,
-      status: c.status,
-      counts,
-    });
-  }
-
   function setState(
     c: EmailCampaignRow,
     status: EmailCampaignRow['status'],
     extra: Partial<EmailCampaignRow> = {},
   ) {
+    if (!canMove('email', c.status, status)) {
+      throw new Error(`email campaign ${c.id}: no move from ${c.status} to ${status}`);
+    }
     const next: EmailCampaignRow = { ...c, ...extra, status, updated_at: clock.now() };
     repo.saveCampaign(next);
     const fresh = repo.campaign(c.id)!;
     outbox.emit(scopeOf(fresh), 'email_campaign.status_updated', {
       campaign: toEmailCampaign(fresh),
     });
-    progress(fresh, true);
+    // A state change's progress goes out at once (unless it says what the last one did).
+    runner.reportNow(fresh);
     return fresh;
   }
 
@@ -105,12 +84,8 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
     return ms;
   }
 
-  const startJob = (c: EmailCampaignRow, runAt: number) =>
-    scheduler.enqueue(
-      CAMPAIGN,
-      { campaignId: c.id },
-      { runAt, dedupeKey: `${CAMPAIGN}:${c.id}`, sooner: true },
-    );
+  /** The campaign's one job (its start and its passes) at `runAt`, or sooner if queued later. */
+  const startJob = (c: EmailCampaignRow, runAt: number) => runner.queueRun(c.id, runAt);
 
   /** Fixes a campaign's recipients (once: a resumed or rescheduled one keeps them). */
   function fixRecipients(c: EmailCampaignRow): number {
@@ -174,38 +149,31 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
     return next;
   }
 
-  function finishIfDone(c: EmailCampaignRow): boolean {
-    if (c.status !== 'sending' || c.pending > 0) return false;
-    setState(c, 'completed', { completed_at: clock.now() });
-    return true;
+  /**
+   * A scheduled campaign whose time has come starts; when nobody is left to email any more it
+   * ends as it is.
+   */
+  function startScheduled(c: EmailCampaignRow): boolean {
+    try {
+      startSending(c);
+      return true;
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e;
+      setState(c, 'completed', { completed_at: clock.now(), scheduled_for: null });
+      return false;
+    }
   }
   // ---- the runner ---------------------------------------------------------------------------
 
-  scheduler.register(CAMPAIGN, (payload, ctx) => {
-    const { campaignId } = payload as { campaignId: string };
-    let c = repo.campaign(campaignId);
-    if (!c) return;
-    if (c.status === 'scheduled') {
-      if (c.scheduled_for !== null && c.scheduled_for > clock.now()) {
-        ctx.again(c.scheduled_for);
-        return;
-      }
-      try {
-        startSending(c);
-        // This job is the campaign's runner: it goes on now (the enqueue above is itself).
-        ctx.again(clock.now());
-      } catch (e) {
-        if (!(e instanceof ApiError)) throw e;
-        // Nobody to email any more: the campaign ends as it is.
-        setState(c, 'completed', { completed_at: clock.now(), scheduled_for: null });
-      }
-      return;
-    }
-    if (c.status !== 'sending') return;
+  /**
+   * One pass, the hand-over the runner skeleton calls: claims as many due emails as the rate has
+   * room for and hands them to the transport (test keys: the simulated one, in this
+   * transaction; live keys: an SMTP job each, with its own start a second ahead at most).
+   */
+  function pass(c: EmailCampaignRow, now: number): number | null {
     const scope = scopeOf(c);
     const rate = settings.rateOf(scope, settings.row(scope));
     const key = paceKey(scope);
-    const now = clock.now();
     if (scope.environment === 'live') {
       // SMTP exchanges take time: each gets its own start, paced evenly, up to a second ahead.
       const slots = governor.paced(key, rate, PASS_MAX, now, SMTP_HORIZON_MS);
@@ -216,47 +184,50 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
         governor.spend(key, 1, slots[i]!);
       });
       if (batch.length > 0) {
-        progress(repo.campaign(c.id)!);
-        ctx.again(
-          batch.length === slots.length
-            ? Math.max(now + 1, slots[slots.length - 1]! - SMTP_HORIZON_MS / 2)
-            : (repo.nextDue(c.id) ?? now + 1000),
-        );
-        return;
+        runner.report(c.id, repo.campaign(c.id)!);
+        return batch.length === slots.length
+          ? Math.max(now + 1, slots[slots.length - 1]! - SMTP_HORIZON_MS / 2)
+          : (repo.nextDue(c.id) ?? now + 1000);
       }
-      if (!slots.length) {
-        ctx.again(now + Math.ceil(1000 / rate));
-        return;
-      }
+      if (!slots.length) return now + Math.ceil(1000 / rate);
     } else {
       const room = Math.floor(governor.room(key, rate, now));
-      if (room < 1) {
-        ctx.again(governor.roomAt(key, rate, 1, now));
-        return;
-      }
+      if (room < 1) return governor.roomAt(key, rate, 1, now);
       const batch = repo.due(c.id, now, Math.min(room, PASS_MAX));
       if (batch.length > 0) {
         handOverSimulated(d, repo, batch, now);
         governor.spend(key, batch.length, now);
-        c = repo.campaign(c.id)!;
-        progress(c);
-        ctx.again(
-          batch.length === Math.min(room, PASS_MAX) ? now : (repo.nextDue(c.id) ?? now + 1000),
-        );
-        return;
+        runner.report(c.id, repo.campaign(c.id)!);
+        return batch.length === Math.min(room, PASS_MAX) ? now : (repo.nextDue(c.id) ?? now + 1000);
       }
     }
-    if (finishIfDone(c)) return;
+    if (runner.finishIfDone(c)) return null;
     // Retries wait for their time; SMTP exchanges in flight poke the runner when they end.
     const next = repo.nextDue(c.id);
-    if (next !== null) ctx.again(Math.max(next, now + 1));
-    else if (repo.sending(c.id) === 0) finishIfDone(c);
+    if (next !== null) return Math.max(next, now + 1);
+    if (repo.sending(c.id) === 0) runner.finishIfDone(c);
+    return null;
+  }
+
+  /** The runner skeleton (jobs/campaign-runner.ts) with email's hand-over and progress. */
+  const runner = campaignRunner(scheduler, clock, {
+    // One job a campaign: its scheduled start, then its passes.
+    jobs: { run: 'email.campaign', start: 'email.campaign', progress: 'email.progress' },
+    load: (id) => repo.campaign(id),
+    start: startScheduled,
+    pass,
+    remaining: (c) => c.pending,
+    complete: (c) => setState(c, 'completed', { completed_at: clock.now() }),
+    progress: {
+      read: (c) => ({ status: c.status, counts: countsOf(c) }),
+      signature: (p) => `${p.status}:${JSON.stringify(p.counts)}`,
+      emit: (c, p) =>
+        outbox.emit(scopeOf(c), 'email_campaign.progress', { campaignId: c.id, ...p }),
+    },
   });
 
-  scheduler.register(PROGRESS, (payload) => {
-    const c = repo.campaign((payload as { campaignId: string }).campaignId);
-    if (c) progress(c, true);
-  });
+  /** A campaign's counts moved (a receipt, an open, an exchange's end): progress, ≤ 1/s. */
+  const progress = (c: EmailCampaignRow) => runner.report(c.id, c);
 
   // ---- the API ------------------------------------------------------------------------------
 
@@ -265,7 +236,7 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
     find,
     progress,
     setState,
-    finishIfDone,
+    finishIfDone: (c: EmailCampaignRow) => runner.finishIfDone(c),
     startJob,
 
     api: {
@@ -330,7 +301,7 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
         return db
           .transaction(() => {
             const c = find(scope, id);
-            if (c.status !== 'draft' && c.status !== 'scheduled') {
+            if (!allows('email', 'edit', c.status)) {
               throw new ApiError(
                 'invalid_state',
                 `email campaign ${id} is ${c.status}: only drafts and scheduled ones can be edited`,
@@ -383,7 +354,7 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
         return db
           .transaction(() => {
             const c = find(scope, id);
-            if (!['draft', 'paused', 'scheduled'].includes(c.status)) {
+            if (!launchable('email', c.status)) {
               throw new ApiError(
                 'invalid_state',
                 `email campaign ${id} is ${c.status}: only drafts and paused ones launch`,
@@ -405,7 +376,7 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
         return db
           .transaction(() => {
             const c = find(scope, id);
-            if (c.status !== 'sending') {
+            if (!allows('email', 'pause', c.status)) {
               throw new ApiError(
                 'invalid_state',
                 `email campaign ${id} is ${c.status}: only a sending one pauses`,
@@ -421,7 +392,7 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
         return db
           .transaction(() => {
             const c = find(scope, id);
-            if (c.status === 'completed' || c.status === 'cancelled') {
+            if (!allows('email', 'cancel', c.status)) {
               throw new ApiError('invalid_state', `email campaign ${id} is ${c.status} already`, {
                 details: { status: c.status },
               });

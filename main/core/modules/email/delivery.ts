@@ -295,7 +295,7 @@ export function emailDelivery(
   );
 
   function placeholderContact(m: EmailMessageRow): PlaceholderContact {
-    const c = m.contact_id ? d.contacts.repo.get(scopeOf(m), m.contact_id) : undefined;
+    const c = m.contact_id ? d.contacts.find(scopeOf(m), m.contact_id) : undefined;
     return c
       ? toPlaceholderContact(c)
       : { name: null, phone: '', email: m.to_address, attributes: {} };

@@ -1,5 +1,5 @@
 import { lazy, useState, type ReactNode } from 'react';
-import { canDo } from '../../../../shared/campaign-rules.ts';
+import { pageControls } from '../../../../shared/campaign-states.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { plural } from '../../components/format.ts';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -73,6 +73,8 @@ export function CampaignDetail({ campaignId }: { campaignId: string }) {
     );
   }
 
+  /** What the state machine lets this campaign's page offer. */
+  const offered = pageControls('messaging', campaign);
   const p = campaign.metrics;
   const left = p.pending + p.retrying;
   const name = campaign.name;
@@ -99,6 +101,7 @@ export function CampaignDetail({ campaignId }: { campaignId: string }) {
           sent the message twice.
         </>
       ),
+    start: 'It starts sending now, not at the time it was scheduled for.',
     cancel:
       campaign.status === 'draft'
         ? 'The draft is kept as cancelled and can no longer be launched.'
@@ -124,22 +127,12 @@ export function CampaignDetail({ campaignId }: { campaignId: string }) {
         actions={
           <CampaignControls
             testIdPrefix="campaign"
-            editHref={
-              canDo('edit', campaign.status) ? hrefFor('campaigns', `${campaign.id}/edit`) : null
-            }
+            editHref={offered.edit ? hrefFor('campaigns', `${campaign.id}/edit`) : null}
             editLabel="Edit draft"
-            allowed={{
-              pause: canDo('pause', campaign.status),
-              resume: campaign.status === 'paused' && canDo('launch', campaign.status),
-              cancel: canDo('cancel', campaign.status),
-            }}
+            allowed={offered}
             onControl={setConfirming}
             // Only before its start: a campaign that has sent resumes where it stopped.
-            onReschedule={
-              campaign.status === 'paused' && campaign.launchedAt === null
-                ? () => setRescheduling(true)
-                : null
-            }
+            onReschedule={offered.reschedule ? () => setRescheduling(true) : null}
           />
         }
       />

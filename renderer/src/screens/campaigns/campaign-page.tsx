@@ -65,7 +65,8 @@ export function useCampaignPage<
     if (started && recipientsStatus === 'idle') void loadRecipients();
   }, [started, recipientsStatus, loadRecipients]);
 
-  const controls: Record<Control, () => Promise<void>> = { pause, resume, cancel };
+  // Starting a scheduled campaign now is the same launch call as a paused one's resume.
+  const controls: Record<Control, () => Promise<void>> = { pause, resume, start: resume, cancel };
   /** How the read went: what the page shows until the campaign is read, or above it after. */
   const load = { status, error, notFound, reload };
   return { campaign, started, timeline, controls, reschedule, load };
@@ -121,7 +122,7 @@ export function CampaignPlaceholder({
 }
 
 /** A control of a campaign that asks first. */
-export type Control = 'pause' | 'resume' | 'cancel';
+export type Control = 'pause' | 'resume' | 'start' | 'cancel';
 
 interface CampaignControlsProps {
   /** Starts the buttons' test ids: `<prefix>-edit`, `<prefix>-pause`, … */
@@ -129,17 +130,26 @@ interface CampaignControlsProps {
   /** The editor's address, while the campaign can be edited. */
   editHref: string | null;
   editLabel: string;
-  /** The controls its state allows. */
+  /** The controls its state allows (shared/campaign-states.ts `pageControls`). */
   allowed: Record<Control, boolean>;
   onControl: (control: Control) => void;
   /**
-   * Besides "Resume now", a paused campaign that has not started may be launched for a later
-   * time: opens that dialog (absent: not offered).
+   * Besides "Resume now", a paused campaign its kind lets be launched for a later time: opens
+   * that dialog (absent: not offered).
    */
   onReschedule?: (() => void) | null;
 }
 
-/** The buttons in a campaign's header: edit, pause, resume now, reschedule, cancel. */
+/** The header's buttons after Edit, in order: the control, its label and its style. */
+const BUTTONS: readonly (readonly [Control | 'reschedule', string, string])[] = [
+  ['start', 'Start now', ''],
+  ['pause', 'Pause', ''],
+  ['resume', 'Resume now', ' button-primary'],
+  ['reschedule', 'Reschedule…', ''],
+  ['cancel', 'Cancel campaign', ' button-danger-ghost'],
+];
+
+/** The buttons in a campaign's header: edit, start now, pause, resume now, reschedule, cancel. */
 export function CampaignControls({
   testIdPrefix,
   editHref,
@@ -155,46 +165,31 @@ export function CampaignControls({
           {editLabel}
         </a>
       ) : null}
-      {allowed.pause ? (
-        <button
-          type="button"
-          className="button"
-          onClick={() => onControl('pause')}
-          data-testid={`${testIdPrefix}-pause`}
-        >
-          Pause
-        </button>
-      ) : null}
-      {allowed.resume ? (
-        <button
-          type="button"
-          className="button button-primary"
-          onClick={() => onControl('resume')}
-          data-testid={`${testIdPrefix}-resume`}
-        >
-          Resume now
-        </button>
-      ) : null}
-      {allowed.resume && onReschedule ? (
-        <button
-          type="button"
-          className="button"
-          onClick={onReschedule}
-          data-testid={`${testIdPrefix}-reschedule`}
-        >
-          Reschedule…
-        </button>
-      ) : null}
-      {allowed.cancel ? (
-        <button
-          type="button"
-          className="button button-danger-ghost"
-          onClick={() => onControl('cancel')}
-          data-testid={`${testIdPrefix}-cancel`}
-        >
-          Cancel campaign
-        </button>
-      ) : null}
+      {BUTTONS.map(([control, label, style]) =>
+        control === 'reschedule' ? (
+          onReschedule ? (
+            <button
+              key={control}
+              type="button"
+              className="button"
+              onClick={onReschedule}
+              data-testid={`${testIdPrefix}-reschedule`}
+            >
+              {label}
+            </button>
+          ) : null
+        ) : allowed[control] ? (
+          <button
+            key={control}
+            type="button"
+            className={`button${style}`}
+            onClick={() => onControl(control)}
+            data-testid={`${testIdPrefix}-${control}`}
+          >
+            {label}
+          </button>
+        ) : null,
+      )}
     </>
   );
 }
@@ -220,6 +215,12 @@ const DIALOGS: Record<
     confirmLabel: 'Resume now',
     busyLabel: 'Resuming…',
   },
+  start: {
+    title: (name) => `Start “${name}” now?`,
+    done: (name) => `“${name}” is sending.`,
+    confirmLabel: 'Start now',
+    busyLabel: 'Starting…',
+  },
   cancel: {
     title: (name) => `Cancel “${name}”?`,
     done: (name) => `Cancelled “${name}”.`,
@@ -239,7 +240,7 @@ interface ControlDialogProps {
   children: ReactNode;
 }
 
-/** Asks before pausing, resuming or cancelling a campaign. */
+/** Asks before pausing, resuming, starting or cancelling a campaign. */
 export function ControlDialog({
   control,
   name,

@@ -10,6 +10,8 @@ interface RescheduleDialogProps {
   name: string;
   /** Its schedule before the pause (offered again when it is still ahead). */
   scheduledFor: string | null;
+  /** It has sent already (email only: it picks up where it stopped at the new time). */
+  started?: boolean;
   /** Starts the test ids: `<prefix>-reschedule-dialog`, `<prefix>-reschedule-at`, … */
   testIdPrefix: string;
   onReschedule: (scheduledFor: string) => Promise<unknown>;
@@ -17,12 +19,13 @@ interface RescheduleDialogProps {
 }
 
 /**
- * A paused campaign that has not started yet, launched for a later time instead of now
- * ("Resume now" is the other way out of a pause).
+ * A paused campaign launched for a later time instead of now ("Resume now" is the other way out
+ * of a pause): one that has not started yet, or an email campaign that has.
  */
 export function RescheduleDialog({
   name,
   scheduledFor,
+  started = false,
   testIdPrefix,
   onReschedule,
   onClose,
@@ -70,7 +73,9 @@ export function RescheduleDialog({
       testId={`${testIdPrefix}-reschedule-dialog`}
       lead={
         <p>
-          It stays unsent until then and starts sending at the new time
+          {started
+            ? 'Nothing more is sent until then; it picks up where it stopped at the new time'
+            : 'It stays unsent until then and starts sending at the new time'}
           {ahead ? ' (its old time is offered)' : ''}. To send now, use Resume now instead.
         </p>
       }

@@ -1,4 +1,5 @@
 import { lazy, useState, type ReactNode } from 'react';
+import { pageControls } from '../../../../shared/campaign-states.ts';
 import { renderEmailText } from '../../../../shared/email-rules.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { plural } from '../../components/format.ts';
@@ -17,6 +18,7 @@ import {
   useCampaignPage,
   type Control,
 } from '../campaigns/campaign-page.tsx';
+import { RescheduleDialog } from '../campaigns/reschedule-dialog.tsx';
 import { canDoEmail } from './email-format.ts';
 import { EmailFunnel } from './email-funnel.tsx';
 import { EmailNotices } from './email-notices.tsx';
@@ -81,13 +83,14 @@ function Message({ campaign }: { campaign: EmailCampaign }) {
 
 /** An email campaign's page: its state and funnel (live), activity, recipients, and controls. */
 export function EmailDetail({ campaignId }: { campaignId: string }) {
-  const { campaign, started, timeline, controls, load } = useCampaignPage(
+  const { campaign, started, timeline, controls, reschedule, load } = useCampaignPage(
     campaignId,
     useEmailDetail,
     useEmailRecipients,
     (c) => !canDoEmail('edit', c.status),
   );
   const [confirming, setConfirming] = useState<Control | null>(null);
+  const [rescheduling, setRescheduling] = useState(false);
 
   const back = (
     <a href={hrefFor('email')} className="link-button">
@@ -114,6 +117,8 @@ export function EmailDetail({ campaignId }: { campaignId: string }) {
     );
   }
 
+  /** What the state machine lets this campaign's page offer. */
+  const offered = pageControls('email', campaign);
   const left = campaign.counts.pending;
   const name = campaign.name;
   /** What each control does to this campaign, said in its dialog. */
@@ -130,6 +135,13 @@ export function EmailDetail({ campaignId }: { campaignId: string }) {
         Sending picks up where it stopped
         {left > 0 ? `, with the ${formatCount(left)} recipients not emailed yet` : ''}. Nobody is
         sent the email twice.
+      </>
+    ),
+    start: (
+      <>
+        It starts emailing{' '}
+        {campaign.scheduledFor ? 'now, not at the time it was scheduled for' : 'now'}, at the
+        sending rate set for email.
       </>
     ),
     cancel: canDoEmail('edit', campaign.status)
@@ -152,16 +164,12 @@ export function EmailDetail({ campaignId }: { campaignId: string }) {
         actions={
           <CampaignControls
             testIdPrefix="email"
-            editHref={
-              canDoEmail('edit', campaign.status) ? hrefFor('email', `${campaign.id}/edit`) : null
-            }
+            editHref={offered.edit ? hrefFor('email', `${campaign.id}/edit`) : null}
             editLabel="Edit"
-            allowed={{
-              pause: canDoEmail('pause', campaign.status),
-              resume: campaign.status === 'paused',
-              cancel: canDoEmail('cancel', campaign.status),
-            }}
+            allowed={offered}
             onControl={setConfirming}
+            // Also after it started: only its resume time changes.
+            onReschedule={offered.reschedule ? () => setRescheduling(true) : null}
           />
         }
       />
@@ -193,6 +201,16 @@ export function EmailDetail({ campaignId }: { campaignId: string }) {
 
       <Message campaign={campaign} />
 
+      {rescheduling ? (
+        <RescheduleDialog
+          name={name}
+          scheduledFor={campaign.scheduledFor}
+          started={campaign.launchedAt !== null}
+          testIdPrefix="email"
+          onReschedule={reschedule}
+          onClose={() => setRescheduling(false)}
+        />
+      ) : null}
       {confirming ? (
         <ControlDialog
           control={confirming}

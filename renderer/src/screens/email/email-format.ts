@@ -2,6 +2,7 @@
  * What the email screens say about a campaign and its emails: states in words, which actions a
  * state allows, and times sent with the user's own offset.
  */
+import { allows, isFinal, type CampaignAction } from '../../../../shared/campaign-states.ts';
 import { plural } from '../../components/format.ts';
 import type {
   EmailAudience,
@@ -23,21 +24,11 @@ export const EMAIL_STATUS_LABELS: Record<EmailStatus, string> = {
 /** An email's states in the order it goes through them (the recipients filter's order). */
 export const EMAIL_STATUSES = Object.keys(EMAIL_STATUS_LABELS) as EmailStatus[];
 
-export type EmailAction = 'edit' | 'launch' | 'pause' | 'cancel';
+/** What a campaign's state allows: the one state machine's (shared/campaign-states.ts). */
+export const canDoEmail = (action: CampaignAction, status: EmailCampaignStatus): boolean =>
+  allows('email', action, status);
 
-/** What a campaign's state allows (design.md §4 Email campaigns); the core has the last word. */
-const ALLOWED: Record<EmailAction, readonly EmailCampaignStatus[]> = {
-  edit: ['draft', 'scheduled'],
-  launch: ['draft', 'paused'],
-  pause: ['sending'],
-  cancel: ['draft', 'scheduled', 'sending', 'paused'],
-};
-
-export const canDoEmail = (action: EmailAction, status: EmailCampaignStatus): boolean =>
-  ALLOWED[action].includes(status);
-
-export const isFinalEmail = (status: EmailCampaignStatus): boolean =>
-  status === 'completed' || status === 'cancelled';
+export const isFinalEmail = (status: EmailCampaignStatus): boolean => isFinal('email', status);
 
 /** Recipients done with: handed over (whatever came of it), failed, or cancelled. */
 export const doneOf = (c: EmailCounts): number => c.sent + c.failed + c.cancelled;
