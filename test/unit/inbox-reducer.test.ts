@@ -8,6 +8,7 @@ import {
   type InboxFilters,
   type InboxView,
 } from '../../renderer/src/stores/inbox-reducer.ts';
+import { KnownConversations } from '../../renderer/src/stores/known-conversations.ts';
 
 const ME = 'agt_me';
 const OTHER = 'agt_other';
@@ -88,7 +89,7 @@ function loaded(rows: Conversation[], over: Partial<InboxView> = {}): InboxView 
     countsVersion: 0,
     unreadTotal: 0,
     knownLabels: [],
-    known: new Map(),
+    known: KnownConversations.empty,
     heldId: null,
     selection: new Set(),
   };
@@ -555,5 +556,22 @@ describe('the counts per tab', () => {
     const woken = conversation('c_2', { status: 'open', unreadCount: 5, updatedAt: at(1) });
     state = reduce(state, updated(woken, { status: 'snoozed' })).state;
     expect(state.unreadTotal).toBe(7);
+  });
+});
+
+describe('the conversations known', () => {
+  it('are written into a copy, leaving the map read before as it was', () => {
+    const many = Array.from({ length: 300 }, (_, i) => conversation(`c_${i}`));
+    const before = KnownConversations.empty.with(many);
+    const fresher = { ...many[7]!, unreadCount: 9, updatedAt: at(1) };
+
+    const after = before.with([fresher, conversation('c_new')]);
+
+    expect(after.get('c_7')).toBe(fresher);
+    expect(after.get('c_new')?.id).toBe('c_new');
+    expect(after.get('c_250')).toBe(many[250]);
+    expect(before.get('c_7')).toBe(many[7]);
+    expect(before.has('c_new')).toBe(false);
+    expect(KnownConversations.empty.has('c_7')).toBe(false);
   });
 });

@@ -7,6 +7,7 @@
  */
 import type { Conversation, ConversationStatus, Message } from '../../../shared/schemas/index.ts';
 import type { ConversationCounts } from '../api/client.ts';
+import type { KnownConversations } from './known-conversations.ts';
 import { STATUS_RANK } from './message-list.ts';
 import type { LoadStatus } from './scope.ts';
 
@@ -41,7 +42,7 @@ export interface InboxView {
   /** Conversation labels seen so far, sorted, offered by the label filter. */
   knownLabels: string[];
   /** The freshest copy of every conversation seen (any tab, any event): names and unread totals. */
-  known: ReadonlyMap<string, Conversation>;
+  known: KnownConversations;
   /**
    * The conversation open in the thread. Reading it under the Unread filter does not pull it out
    * of the list under the agent (as mail clients do): it stays until the view is loaded again.
@@ -65,9 +66,9 @@ export type InboxEvent =
    */
   | { type: 'listed'; conversations: Conversation[]; counts?: ConversationCounts };
 
-export interface Reduced<S extends InboxView> {
+export interface Reduced {
   /** The same object when nothing changed. */
-  state: S;
+  state: InboxView;
   /** Rows that may now match the search: the API must say whether they belong in the view. */
   recheck: string[];
   /** The counts could not be worked out here (a search is on): the API must give them. */
@@ -112,8 +113,15 @@ function without1(selection: ReadonlySet<string>, id: string): ReadonlySet<strin
   return next;
 }
 
+/** `compareConversations(c, row) < 0`, with c's time (`at`) parsed once for a whole list. */
+function sortsBefore(c: Conversation, at: number, row: Conversation): boolean {
+  const rowAt = Date.parse(row.lastMessageAt);
+  return rowAt < at || (rowAt === at && c.id > row.id);
+}
+
 function insertSorted(list: Conversation[], c: Conversation, hasMore: boolean): Conversation[] {
-  let index = list.findIndex((row) => compareConversations(c, row) < 0);
+  const at = Date.parse(c.lastMessageAt);
+  let index = list.findIndex((row) => sortsBefore(c, at, row));
   if (index < 0) {
     // Past the last loaded row: it arrives with a later page, in order.
     if (hasMore) return list;
@@ -124,7 +132,7 @@ function insertSorted(list: Conversation[], c: Conversation, hasMore: boolean): 
   return next;
 }
 
-const unchanged = <S extends InboxView>(state: S): Reduced<S> => ({
+const unchanged = (state: InboxView): Reduced => ({
   state,
   recheck: [],
   reconcileCounts: false,
@@ -135,28 +143,29 @@ const unchanged = <S extends InboxView>(state: S): Reduced<S> => ({
  * `kept` is what the desk now holds for each of them, in order: a stale copy is swapped for the
  * fresher one already known.
  */
-export function rememberConversations<S extends InboxView>(
-  state: S,
+export function rememberConversations(
+  state: InboxView,
   list: readonly Conversation[],
-): { state: S; kept: Conversation[] } {
-  let known: Map<string, Conversation> | null = null;
+): { state: InboxView; kept: Conversation[] } {
+  const fresher: Conversation[] = [];
+  const fresherById = new Map<string, Conversation>();
   let delta = 0;
   const labels = new Set(state.knownLabels);
   const before = labels.size;
   const kept = list.map((c) => {
-    const current = (known ?? state.known).get(c.id);
+    const current = fresherById.get(c.id) ?? state.known.get(c.id);
     if (current && !isNewer(c, current)) return current;
-    known ??= new Map(state.known);
-    known.set(c.id, c);
+    fresher.push(c);
+    fresherById.set(c.id, c);
     delta += unreadOf(c) - unreadOf(current);
     for (const label of c.labels) labels.add(label);
     return c;
   });
-  if (!known) return { state, kept };
+  if (fresher.length === 0) return { state, kept };
   return {
     state: {
       ...state,
-      known,
+      known: state.known.with(fresher),
       unreadTotal: state.unreadTotal + delta,
       ...(labels.size !== before ? { knownLabels: [...labels].sort() } : {}),
     },
@@ -165,13 +174,13 @@ export function rememberConversations<S extends InboxView>(
 }
 
 /** The tabs' counts after an event, worked out locally when no search is on. */
-function countEvent<S extends InboxView>(
-  state: S,
+function countEvent(
+  state: InboxView,
   c: Conversation,
   changes: Changes | 'created',
   filters: InboxFilters,
   me: string | null,
-): Reduced<S> {
+): Reduced {
   if (!state.counts) return unchanged(state);
   if (filters.q.trim()) {
     // Message-text search cannot be judged here: the API must count (a read already on its way
@@ -205,13 +214,13 @@ function countEvent<S extends InboxView>(
  * Puts a fresher copy where it belongs in the view, or takes it out. `confirmed`: the API has
  * just listed it under the current filters, search included.
  */
-function placeRow<S extends InboxView>(
-  state: S,
+function placeRow(
+  state: InboxView,
   c: Conversation,
   filters: InboxFilters,
   me: string | null,
   confirmed: boolean,
-): Reduced<S> {
+): Reduced {
   if (state.status !== 'ready') return unchanged(state);
   const index = state.conversations.findIndex((row) => row.id === c.id);
   const shown = index >= 0;
@@ -242,7 +251,7 @@ function placeRow<S extends InboxView>(
 }
 
 /** A message event: the row (and the copy known) previews the last message exchanged. */
-function reduceMessage<S extends InboxView>(state: S, message: Message): Reduced<S> {
+function reduceMessage(state: InboxView, message: Message): Reduced {
   // Like the API, a row previews the last message exchanged: private notes stay in the thread.
   if (message.type === 'note') return unchanged(state);
   const current = state.known.get(message.conversationId);
@@ -256,7 +265,7 @@ function reduceMessage<S extends InboxView>(state: S, message: Message): Reduced
     return unchanged(state);
   }
   const next = { ...current, lastMessage: message };
-  const known = new Map(state.known).set(next.id, next);
+  const known = state.known.with([next]);
   const index = state.conversations.findIndex((c) => c.id === next.id);
   if (index < 0) return unchanged({ ...state, known });
   const conversations = state.conversations.slice();
@@ -269,12 +278,12 @@ function reduceMessage<S extends InboxView>(state: S, message: Message): Reduced
  * (rows to re-check against the search, counts to read). `filters` is the view on screen; `me`
  * the agent the desk acts as (the Mine filter), or null.
  */
-export function reduceConversationEvent<S extends InboxView>(
-  state: S,
+export function reduceConversationEvent(
+  state: InboxView,
   event: InboxEvent,
   filters: InboxFilters,
   me: string | null,
-): Reduced<S> {
+): Reduced {
   switch (event.type) {
     case 'conversation': {
       const c = event.conversation;

@@ -12,6 +12,7 @@ import {
   type InboxFilters,
   type InboxView,
 } from './inbox-reducer.ts';
+import { KnownConversations } from './known-conversations.ts';
 import { MESSAGE_EVENTS } from './message-list.ts';
 import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
 import { registerScopedStore } from './scope.ts';
@@ -91,9 +92,23 @@ const emptyList = (): InboxData => ({
   counts: null,
   unreadTotal: 0,
   knownLabels: [],
-  known: new Map(),
+  known: KnownConversations.empty,
   selection: new Set(),
   selectionAnchor: null,
+});
+
+/** What the reducer reads and writes, out of the store's state (a small object, cheap to copy). */
+const viewOf = (s: InboxState): InboxView => ({
+  status: s.status,
+  conversations: s.conversations,
+  nextCursor: s.nextCursor,
+  counts: s.counts,
+  countsVersion: s.countsVersion,
+  unreadTotal: s.unreadTotal,
+  knownLabels: s.knownLabels,
+  known: s.known,
+  heldId: s.heldId,
+  selection: s.selection,
 });
 
 const queryOf = (f: InboxFilters): ConversationQuery => ({
@@ -113,13 +128,9 @@ export const useInbox = create<InboxState>()((set, get) => {
   /** Runs one event through the rules; keeps the state, and schedules what only the API can do. */
   const dispatch = (event: InboxEvent): void => {
     const current = get();
-    const next = reduceConversationEvent(
-      current,
-      event,
-      current.filters,
-      useAgents.getState().meId,
-    );
-    if (next.state !== current) set(next.state);
+    const view = viewOf(current);
+    const next = reduceConversationEvent(view, event, current.filters, useAgents.getState().meId);
+    if (next.state !== view) set(next.state);
     for (const id of next.recheck) queueRecheck(id);
     if (next.reconcileCounts) scheduleReconcile();
   };
@@ -135,9 +146,9 @@ export const useInbox = create<InboxState>()((set, get) => {
     rows: (s) => s.conversations,
     withRows: (conversations) => ({ conversations }),
     keep: (rows) => {
-      const current = get();
-      const { state, kept } = rememberConversations(current, rows);
-      if (state !== current) set(state);
+      const view = viewOf(get());
+      const { state, kept } = rememberConversations(view, rows);
+      if (state !== view) set(state);
       return kept;
     },
   });
