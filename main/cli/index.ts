@@ -566,6 +566,8 @@ function envOrUsage(value: string | undefined): Environment {
 function campaignScope(services: Services, id: string, values: Values): Scope {
   const env = values.env === undefined ? null : envOrUsage(values.env);
   const ws = values.workspace ? services.workspaces.resolve(values.workspace) : null;
+  // TODO(issue 19 item 3): a campaigns service accessor (campaigns/ is being reshaped).
+  // eslint-disable-next-line parley/no-foreign-repo
   const row = services.campaigns.repo.get(id);
   if (!row || (ws && row.workspace_id !== ws.id) || (env && row.environment !== env))
     throw new ApiError('not_found', `no campaign ${id}`, { param: 'id' });

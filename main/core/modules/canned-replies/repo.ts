@@ -1,6 +1,6 @@
 import type { Database as Db } from 'better-sqlite3';
 import type { Scope } from '../../runtime.ts';
-import { escapeLike } from '../contacts/repo.ts';
+import { escapeLike } from '../../db/sql.ts';
 
 export interface CannedReplyRow {
   id: string;

@@ -1,5 +1,7 @@
 import type { Database as Db, Statement } from 'better-sqlite3';
+import { escapeLike } from '../../db/sql.ts';
 import type { Scope } from '../../runtime.ts';
+import { CONTACT_FIELDS, CONTACT_JSON } from './sql.ts';
 
 export interface ContactRow {
   id: string;
@@ -34,38 +36,10 @@ export interface ContactFilter {
   q?: string;
 }
 
-/** A contact row's columns, in ContactRow's order. */
-export const CONTACT_FIELDS = [
-  'id',
-  'workspace_id',
-  'environment',
-  'phone',
-  'name',
-  'email',
-  'labels',
-  'attributes',
-  'created_at',
-  'updated_at',
-  'last_inbound_at',
-  'email_unsubscribed_at',
-  'wa_user_id',
-] as const satisfies readonly (keyof ContactRow)[];
+// Published for other modules' joins in ./sql.ts; kept here for modules not moved yet.
+export { CONTACT_FIELDS } from './sql.ts';
+
 const COLUMNS = CONTACT_FIELDS.map((f) => `c.${f}`).join(', ');
-
-/** ISO 8601 (UTC, milliseconds) from integer epoch ms, as `new Date(ms).toISOString()` writes it. */
-export const sqlIso = (col: string) =>
-  `strftime('%Y-%m-%dT%H:%M:%fZ', ${col} / 1000.0, 'unixepoch')`;
-
-/**
- * A contact as its API JSON, built by SQLite: list pages skip per-row JSON.parse, Date and
- * JSON.stringify work in JS. Must stay equal to `toContact` (a test compares them).
- */
-export const CONTACT_JSON = `json_object('id', c.id, 'phone', c.phone, 'waUserId', c.wa_user_id, 'name', c.name, 'email', c.email,
-  'labels', json(c.labels), 'attributes', json(c.attributes), 'createdAt', ${sqlIso('c.created_at')},
-  'updatedAt', ${sqlIso('c.updated_at')}, 'lastInboundAt', ${sqlIso('c.last_inbound_at')},
-  'emailUnsubscribedAt', ${sqlIso('c.email_unsubscribed_at')})`;
-
-export const escapeLike = (s: string) => s.replace(/[\\%_]/g, (m) => '\\' + m);
 
 export function contactsRepo(db: Db) {
   const filterKey = (f: ContactFilter) =>

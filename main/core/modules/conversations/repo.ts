@@ -1,7 +1,8 @@
 import type { Database as Db, Statement } from 'better-sqlite3';
 import type { Scope } from '../../runtime.ts';
-import { CONTACT_JSON, escapeLike, sqlIso } from '../contacts/repo.ts';
-import { MESSAGE_JSON } from '../messages/repo.ts';
+import { escapeLike, sqlIso } from '../../db/sql.ts';
+import { CONTACT_JSON } from '../contacts/sql.ts';
+import { MESSAGE_JSON } from '../messages/sql.ts';
 
 export interface ConversationRow {
   id: string;

@@ -1,5 +1,5 @@
 import type { Database as Db } from 'better-sqlite3';
-import { sqlIso } from '../contacts/repo.ts';
+import { MESSAGE_JSON } from './sql.ts';
 
 export interface MessageRow {
   id: string;
@@ -36,18 +36,6 @@ export interface MessageRow {
   reaction?: string | null;
   reaction_at?: number | null;
 }
-
-/** A message as its API JSON, built by SQLite for list pages; equal to `toMessage` (tested). */
-export const MESSAGE_JSON = `json_object('id', m.id, 'conversationId', m.conversation_id, 'contactId', m.contact_id,
-  'phone', m.phone, 'direction', m.direction, 'type', m.type, 'templateName', m.template_name, 'text', m.text,
-  'variables', json(m.variables), 'status', m.status, 'sentBy', m.sent_by, 'agentId', m.agent_id, 'environment', m.environment, 'category', m.category,
-  'costMicros', m.cost_micros, 'channelMessageId', m.channel_message_id,
-  'error', CASE WHEN m.error_code IS NULL THEN NULL ELSE json_object('code', m.error_code, 'message', m.error_message) END,
-  'createdAt', ${sqlIso('m.created_at')}, 'sentAt', ${sqlIso('m.sent_at')}, 'deliveredAt', ${sqlIso('m.delivered_at')},
-  'readAt', ${sqlIso('m.read_at')}, 'failedAt', ${sqlIso('m.failed_at')},
-  'list', CASE WHEN m.direction = 'outbound' THEN json(m.interactive) END,
-  'listReply', CASE WHEN m.direction = 'inbound' THEN json(m.interactive) END,
-  'reaction', CASE WHEN m.reaction IS NOT NULL THEN json_object('emoji', m.reaction, 'at', ${sqlIso('m.reaction_at')}) END)`;
 
 export function messagesRepo(db: Db) {
   const insert = db.prepare(

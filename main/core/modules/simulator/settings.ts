@@ -1,6 +1,7 @@
 import type { Database as Db } from 'better-sqlite3';
 import type { Environment } from '../../../../shared/schemas/common.ts';
 import type { SimulatorSettings } from '../../../../shared/schemas/simulator.ts';
+import { simulatorRepo } from './repo.ts';
 
 type StoredSettings = Omit<SimulatorSettings, 'messagingTier' | 'throughputMps'>;
 
@@ -19,28 +20,14 @@ export const DEFAULT_SIMULATOR: StoredSettings = {
  * `/api/me` shows and the runners obey); the simulator reads and writes them there.
  */
 export function simulatorSettings(db: Db) {
-  const get = db.prepare('SELECT settings FROM simulator_settings WHERE workspace_id = ?').pluck();
-  const put = db.prepare(
-    `INSERT INTO simulator_settings (workspace_id, settings) VALUES (?, ?)
-     ON CONFLICT (workspace_id) DO UPDATE SET settings = excluded.settings`,
-  );
-  const account = db.prepare(
-    'SELECT messaging_tier, throughput_mps FROM business_accounts WHERE workspace_id = ? AND active = 1',
-  );
-  const setTier = db.prepare(
-    'UPDATE business_accounts SET messaging_tier = ? WHERE workspace_id = ? AND active = 1',
-  );
-  const setThroughput = db.prepare(
-    'UPDATE business_accounts SET throughput_mps = ? WHERE workspace_id = ? AND active = 1',
-  );
+  const repo = simulatorRepo(db);
   const stored = (workspaceId: string): Partial<StoredSettings> => {
-    const json = get.get(workspaceId) as string | undefined;
+    const json = repo.get(workspaceId);
     return json ? (JSON.parse(json) as Partial<StoredSettings>) : {};
   };
   const service = {
     get(workspaceId: string): SimulatorSettings {
-      const a = account.get(workspaceId) as
-        { messaging_tier: number | null; throughput_mps: number } | undefined;
+      const a = repo.account(workspaceId);
       return {
         ...DEFAULT_SIMULATOR,
         ...stored(workspaceId),
@@ -51,9 +38,9 @@ export function simulatorSettings(db: Db) {
     update(workspaceId: string, patch: Partial<SimulatorSettings>): SimulatorSettings {
       const { messagingTier, throughputMps, ...rest } = patch;
       db.transaction(() => {
-        put.run(workspaceId, JSON.stringify({ ...stored(workspaceId), ...rest }));
-        if (messagingTier !== undefined) setTier.run(messagingTier, workspaceId);
-        if (throughputMps !== undefined) setThroughput.run(throughputMps, workspaceId);
+        repo.put(workspaceId, JSON.stringify({ ...stored(workspaceId), ...rest }));
+        if (messagingTier !== undefined) repo.setTier(workspaceId, messagingTier);
+        if (throughputMps !== undefined) repo.setThroughput(workspaceId, throughputMps);
       })();
       return service.get(workspaceId);
     },

@@ -1,5 +1,6 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
+import { priceRows } from './repo.ts';
 
 export const PRICE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION', 'SERVICE'] as const;
 export type PriceCategory = (typeof PRICE_CATEGORIES)[number];
@@ -13,23 +14,16 @@ export const DEFAULT_PRICES: Record<PriceCategory, number> = {
 };
 
 export function pricesRepo(db: Db) {
-  const get = db
-    .prepare('SELECT price_micros FROM prices WHERE workspace_id = ? AND category = ?')
-    .pluck();
-  const all = db.prepare('SELECT category, price_micros FROM prices WHERE workspace_id = ?');
-  const upsert = db.prepare(
-    `INSERT INTO prices (workspace_id, category, price_micros) VALUES (?, ?, ?)
-     ON CONFLICT (workspace_id, category) DO UPDATE SET price_micros = excluded.price_micros`,
-  );
+  const rows = priceRows(db);
   const repo = {
     price(workspaceId: string, category: PriceCategory): number {
-      const p = get.get(workspaceId, category) as number | undefined;
+      const p = rows.get(workspaceId, category);
       return p ?? DEFAULT_PRICES[category];
     },
     table(workspaceId: string): Record<PriceCategory, number> {
       const out = { ...DEFAULT_PRICES };
-      for (const r of all.all(workspaceId) as { category: PriceCategory; price_micros: number }[]) {
-        out[r.category] = r.price_micros;
+      for (const r of rows.all(workspaceId)) {
+        out[r.category as PriceCategory] = r.price_micros;
       }
       return out;
     },
@@ -43,13 +37,13 @@ export function pricesRepo(db: Db) {
               { param: c },
             );
           }
-          upsert.run(workspaceId, c, p);
+          rows.upsert(workspaceId, c, p);
         }
       })();
       return repo.table(workspaceId);
     },
     seed(workspaceId: string) {
-      for (const [c, p] of Object.entries(DEFAULT_PRICES)) upsert.run(workspaceId, c, p);
+      for (const [c, p] of Object.entries(DEFAULT_PRICES)) rows.upsert(workspaceId, c, p);
     },
   };
   return repo;

@@ -53,3 +53,23 @@ export function walletRepo(db: Db) {
     ledgerSum: (workspaceId: string) => ledgerSum.get(workspaceId) as number,
   };
 }
+
+/** Per-message prices of a workspace, by category (micros); a missing row means the default. */
+export function priceRows(db: Db) {
+  const get = db
+    .prepare('SELECT price_micros FROM prices WHERE workspace_id = ? AND category = ?')
+    .pluck();
+  const all = db.prepare('SELECT category, price_micros FROM prices WHERE workspace_id = ?');
+  const upsert = db.prepare(
+    `INSERT INTO prices (workspace_id, category, price_micros) VALUES (?, ?, ?)
+     ON CONFLICT (workspace_id, category) DO UPDATE SET price_micros = excluded.price_micros`,
+  );
+  return {
+    get: (workspaceId: string, category: string) =>
+      get.get(workspaceId, category) as number | undefined,
+    all: (workspaceId: string) =>
+      all.all(workspaceId) as { category: string; price_micros: number }[],
+    upsert: (workspaceId: string, category: string, micros: number | undefined) =>
+      upsert.run(workspaceId, category, micros),
+  };
+}

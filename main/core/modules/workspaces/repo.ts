@@ -35,6 +35,19 @@ export function workspacesRepo(db: Db) {
   const activeAccount = db.prepare(
     'SELECT * FROM business_accounts WHERE workspace_id = ? AND active = 1',
   );
+  // What the connected provider reported for a live account (Settings → Channel's check).
+  const providerLimits = db.prepare(
+    `SELECT provider_tier, provider_mps, checked_at IS NOT NULL AND check_ok = 1 AS tier_known
+     FROM channel_settings WHERE business_account_id = ? AND provider = 'cloud_api'`,
+  );
+  const readSettings = db.prepare(
+    `SELECT w.allow_private_webhooks, wa.low_balance_threshold_micros FROM workspaces w
+     JOIN wallets wa ON wa.workspace_id = w.id WHERE w.id = ?`,
+  );
+  const setPrivate = db.prepare('UPDATE workspaces SET allow_private_webhooks = ? WHERE id = ?');
+  const setThreshold = db.prepare(
+    'UPDATE wallets SET low_balance_threshold_micros = ? WHERE workspace_id = ?',
+  );
   return {
     create: db.transaction((ws: WorkspaceRow, accountId: string, accountName: string) => {
       insertWorkspace.run(ws);
@@ -52,5 +65,14 @@ export function workspacesRepo(db: Db) {
     first: () => first.get() as WorkspaceRow | undefined,
     activeAccount: (workspaceId: string) =>
       activeAccount.get(workspaceId) as BusinessAccountRow | undefined,
+    providerLimits: (accountId: string) =>
+      providerLimits.get(accountId) as
+        | { provider_tier: number | null; provider_mps: number | null; tier_known: number }
+        | undefined,
+    settings: (workspaceId: string) =>
+      readSettings.get(workspaceId) as
+        { allow_private_webhooks: number; low_balance_threshold_micros: number } | undefined,
+    setPrivate: (workspaceId: string, allow: 0 | 1) => setPrivate.run(allow, workspaceId),
+    setThreshold: (workspaceId: string, micros: number) => setThreshold.run(micros, workspaceId),
   };
 }

@@ -26,19 +26,7 @@ export const toBusinessAccount = (r: BusinessAccountRow): BusinessAccount => ({
 });
 
 export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
-  const providerLimits = db.prepare(
-    `SELECT provider_tier, provider_mps, checked_at IS NOT NULL AND check_ok = 1 AS tier_known
-     FROM channel_settings WHERE business_account_id = ? AND provider = 'cloud_api'`,
-  );
   const repo = workspacesRepo(db);
-  const readSettings = db.prepare(
-    `SELECT w.allow_private_webhooks, wa.low_balance_threshold_micros FROM workspaces w
-     JOIN wallets wa ON wa.workspace_id = w.id WHERE w.id = ?`,
-  );
-  const setPrivate = db.prepare('UPDATE workspaces SET allow_private_webhooks = ? WHERE id = ?');
-  const setThreshold = db.prepare(
-    'UPDATE wallets SET low_balance_threshold_micros = ? WHERE workspace_id = ?',
-  );
   const service = {
     create(name: string): Workspace {
       const trimmed = name.trim();
@@ -71,8 +59,7 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
       }).immediate();
     },
     settings(workspaceId: string): WorkspaceSettings {
-      const r = readSettings.get(workspaceId) as
-        { allow_private_webhooks: number; low_balance_threshold_micros: number } | undefined;
+      const r = repo.settings(workspaceId);
       if (!r) throw new ApiError('not_found', `no workspace ${workspaceId}`);
       return {
         allowPrivateWebhooks: r.allow_private_webhooks === 1,
@@ -82,9 +69,9 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
     updateSettings(workspaceId: string, patch: Partial<WorkspaceSettings>): WorkspaceSettings {
       db.transaction(() => {
         if (patch.allowPrivateWebhooks !== undefined)
-          setPrivate.run(patch.allowPrivateWebhooks ? 1 : 0, workspaceId);
+          repo.setPrivate(workspaceId, patch.allowPrivateWebhooks ? 1 : 0);
         if (patch.lowBalanceThresholdMicros !== undefined)
-          setThreshold.run(patch.lowBalanceThresholdMicros, workspaceId);
+          repo.setThreshold(workspaceId, patch.lowBalanceThresholdMicros);
       })();
       return service.settings(workspaceId);
     },
@@ -103,12 +90,7 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
       environment: 'test' | 'live',
     ): { account: BusinessAccount; throughputMps: number; messagingTier: number | null } {
       const account = service.activeAccount(workspaceId);
-      const provider =
-        environment === 'live'
-          ? (providerLimits.get(account.id) as
-              | { provider_tier: number | null; provider_mps: number | null; tier_known: number }
-              | undefined)
-          : undefined;
+      const provider = environment === 'live' ? repo.providerLimits(account.id) : undefined;
       return {
         account,
         throughputMps: provider?.provider_mps ?? account.throughputMps,
