@@ -1,6 +1,7 @@
 import type { Message } from '../../../../shared/schemas/messages.ts';
 import type { ListReply } from '../../../../shared/schemas/interactive-lists.ts';
 import type { Scope } from '../../runtime.ts';
+import type { ContactRow } from '../contacts/repo.ts';
 import { addressOf } from '../contacts/service.ts';
 import type { ConversationRow } from '../conversations/repo.ts';
 import type { MessagesContext } from './context.ts';
@@ -14,6 +15,43 @@ import type { MessageRow } from './repo.ts';
 export function messageInbound(ctx: MessagesContext) {
   const { d, repo, inboundListeners } = ctx;
   const { db, clock, ids, outbox } = d;
+
+  /** A message no channel carries and nothing charges: one received, or an agent's note. */
+  const unsentRow = (
+    scope: Scope,
+    conversationId: string,
+    contact: ContactRow,
+    own: Pick<
+      MessageRow,
+      | 'direction'
+      | 'type'
+      | 'text'
+      | 'status'
+      | 'sent_by'
+      | 'agent_id'
+      | 'channel_message_id'
+      | 'created_at'
+    > &
+      Pick<Partial<MessageRow>, 'interactive'>,
+  ): MessageRow => ({
+    id: ids('msg'),
+    workspace_id: scope.workspaceId,
+    environment: scope.environment,
+    conversation_id: conversationId,
+    contact_id: contact.id,
+    phone: addressOf(contact),
+    template_name: null,
+    variables: null,
+    category: null,
+    cost_micros: 0,
+    error_code: null,
+    error_message: null,
+    sent_at: null,
+    delivered_at: null,
+    read_at: null,
+    failed_at: null,
+    ...own,
+  });
 
   return {
     /** An end-user message arrives (the simulator now; a channel webhook later). */
@@ -49,33 +87,17 @@ export function messageInbound(ctx: MessagesContext) {
             account.id,
             input.receivedAt,
           );
-          const row: MessageRow = {
-            id: ids('msg'),
-            workspace_id: scope.workspaceId,
-            environment: scope.environment,
-            conversation_id: conversation.id,
-            contact_id: contact.id,
-            phone: addressOf(contact),
+          const row = unsentRow(scope, conversation.id, contact, {
             direction: 'inbound',
             type: input.type,
-            template_name: null,
             text: input.text,
-            variables: null,
             status: 'received',
             sent_by: 'contact',
             agent_id: null,
-            category: null,
-            cost_micros: 0,
             channel_message_id: input.channelMessageId ?? null,
-            error_code: null,
-            error_message: null,
             created_at: input.receivedAt,
-            sent_at: null,
-            delivered_at: null,
-            read_at: null,
-            failed_at: null,
             interactive: input.listReply ? JSON.stringify(input.listReply) : null,
-          };
+          });
           repo.insert(row);
           d.contacts.markInbound(contact.id, input.receivedAt, now);
           const changes = d.conversations.touchInbound(conversation, input.receivedAt, now);
@@ -122,32 +144,16 @@ export function messageInbound(ctx: MessagesContext) {
       return db
         .transaction(() => {
           const contact = d.contacts.find(scope, conversation.contact_id)!;
-          const row: MessageRow = {
-            id: ids('msg'),
-            workspace_id: scope.workspaceId,
-            environment: scope.environment,
-            conversation_id: conversation.id,
-            contact_id: contact.id,
-            phone: addressOf(contact),
+          const row = unsentRow(scope, conversation.id, contact, {
             direction: 'outbound',
             type: 'note',
-            template_name: null,
             text,
-            variables: null,
             status: 'note',
             sent_by: 'agent',
             agent_id: agentId,
-            category: null,
-            cost_micros: 0,
             channel_message_id: null,
-            error_code: null,
-            error_message: null,
             created_at: clock.now(),
-            sent_at: null,
-            delivered_at: null,
-            read_at: null,
-            failed_at: null,
-          };
+          });
           repo.insert(row);
           const message = toMessage(row);
           outbox.emit(scope, 'message.note', { message });

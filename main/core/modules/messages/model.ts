@@ -1,4 +1,5 @@
 import { ApiError } from '../../../../shared/errors.ts';
+import { listText } from '../../../../shared/list-rules.ts';
 import type { Message } from '../../../../shared/schemas/messages.ts';
 import type { InteractiveList, ListReply } from '../../../../shared/schemas/interactive-lists.ts';
 import type { ChannelMessage } from '../../channel/types.ts';
@@ -61,6 +62,16 @@ export type StoredFields = Pick<MessageRow, 'type' | 'template_name' | 'text' | 
   /** A list message's copy of the list (JSON). */
   interactive?: string | null;
 };
+
+/** What a list message stores: the list's text, and a copy of the list as it is now. */
+export const listFields = (list: InteractiveList): StoredFields => ({
+  type: 'list',
+  template_name: null,
+  text: listText(list),
+  variables: null,
+  category: 'SERVICE',
+  interactive: JSON.stringify(list),
+});
 
 /** Told (in the transaction) of every inbound message: waiting workflow runs resume on it. */
 export type InboundListener = (

@@ -1,6 +1,5 @@
 import { ApiError } from '../../../../shared/errors.ts';
 import type { InteractiveList } from '../../../../shared/schemas/interactive-lists.ts';
-import { listText } from '../../../../shared/list-rules.ts';
 import type { SendTemplateBody } from '../../../../shared/schemas/messages.ts';
 import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
 import type { Scope } from '../../runtime.ts';
@@ -17,6 +16,7 @@ import {
   CLOUD_API_LIST_ROWS,
   IN_REQUEST_MS,
   insideServiceWindow,
+  listFields,
   requireVariables,
   SERVICE_WINDOW_MS,
   toMessage,
@@ -226,6 +226,47 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
     return { row, account, conversation, remote };
   }
 
+  /**
+   * A service message (free text, a list) to a contact inside its window, stored and handed over
+   * in the request. `prepare` runs first in the transaction (a list is found and checked there);
+   * its `extra` goes into the answer's data after the phone.
+   */
+  function sendInWindow<E extends object>(
+    scope: Scope,
+    to: To,
+    sender: Sender,
+    kind: 'Text' | 'List',
+    prepare: () => { fields: StoredFields; extra: E },
+  ) {
+    const phone = addressed(to);
+    return db
+      .transaction(() => {
+        const { fields, extra } = prepare();
+        const contact = contactInWindow(scope, 'phone' in to ? { phone } : to);
+        const { row, account, conversation, remote } = store(scope, contact, fields, sender, {
+          inRequest: true,
+        });
+        return {
+          remote,
+          message: toMessage(row),
+          response: {
+            success: true as const,
+            message: `${kind} message accepted for ${phone}`,
+            data: {
+              messageId: row.id,
+              channelMessageId: row.channel_message_id,
+              phone,
+              ...extra,
+              contactId: contact.id,
+              conversationId: conversation.id,
+              wabaId: account.id,
+            },
+          },
+        };
+      })
+      .immediate();
+  }
+
   return {
     sendableTemplate,
     listFitsChannel,
@@ -338,41 +379,16 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
     },
 
     sendText(scope: Scope, body: To & { message: string }, sender: Sender = API_SENDER) {
-      const phone = addressed(body);
-      return db
-        .transaction(() => {
-          const contact = contactInWindow(scope, 'phone' in body ? { phone } : body);
-          const { row, account, conversation, remote } = store(
-            scope,
-            contact,
-            {
-              type: 'text',
-              template_name: null,
-              text: body.message,
-              variables: null,
-              category: 'SERVICE',
-            },
-            sender,
-            { inRequest: true },
-          );
-          return {
-            remote,
-            message: toMessage(row),
-            response: {
-              success: true as const,
-              message: `Text message accepted for ${phone}`,
-              data: {
-                messageId: row.id,
-                channelMessageId: row.channel_message_id,
-                phone,
-                contactId: contact.id,
-                conversationId: conversation.id,
-                wabaId: account.id,
-              },
-            },
-          };
-        })
-        .immediate();
+      return sendInWindow(scope, body, sender, 'Text', () => ({
+        fields: {
+          type: 'text',
+          template_name: null,
+          text: body.message,
+          variables: null,
+          category: 'SERVICE',
+        },
+        extra: {},
+      }));
     },
 
     /**
@@ -380,45 +396,11 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
      * copy of the list as it is now, so later edits do not change what was sent.
      */
     sendList(scope: Scope, body: To & { listId: string }, sender: Sender = API_SENDER) {
-      const phone = addressed(body);
-      return db
-        .transaction(() => {
-          const list = d.lists.find(scope, body.listId, 'listId');
-          listFitsChannel(scope, list);
-          const contact = contactInWindow(scope, 'phone' in body ? { phone } : body);
-          const { row, account, conversation, remote } = store(
-            scope,
-            contact,
-            {
-              type: 'list',
-              template_name: null,
-              text: listText(list),
-              variables: null,
-              category: 'SERVICE',
-              interactive: JSON.stringify(list),
-            },
-            sender,
-            { inRequest: true },
-          );
-          return {
-            remote,
-            message: toMessage(row),
-            response: {
-              success: true as const,
-              message: `List message accepted for ${phone}`,
-              data: {
-                messageId: row.id,
-                channelMessageId: row.channel_message_id,
-                phone,
-                listId: list.id,
-                contactId: contact.id,
-                conversationId: conversation.id,
-                wabaId: account.id,
-              },
-            },
-          };
-        })
-        .immediate();
+      return sendInWindow(scope, body, sender, 'List', () => {
+        const list = d.lists.find(scope, body.listId, 'listId');
+        listFitsChannel(scope, list);
+        return { fields: listFields(list), extra: { listId: list.id } };
+      });
     },
   };
 }

@@ -19,6 +19,7 @@ export {
   CLOUD_API_LIST_ROWS,
   channelApiError,
   insideServiceWindow,
+  listFields,
   requireVariables,
   RESEND_AFTER_MS,
   SERVICE_WINDOW_MS,
