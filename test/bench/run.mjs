@@ -9,6 +9,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { campaignBench, printCampaignRows } from './campaigns.mjs';
 import { emailBench, printEmailRows } from './email.mjs';
+import { printStallRows, stallBench } from './stalls.mjs';
 import { printWorkflowRows, workflowBench } from './workflows.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -181,6 +182,7 @@ try {
   rows.campaigns = await campaignBench();
   rows.workflows = await workflowBench();
   rows.email = await emailBench();
+  rows.stalls = await stallBench();
 } finally {
   cleanup.reverse().forEach((f) => f());
 }
@@ -299,6 +301,7 @@ console.log(
 printCampaignRows(rows.campaigns);
 printWorkflowRows(rows.workflows);
 printEmailRows(rows.email);
+printStallRows(rows.stalls);
 
 /**
  * SSE delivery latency: 100 subscribers on GET /events (over 4 keys: a key may hold 32

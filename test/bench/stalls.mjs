@@ -107,15 +107,19 @@ export async function stallBench() {
       target: { groupId: 'grp_bench' },
     });
     rows.push(
-      await during(`campaign, ${CONTACTS.toLocaleString('en')} recipients at 1,000/s`, url, async () => {
-        await api('POST', '/campaigns/launch', { id: draft.id });
-        for (let i = 0; i < 600; i++) {
-          const p = await api('GET', `/campaigns/${draft.id}/progress`);
-          if (p.status === 'completed') return;
-          await sleep(100);
-        }
-        throw new Error('the campaign did not complete in 60 s');
-      }),
+      await during(
+        `campaign, ${CONTACTS.toLocaleString('en')} recipients at 1,000/s`,
+        url,
+        async () => {
+          await api('POST', '/campaigns/launch', { id: draft.id });
+          for (let i = 0; i < 600; i++) {
+            const p = await api('GET', `/campaigns/${draft.id}/progress`);
+            if (p.status === 'completed') return;
+            await sleep(100);
+          }
+          throw new Error('the campaign did not complete in 60 s');
+        },
+      ),
     );
 
     rows.push(
@@ -145,7 +149,9 @@ export async function stallBench() {
 
 /** The rows as a table; the verdict: no stall a person would notice (≤ 100 ms) anywhere. */
 export function printStallRows(rows) {
-  console.log('\nEvent-loop stalls of the core (GET /health answered back to back during the work)');
+  console.log(
+    '\nEvent-loop stalls of the core (GET /health answered back to back during the work)',
+  );
   console.log('| work | s | probes | p50 ms | p99 ms | max ms |');
   console.log('|---|---|---|---|---|---|');
   for (const r of rows) {
