@@ -13,6 +13,7 @@ import { environmentSchema } from '../../shared/schemas/common.ts';
 import type { Store } from '../core/core.ts';
 import { createCore, openStore, VERSION } from '../core/core.ts';
 import { DatabaseOpenError } from '../core/db/open.ts';
+import { privateFile } from '../core/files.ts';
 import { ListenError } from '../core/http/server.ts';
 import { retentionFromEnv } from '../core/jobs/retention.ts';
 import {
@@ -52,7 +53,8 @@ Usage: parley <command> [options]
   settings show [--workspace ID]
   settings set KEY VALUE [--workspace ID]        allowPrivateWebhooks true|false,
                                                  lowBalanceThresholdMicros N | lowBalanceThreshold 5.00
-  backup FILE                                    consistent online copy of the database
+  backup FILE                                    consistent online copy of the database (0600;
+                                                 never the data key that opens its secrets)
 
 Every command takes --data-dir DIR (env PARLEY_DATA_DIR; default: the app's data folder)
 and --json (one JSON object on stdout, nothing else).`;
@@ -448,7 +450,16 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
     const file = path.resolve(need(positional[0], 'backup FILE'));
     if (fs.existsSync(file)) throw new UsageError(`${file} exists already; choose a new file name`);
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    open().db.prepare('VACUUM INTO ?').run(file);
+    const { db } = open();
+    // The database only: the data key that opens its sealed secrets (secret.key, or the OS
+    // keychain) is not in it. Created 0600 first: VACUUM INTO fills an empty file, keeping its mode.
+    privateFile.create(file);
+    try {
+      db.prepare('VACUUM INTO ?').run(file);
+    } catch (e) {
+      fs.rmSync(file, { force: true });
+      throw e;
+    }
     const bytes = fs.statSync(file).size;
     print(`backup written to ${file} (${bytes} bytes)`, { file, bytes });
   },
@@ -566,9 +577,7 @@ function envOrUsage(value: string | undefined): Environment {
 function campaignScope(services: Services, id: string, values: Values): Scope {
   const env = values.env === undefined ? null : envOrUsage(values.env);
   const ws = values.workspace ? services.workspaces.resolve(values.workspace) : null;
-  // TODO(issue 19 item 3): a campaigns service accessor (campaigns/ is being reshaped).
-  // eslint-disable-next-line parley/no-foreign-repo
-  const row = services.campaigns.repo.get(id);
+  const row = services.campaigns.byId(id);
   if (!row || (ws && row.workspace_id !== ws.id) || (env && row.environment !== env))
     throw new ApiError('not_found', `no campaign ${id}`, { param: 'id' });
   return { workspaceId: row.workspace_id, environment: row.environment };

@@ -1,6 +1,5 @@
 import type { Database as Db } from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
-import fs from 'node:fs';
 import path from 'node:path';
 import pkg from '../../package.json' with { type: 'json' };
 import { buildApp } from './http/app.ts';
@@ -17,6 +16,10 @@ import { migrate } from './db/migrate.ts';
 import type { Checkpointer } from './db/checkpointer.ts';
 import { startCheckpointer } from './db/checkpointer.ts';
 import { databasePath, openDatabase } from './db/open.ts';
+import { sealPlaintextSecrets } from './db/seal-secrets.ts';
+import { privateDir, tightenDataDir } from './files.ts';
+import type { KeyProvider } from './secrets.ts';
+import { createSealer, DataKeyUnavailable, fileKeyProvider } from './secrets.ts';
 import type { Channel } from './channel/types.ts';
 import type { Retention } from './jobs/retention.ts';
 import type { Resolver } from './net/outbound.ts';
@@ -43,6 +46,11 @@ export interface StoreOptions {
   resolveHost?: Resolver;
   /** SMTP against a local test peer (self-signed certificates, short timeouts). */
   smtpOptions?: { allowInvalidCerts?: boolean; timeoutMs?: number };
+  /**
+   * Where the data key that seals provider secrets lives: the desktop passes its OS keychain;
+   * `data-dir/secret.key` (0600) otherwise.
+   */
+  keyProvider?: KeyProvider;
 }
 
 export interface Store {
@@ -60,17 +68,43 @@ export interface Store {
 export function openStore(opts: StoreOptions): Store {
   const clock = opts.clock ?? systemClock;
   const random = opts.random ?? cryptoRandom;
-  fs.mkdirSync(opts.dataDir, { recursive: true });
+  const log = opts.log ?? ((m: string, e?: unknown) => console.error(`parley: ${m}`, e ?? ''));
+  privateDir.ensure(opts.dataDir);
+  const loosened = tightenDataDir(opts.dataDir);
+  if (loosened > 0) {
+    log(
+      `the data dir ${opts.dataDir} was readable by others: ${loosened} entries set to owner-only (0700 folders, 0600 files)`,
+    );
+  }
   const db = openDatabase(
     databasePath(opts.dataDir),
     opts.nativeBinding ? { nativeBinding: opts.nativeBinding } : {},
   );
   try {
+    const sealer = createSealer(opts.keyProvider ?? fileKeyProvider(opts.dataDir));
+    // Before the migrations (their backup copy then holds no plaintext) and after them.
+    const seal = () => {
+      try {
+        const sealed = sealPlaintextSecrets(db, sealer);
+        if (sealed > 0) {
+          log(
+            `sealed ${sealed} secrets stored in plain text by an older Parley (key: ${sealer.where})`,
+          );
+        }
+      } catch (e) {
+        // The desktop's keychain-wrapped key, opened by the CLI: the desktop app seals them.
+        if (!(e instanceof DataKeyUnavailable)) throw e;
+        log(`secrets stored in plain text left as they are: ${e.message}`);
+      }
+    };
+    seal();
     const migrations = migrate(db, {
       backupDir: path.join(opts.dataDir, 'backups'),
       now: () => clock.now(),
     });
+    if (migrations.applied.length > 0) seal();
     const services = createServices(db, clock, random, {
+      sealer,
       ...(opts.channel ? { channel: opts.channel } : {}),
       ...(opts.log ? { log: opts.log } : {}),
       ...(opts.retention ? { retention: opts.retention } : {}),

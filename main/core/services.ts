@@ -7,6 +7,7 @@ import { createHub } from './events/hub.ts';
 import { createOutbox } from './events/outbox.ts';
 import type { ProcessOwner } from './jobs/owner.ts';
 import { processOwner } from './jobs/owner.ts';
+import type { Sealer } from './secrets.ts';
 import type { Retention } from './jobs/retention.ts';
 import { createRetention, DEFAULT_RETENTION } from './jobs/retention.ts';
 import { createUndoLog } from './jobs/undo.ts';
@@ -34,6 +35,8 @@ import type { Clock, Random } from './runtime.ts';
 import { createIds } from './runtime.ts';
 
 export interface ServiceOptions {
+  /** Seals provider secrets in the repos that store them (design.md §6). */
+  sealer: Sealer;
   /** The chat channel; the simulated one by default. */
   channel?: Channel;
   log?: (message: string, error?: unknown) => void;
@@ -47,7 +50,7 @@ export interface ServiceOptions {
 }
 
 /** Every feature's service, in one place: the HTTP routes, the CLI and the runners call these. */
-export function createServices(db: Db, clock: Clock, random: Random, opts: ServiceOptions = {}) {
+export function createServices(db: Db, clock: Clock, random: Random, opts: ServiceOptions) {
   const log = opts.log ?? ((m: string, e?: unknown) => console.error(`parley: ${m}`, e ?? ''));
   const ids = createIds(clock, random);
   const owner = opts.owner ?? processOwner(random);
@@ -75,6 +78,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     simulated,
     outbound,
     log,
+    sealer: opts.sealer,
   });
   const channel = opts.channel ?? simulated;
   const channelFor: ChannelRouter = opts.channel
@@ -155,6 +159,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     simulator,
     workspaces,
     outbound,
+    sealer: opts.sealer,
     ...(opts.smtpOptions ? { smtpOptions: opts.smtpOptions } : {}),
   });
   const workflows = workflowsService({

@@ -1,12 +1,13 @@
 // The Electron shell: start the core on a free loopback port, open the window, hand the
 // renderer the base URL and session token through the preload, shut down cleanly.
-import { app, BrowserWindow, dialog, ipcMain, Notification, shell } from 'electron';
+import { app, BrowserWindow, dialog, ipcMain, Notification, safeStorage, shell } from 'electron';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Core } from '../core/core.ts';
 import { createCore } from '../core/core.ts';
 import { retentionFromEnv } from '../core/jobs/retention.ts';
+import { keychainKeyProvider } from '../core/secrets.ts';
 import {
   badgeCount,
   electronNativeBinding,
@@ -44,6 +45,9 @@ async function start() {
       // sign-in (headless serve's login link and cookie) is not offered by the desktop core.
       browserLogin: false,
       retention: retentionFromEnv(process.env),
+      // The data key that seals provider secrets, wrapped by the OS keychain (design.md §6);
+      // secret.key alone where the keychain offers no encryption.
+      keyProvider: keychainKeyProvider(dataDir, safeStorage),
       ...(binding && fs.existsSync(binding) ? { nativeBinding: binding } : {}),
     });
     ({ url: baseUrl } = await core.start({ host: '127.0.0.1', port: 0 }));

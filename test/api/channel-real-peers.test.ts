@@ -5,6 +5,7 @@ import { startFakeGraph } from '../fake-graph.ts';
 import * as meta from '../fixtures/meta/webhooks.ts';
 import type { TestCore } from '../helpers.ts';
 import { makeCore } from '../helpers.ts';
+import { connectionTo } from '../live-channel.ts';
 
 /**
  * What Meta's own payloads and an attacker's settings showed (issue 18, items 1–5 and 7):
@@ -31,17 +32,7 @@ async function connect(opts: { allowPrivate?: boolean } = {}) {
     t.core.services.workspaces.updateSettings(t.workspaceId, { allowPrivateWebhooks: true });
   }
   t.core.services.wallet.topup(t.workspaceId, 10_000_000);
-  const put = await t.request('PUT', '/api/channel', {
-    session: 'live',
-    body: {
-      provider: 'cloud_api',
-      phoneNumberId: g.phoneNumberId,
-      wabaId: g.wabaId,
-      accessToken: g.accessToken,
-      appSecret: g.appSecret,
-      graphBaseUrl: g.baseUrl,
-    },
-  });
+  const put = await t.request('PUT', '/api/channel', { session: 'live', body: connectionTo(g) });
   const account: meta.Account = { phoneNumberId: g.phoneNumberId, wabaId: g.wabaId };
   const post = (values: unknown[], field?: string) => g.post(meta.envelope(account, values, field));
   const contacts = async (query = '') =>

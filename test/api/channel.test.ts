@@ -3,6 +3,7 @@ import type { FakeGraph } from '../fake-graph.ts';
 import { startFakeGraph } from '../fake-graph.ts';
 import type { TestCore } from '../helpers.ts';
 import { makeCore } from '../helpers.ts';
+import { connectionTo, orderUpdateTemplate } from '../live-channel.ts';
 
 let t: TestCore;
 let graph: FakeGraph | null = null;
@@ -37,44 +38,11 @@ async function setup(opts: { connect?: boolean; autoStatuses?: boolean } = {}) {
   services.workspaces.updateSettings(t.workspaceId, { allowPrivateWebhooks: true });
   services.simulator.update(t.workspaceId, { approvalWaitMs: 0 });
   services.wallet.topup(t.workspaceId, 10_000_000);
-  const tpl = await t.request('POST', '/api/templates', {
-    key,
-    body: {
-      name: 'order_update',
-      category: 'UTILITY',
-      language: 'en',
-      components: [{ type: 'BODY', text: 'Hi {{1}}, order {{2}} shipped' }],
-    },
-  });
-  services.templates.decide(
-    { workspaceId: t.workspaceId, environment: 'live' },
-    tpl.body.template.id,
-    'approve',
-  );
-  graph.addTemplate({
-    name: 'order_update',
-    language: 'en',
-    category: 'UTILITY',
-    status: 'APPROVED',
-    components: [
-      {
-        type: 'BODY',
-        text: 'Hi {{1}}, order {{2}} shipped',
-        example: { body_text: [['Ann', '1']] },
-      },
-    ],
-  });
+  await orderUpdateTemplate(t, key, graph);
   if (opts.connect !== false) {
     const put = await t.request('PUT', '/api/channel', {
       session: 'live',
-      body: {
-        provider: 'cloud_api',
-        phoneNumberId: graph.phoneNumberId,
-        wabaId: graph.wabaId,
-        accessToken: graph.accessToken,
-        appSecret: graph.appSecret,
-        graphBaseUrl: graph.baseUrl,
-      },
+      body: connectionTo(graph),
     });
     expect(put.status).toBe(200);
   }
@@ -114,17 +82,7 @@ describe('channel settings (live only)', () => {
     });
     expect(missing.status).toBe(400);
     expect(missing.body.error.param).toBe('accessToken');
-    const put = await t.request('PUT', '/api/channel', {
-      session: 'live',
-      body: {
-        provider: 'cloud_api',
-        phoneNumberId: g.phoneNumberId,
-        wabaId: g.wabaId,
-        accessToken: g.accessToken,
-        appSecret: g.appSecret,
-        graphBaseUrl: g.baseUrl,
-      },
-    });
+    const put = await t.request('PUT', '/api/channel', { session: 'live', body: connectionTo(g) });
     expect(put.body).toMatchObject({ connected: true, accessTokenSet: true, appSecretSet: true });
     expect(JSON.stringify(put.body)).not.toContain(g.accessToken);
     expect(JSON.stringify(put.body)).not.toContain(g.appSecret);

@@ -210,9 +210,16 @@ describe('email campaigns', () => {
     expect(pixel.headers['content-type']).toBe('image/gif');
 
     const { clickUrl } = await import('../../main/core/email/compose.ts');
-    const linkKey = (
+    const { createSealer, fileKeyProvider } = await import('../../main/core/secrets.ts');
+    const sealedKey = (
       t.core.db.prepare(`SELECT link_key FROM email_settings`).get() as { link_key: string }
     ).link_key;
+    // Stored sealed (design.md §6): opened with the data dir's key.
+    const opened = createSealer(fileKeyProvider(t.dataDir)).unseal(
+      'email_settings.link_key',
+      sealedKey,
+    );
+    const linkKey = opened.ok ? opened.value : '';
     const target = 'https://acme.example/sale?a=1&b=2';
     const url = new URL(clickUrl('http://x', row.token, target, Buffer.from(linkKey)));
     const click = await t.core.app.inject({ method: 'GET', url: url.pathname + url.search });

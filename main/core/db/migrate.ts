@@ -3,6 +3,7 @@ import { createHash } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { privateDir, privateFile } from '../files.ts';
 import { DatabaseOpenError } from './open.ts';
 
 export interface Migration {
@@ -75,9 +76,11 @@ export function migrate(
 
   let backupFile: string | null = null;
   if (applied.size > 0 && options.backupDir) {
-    fs.mkdirSync(options.backupDir, { recursive: true });
+    privateDir.ensure(options.backupDir);
     const stamp = new Date(now()).toISOString().replace(/[:.]/g, '-');
     backupFile = path.join(options.backupDir, `parley-before-${pending[0]!.name}-${stamp}.db`);
+    // Created 0600 first: VACUUM INTO fills an empty file and keeps its mode.
+    privateFile.create(backupFile);
     db.prepare('VACUUM INTO ?').run(backupFile);
   }
   const record = db.prepare(

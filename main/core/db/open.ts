@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import type { Database as Db } from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
+import { privateDir, privateFile } from '../files.ts';
 
 /** Written into every Parley database (`PRAGMA application_id`) so a foreign file is recognised. */
 export const APPLICATION_ID = 0x50524c59; // "PRLY"
@@ -29,8 +30,18 @@ export function databasePath(dataDir: string): string {
  * message instead of being touched.
  */
 export function openDatabase(file: string, options: OpenOptions = {}): Db {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
+  privateDir.ensure(path.dirname(file));
   const existed = fs.existsSync(file) && fs.statSync(file).size > 0;
+  // Created 0600 here, not by SQLite (0644 less the umask); its -wal and -shm take its mode.
+  // process.umask would do it too, but it is process-wide: a file another part of the process
+  // created meanwhile (a worker, a download) would get it as well.
+  if (!options.readonly && !fs.existsSync(file)) {
+    try {
+      privateFile.create(file);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+  }
   let db: Db;
   try {
     db = new Database(file, {
@@ -71,7 +82,14 @@ export function openDatabase(file: string, options: OpenOptions = {}): Db {
       // conversation insert (its count triggers) costs a third as much.
       db.pragma('temp_store = MEMORY');
       db.pragma('foreign_keys = ON');
+      // A rewritten value (a secret sealed in place, a redacted answer) leaves no copy of the
+      // old bytes in the page's free space, where no extra write is needed to clear them.
+      db.pragma('secure_delete = FAST');
       db.pragma(`application_id = ${APPLICATION_ID}`);
+      // A WAL or SHM an older Parley (or another tool) left with looser modes.
+      for (const side of [`${file}-wal`, `${file}-shm`]) {
+        if (fs.existsSync(side)) privateFile.tighten(side);
+      }
     }
     return db;
   } catch (e) {

@@ -49,6 +49,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** Set on async POST routes: their Idempotency-Key is reserved before the handler runs. */
     reservesIdempotencyKey?: boolean;
+    /**
+     * The answer holds a secret shown only once (a created API key): what of it is stored for
+     * the key (the secret left out). A replay then answers 409 `idempotency_conflict` with that
+     * in `details`, never the secret (design.md §6).
+     */
+    secretAnswer?: (answer: unknown) => Record<string, unknown>;
   }
 }
 
@@ -167,7 +173,16 @@ export function registerIdempotency(
       (JSON.parse(row.headers) as Record<string, string>)['content-type'] ?? 'application/json',
     body: row.body,
   });
-  const replay = (reply: FastifyReply, row: StoredRow) => sendStored(reply, answerOf(row));
+  const replay = (reply: FastifyReply, row: StoredRow) => {
+    if (reply.request.routeOptions.config.secretAnswer) {
+      throw new ApiError(
+        'idempotency_conflict',
+        'the first request with this Idempotency-Key succeeded; its answer held a secret that is shown only once, so it is not replayed (details: what it created; revoke it and create another if the secret was lost)',
+        { details: { created: JSON.parse(row.body) as unknown } },
+      );
+    }
+    return sendStored(reply, answerOf(row));
+  };
 
   const commitWithResponse: CommitWithResponse = (req, reply, effect, stored) => {
     const p = req.idempotency;
@@ -271,8 +286,19 @@ export function registerIdempotency(
       } as RouteHandlerMethod;
       return;
     }
+    const secretAnswer = route.config?.secretAnswer;
     route.handler = function (this: unknown, req, reply) {
-      return commitWithResponse(req, reply, () => handler.call(this as never, req, reply));
+      return commitWithResponse(
+        req,
+        reply,
+        () => handler.call(this as never, req, reply),
+        secretAnswer
+          ? (result) => ({
+              body: JSON.stringify(secretAnswer(result)),
+              contentType: 'application/json; charset=utf-8',
+            })
+          : undefined,
+      );
     } as RouteHandlerMethod;
   });
 

@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { privateDir, privateFile } from '../files.ts';
 import type { Random } from '../runtime.ts';
 import { randomBase62 } from '../runtime.ts';
 
@@ -27,23 +28,8 @@ export class SessionSecretError extends Error {
 /** Reads the data dir's login secret, creating it (once, atomically, mode 0600) when absent. */
 export function loadLoginSecret(dataDir: string, random: Random): string {
   const file = path.join(dataDir, LOGIN_SECRET_FILE);
-  fs.mkdirSync(dataDir, { recursive: true });
-  if (!fs.existsSync(file)) {
-    // Write aside, then link into place: a second process starting at the same moment either
-    // wins the link or reads the complete file of the one that did, never a half-written one.
-    const tmp = `${file}.${process.pid}.${randomBase62(random, 8)}`;
-    fs.writeFileSync(tmp, `${randomBase62(random, SECRET_LENGTH)}\n`, { mode: 0o600 });
-    try {
-      fs.linkSync(tmp, file);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    } finally {
-      fs.rmSync(tmp, { force: true });
-    }
-  }
-  if (process.platform !== 'win32' && (fs.statSync(file).mode & 0o077) !== 0) {
-    fs.chmodSync(file, 0o600);
-  }
+  privateDir.ensure(dataDir);
+  privateFile.createOnce(file, () => `${randomBase62(random, SECRET_LENGTH)}\n`);
   const secret = fs.readFileSync(file, 'utf8').trim();
   if (!/^[A-Za-z0-9]{43,200}$/.test(secret)) {
     throw new SessionSecretError(
@@ -58,7 +44,7 @@ export const loginUrl = (baseUrl: string, secret: string): string =>
 
 /** Remembers where `parley serve` last listened, so `parley login-url` can print a link. */
 export function recordServeUrl(dataDir: string, url: string): void {
-  fs.writeFileSync(path.join(dataDir, SERVE_FILE), `${JSON.stringify({ url })}\n`);
+  privateFile.write(path.join(dataDir, SERVE_FILE), `${JSON.stringify({ url })}\n`);
 }
 
 export function lastServeUrl(dataDir: string): string | null {

@@ -1,4 +1,6 @@
 import type { Database as Db } from 'better-sqlite3';
+import type { Sealer } from '../../secrets.ts';
+import { noSealer, openSealed } from '../../secrets.ts';
 
 export interface ChannelRow {
   business_account_id: string;
@@ -23,7 +25,14 @@ export interface ChannelRow {
   /** When this account proved the phone number id is its own (a signed webhook, Meta's host). */
   phone_proved_at: number | null;
   updated_at: number;
+  /**
+   * Not a column: the sealed secrets this machine's data key could not open (read as null; a
+   * backup restored elsewhere). Settings ask for them again.
+   */
+  unsealable?: string[];
 }
+
+const SECRETS = ['access_token', 'app_secret'] as const;
 
 /** A webhook item we could not read, kept with its raw JSON and the reason (Settings → Channel). */
 export interface RejectRow {
@@ -34,7 +43,22 @@ export interface RejectRow {
   received_at: number;
 }
 
-export function channelRepo(db: Db) {
+/** Secrets are sealed on write and opened on read (design.md §6): callers see plaintext. */
+export function channelRepo(db: Db, sealer: Sealer = noSealer) {
+  const opened = (r: ChannelRow | undefined) =>
+    r && openSealed(sealer, 'channel_settings', r, SECRETS);
+  // A secret that did not open stays as stored until it is given again: the settings keep
+  // saying so (and the original machine's key would still open it).
+  const sealed = (r: ChannelRow): ChannelRow => {
+    const stored = r.unsealable?.length
+      ? (byAccount.get(r.business_account_id) as ChannelRow | undefined)
+      : undefined;
+    const seal = (c: (typeof SECRETS)[number]) =>
+      r[c] === null && stored && r.unsealable?.includes(c)
+        ? stored[c]
+        : sealer.sealOrNull(`channel_settings.${c}`, r[c]);
+    return { ...r, access_token: seal('access_token'), app_secret: seal('app_secret') };
+  };
   const byAccount = db.prepare('SELECT * FROM channel_settings WHERE business_account_id = ?');
   const byPhone = db.prepare('SELECT * FROM channel_settings WHERE phone_number_id = ?');
   const withSecrets = db.prepare(
@@ -86,12 +110,17 @@ export function channelRepo(db: Db) {
      ORDER BY id DESC LIMIT @limit`,
   );
   return {
-    byAccount: (accountId: string) => byAccount.get(accountId) as ChannelRow | undefined,
-    byPhone: (phoneNumberId: string | null) => byPhone.get(phoneNumberId) as ChannelRow | undefined,
-    withSecrets: () => withSecrets.all() as ChannelRow[],
+    byAccount: (accountId: string) => opened(byAccount.get(accountId) as ChannelRow | undefined),
+    byPhone: (phoneNumberId: string | null) =>
+      opened(byPhone.get(phoneNumberId) as ChannelRow | undefined),
+    /** Connected accounts whose app secret opens here. */
+    withSecrets: () =>
+      (withSecrets.all() as ChannelRow[])
+        .map((r) => opened(r)!)
+        .filter((r) => r.app_secret !== null),
     insert: (accountId: string, workspaceId: string, verifyToken: string, at: number) =>
       insert.run(accountId, workspaceId, verifyToken, at),
-    save: (r: ChannelRow) => save.run(r),
+    save: (r: ChannelRow) => save.run(sealed(r)),
     /** How many rows the check wrote: 0 when the settings changed meanwhile. */
     saveCheck: (r: ChannelRow) => saveCheck.run(r).changes,
     prove: (accountId: string, at: number) => prove.run(at, accountId),

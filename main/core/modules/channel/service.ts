@@ -21,6 +21,8 @@ import { OutboundError } from '../../net/outbound.ts';
 import type { Channel, DeliveryOutcome, LocalChannel, RemoteChannel } from '../../channel/types.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import type { Clock, Random, Scope } from '../../runtime.ts';
+import type { Sealer } from '../../secrets.ts';
+import { UNSEALABLE_MESSAGE } from '../../secrets.ts';
 import { isoOrNull, randomBase62 } from '../../runtime.ts';
 import type { WorkspacesService } from '../workspaces/service.ts';
 import type { ChannelRow } from './repo.ts';
@@ -124,9 +126,10 @@ export function channelService(d: {
   simulated: LocalChannel;
   outbound: Outbound;
   log: (message: string, error?: unknown) => void;
+  sealer: Sealer;
 }) {
   const { db, clock } = d;
-  const repo = channelRepo(db);
+  const repo = channelRepo(db, d.sealer);
 
   function row(workspaceId: string): ChannelRow {
     const account = d.workspaces.activeAccount(workspaceId);
@@ -207,6 +210,9 @@ export function channelService(d: {
     });
   }
 
+  const secretName = (column: string) =>
+    column === 'access_token' ? 'the access token' : 'the app secret';
+
   function view(scope: Scope, r: ChannelRow): ChannelSettings {
     return {
       provider: r.provider,
@@ -228,8 +234,14 @@ export function channelService(d: {
               throughputMps: r.provider_mps,
             }
           : null,
-      lastCheck:
-        r.checked_at !== null
+      lastCheck: r.unsealable?.length
+        ? {
+            at: isoOrNull(r.updated_at)!,
+            ok: false,
+            outcome: 'auth_failed',
+            message: `${r.unsealable.map(secretName).join(' and ')}: ${UNSEALABLE_MESSAGE}`,
+          }
+        : r.checked_at !== null
           ? {
               at: isoOrNull(r.checked_at)!,
               ok: r.check_ok === 1,
@@ -320,6 +332,10 @@ export function channelService(d: {
                 : (body.graphBaseUrl?.replace(/\/+$/, '') ?? null),
             updated_at: clock.now(),
           };
+          // A secret that did not open on this machine and is given again is set again.
+          if (r.unsealable) {
+            next.unsealable = r.unsealable.filter((c) => next[c as keyof ChannelRow] === null);
+          }
           if (next.provider === 'cloud_api') {
             const missing = (
               [

@@ -1,5 +1,7 @@
 import type { Database as Db } from 'better-sqlite3';
 import type { Scope } from '../../runtime.ts';
+import type { Sealer } from '../../secrets.ts';
+import { noSealer, openSealed } from '../../secrets.ts';
 
 export interface EmailSettingsRow {
   workspace_id: string;
@@ -18,7 +20,14 @@ export interface EmailSettingsRow {
   default_from_name: string | null;
   link_key: string;
   updated_at: number | null;
+  /**
+   * Not a column: the sealed secrets this machine's data key could not open (read as null; a
+   * backup restored elsewhere). Settings ask for them again.
+   */
+  unsealable?: string[];
 }
+
+const SECRETS = ['smtp_password', 'dkim_private_key', 'link_key'] as const;
 
 export interface EmailCampaignRow {
   id: string;
@@ -106,10 +115,30 @@ export type NewEmailMessage = Pick<
   | 'updated_at'
 >;
 
-export function emailRepo(db: Db) {
+/** Settings' secrets are sealed on write and opened on read (design.md §6). */
+export function emailRepo(db: Db, sealer: Sealer = noSealer) {
   const settings = db.prepare(
     'SELECT * FROM email_settings WHERE workspace_id = ? AND environment = ?',
   );
+  const replaceLinkKey = db.prepare(
+    'UPDATE email_settings SET link_key = ? WHERE workspace_id = ? AND environment = ?',
+  );
+  // A secret that did not open stays as stored until it is given again: the settings keep
+  // saying so (and the original machine's key would still open it).
+  const sealed = (r: EmailSettingsRow): EmailSettingsRow => {
+    const stored = r.unsealable?.length
+      ? (settings.get(r.workspace_id, r.environment) as EmailSettingsRow | undefined)
+      : undefined;
+    const seal = (c: 'smtp_password' | 'dkim_private_key') =>
+      r[c] === null && stored && r.unsealable?.includes(c)
+        ? stored[c]
+        : sealer.sealOrNull(`email_settings.${c}`, r[c]);
+    return {
+      ...r,
+      smtp_password: seal('smtp_password'),
+      dkim_private_key: seal('dkim_private_key'),
+    };
+  };
   const insertSettings = db.prepare(
     `INSERT INTO email_settings (workspace_id, environment, link_key) VALUES (?, ?, ?)
      ON CONFLICT DO NOTHING`,
@@ -263,11 +292,24 @@ export function emailRepo(db: Db) {
   );
 
   return {
-    settings: (scope: Scope) =>
-      settings.get(scope.workspaceId, scope.environment) as EmailSettingsRow | undefined,
+    settings: (scope: Scope) => {
+      const r = settings.get(scope.workspaceId, scope.environment) as EmailSettingsRow | undefined;
+      return r && openSealed(sealer, 'email_settings', r, SECRETS);
+    },
     ensureSettings: (scope: Scope, linkKey: string) =>
-      insertSettings.run(scope.workspaceId, scope.environment, linkKey),
-    saveSettings: (r: EmailSettingsRow) => saveSettings.run(r),
+      insertSettings.run(
+        scope.workspaceId,
+        scope.environment,
+        sealer.seal('email_settings.link_key', linkKey),
+      ),
+    /** A new link key, when the stored one does not open here (links signed before fail). */
+    replaceLinkKey: (scope: Scope, linkKey: string) =>
+      replaceLinkKey.run(
+        sealer.seal('email_settings.link_key', linkKey),
+        scope.workspaceId,
+        scope.environment,
+      ),
+    saveSettings: (r: EmailSettingsRow) => saveSettings.run(sealed(r)),
 
     insertCampaign: (r: EmailCampaignRow) => insertCampaign.run(r),
     saveCampaign: (r: EmailCampaignRow) => saveCampaign.run(r),

@@ -10,6 +10,7 @@ import type { SimulatorSettingsService } from '../simulator/settings.ts';
 import type { WorkspacesService } from '../workspaces/service.ts';
 import { emailCampaigns } from './campaigns.ts';
 import { emailDelivery } from './delivery.ts';
+import type { Sealer } from '../../secrets.ts';
 import { emailRepo } from './repo.ts';
 import { emailSettings } from './settings.ts';
 import { emailTracking } from './tracking.ts';
@@ -33,6 +34,8 @@ export interface EmailDeps {
   outbound: Outbound;
   /** Tests point SMTP at a self-signed local peer. */
   smtpOptions?: { allowInvalidCerts?: boolean; timeoutMs?: number };
+  /** Seals the SMTP password, DKIM key and link key in the repo (design.md §6). */
+  sealer: Sealer;
 }
 
 /**
@@ -43,7 +46,7 @@ export interface EmailDeps {
  * Live keys use SMTP, at most once (see `delivery.ts`).
  */
 export function emailService(d: EmailDeps) {
-  const repo = emailRepo(d.db);
+  const repo = emailRepo(d.db, d.sealer);
   const settings = emailSettings(d, repo);
   const campaigns = emailCampaigns(d, repo, settings);
   emailDelivery(d, repo, settings, campaigns);

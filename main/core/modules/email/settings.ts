@@ -11,6 +11,7 @@ import type { SmtpConfig, SmtpConnector, SmtpTransport } from '../../email/smtp.
 import { smtpTransport } from '../../email/smtp.ts';
 import { bareHostname, classifyAddress, localNameRefusal } from '../../net/address.ts';
 import type { Scope } from '../../runtime.ts';
+import { UNSEALABLE_MESSAGE } from '../../secrets.ts';
 import { isoOrNull, randomBase62 } from '../../runtime.ts';
 import { scopeOf } from './records.ts';
 import type { EmailRepo, EmailSettingsRow } from './repo.ts';
@@ -31,12 +32,20 @@ export function emailSettings(d: EmailDeps, repo: EmailRepo) {
       repo.ensureSettings(scope, randomBase62(d.random, 43));
       row = repo.settings(scope)!;
     }
+    if (row.unsealable?.includes('link_key')) {
+      // Restored on another machine: links signed with the old key no longer open; new ones do.
+      repo.replaceLinkKey(scope, randomBase62(d.random, 43));
+      row = repo.settings(scope)!;
+    }
     return row;
   }
+  const unsealableSmtp = (s: EmailSettingsRow) =>
+    (s.unsealable ?? []).filter((c) => c === 'smtp_password' || c === 'dkim_private_key');
   const publicUrlOf = (s: EmailSettingsRow) => (s.public_url ?? baseUrl).replace(/\/+$/, '');
 
   function smtpConfig(s: EmailSettingsRow): SmtpConfig | null {
-    if (!s.smtp_host || !s.smtp_port) return null;
+    // A password or DKIM key that did not open here: no sends without it (nor unsigned ones).
+    if (!s.smtp_host || !s.smtp_port || unsealableSmtp(s).length > 0) return null;
     return {
       host: s.smtp_host,
       port: s.smtp_port,
@@ -222,6 +231,14 @@ export function emailSettings(d: EmailDeps, repo: EmailRepo) {
             if (body.defaultFromEmail !== undefined)
               next.default_from_email = body.defaultFromEmail;
             if (body.defaultFromName !== undefined) next.default_from_name = body.defaultFromName;
+            // A secret that did not open here stays asked for until given again or unset.
+            if (s.unsealable) {
+              next.unsealable = s.unsealable.filter((c) =>
+                c === 'smtp_password'
+                  ? next.smtp_host !== null && next.smtp_password === null
+                  : c === 'dkim_private_key' && next.dkim_domain !== null && !next.dkim_private_key,
+              );
+            }
             repo.saveSettings(next);
             return settingsView(scope, next);
           })
@@ -234,6 +251,15 @@ export function emailSettings(d: EmailDeps, repo: EmailRepo) {
        */
       async checkSmtp(scope: Scope, to?: string): Promise<SmtpCheck> {
         const s = settingsRow(scope);
+        const lost = unsealableSmtp(s);
+        if (lost.length > 0) {
+          return {
+            ok: false,
+            outcome: 'auth_failed',
+            code: 'secret_unsealable',
+            response: `${lost.map((c) => (c === 'smtp_password' ? 'the SMTP password' : 'the DKIM private key')).join(' and ')}: ${UNSEALABLE_MESSAGE}`,
+          };
+        }
         const config = smtpConfig(s);
         if (!config) {
           return {

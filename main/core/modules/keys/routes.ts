@@ -1,4 +1,5 @@
 import { idParams, page, pageQuery } from '../../../../shared/schemas/common.ts';
+import type { CreatedKey } from '../../../../shared/schemas/keys.ts';
 import { apiKeySchema, createdKeySchema, createKeyBody } from '../../../../shared/schemas/keys.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 
@@ -23,7 +24,14 @@ export const keysRoutes: RegisterRoutes = (app, { keys }) => {
   app.post(
     '/api/keys',
     {
-      config: { right: 'keys' },
+      config: {
+        right: 'keys',
+        // The key is shown once: a replay of the Idempotency-Key gets 409 and the key's record.
+        secretAnswer: (answer) => {
+          const { key: _secret, ...record } = answer as CreatedKey;
+          return record;
+        },
+      },
       schema: {
         operationId: 'createApiKey',
         tags,
