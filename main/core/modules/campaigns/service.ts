@@ -577,6 +577,8 @@ export function campaignsService(d: CampaignsDeps) {
      */
     noteProgress: (id: string) => runner.report(id),
     repo,
+    /** A campaign's row by id, whatever its scope (the CLI finds the scope from it). */
+    byId: (id: string) => repo.get(id),
     /** The target with its phones normalised (404 for an unknown group); email audiences too. */
     checkTarget,
     /** The contacts of a target that have an email address and have not unsubscribed. */
