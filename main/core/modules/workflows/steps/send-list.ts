@@ -1,4 +1,4 @@
-import { listText } from '../../../../../shared/list-rules.ts';
+import { listFields } from '../../messages/service.ts';
 import type { StepExecutor } from './step-executor.ts';
 import { failureOf } from './step-executor.ts';
 
@@ -12,17 +12,7 @@ export const sendList: StepExecutor<'send_list'> = {
     } catch (e) {
       return failureOf(e);
     }
-    return (
-      outsideWindow() ??
-      send({
-        type: 'list',
-        template_name: null,
-        text: listText(list),
-        variables: null,
-        category: 'SERVICE',
-        interactive: JSON.stringify(list),
-      })
-    );
+    return outsideWindow() ?? send(listFields(list));
   },
   // A list of this workspace and environment.
   checkScope(s, at, { refuse, listExists }) {
