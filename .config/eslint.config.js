@@ -41,8 +41,6 @@ const configs = tseslint.config(
   // never its repo.ts, and never reach into it through the service (`d.contacts.repo.byPhone`).
   {
     files: ['main/core/**/*.ts', 'main/cli/**/*.ts'],
-    // TODO(issue 19 item 3): remove once workflows is reshaped
-    ignores: ['main/core/modules/workflows/**'],
     plugins: { parley: moduleBoundaries },
     rules: { 'parley/no-foreign-repo': 'error' },
   },

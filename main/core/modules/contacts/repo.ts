@@ -36,9 +36,6 @@ export interface ContactFilter {
   q?: string;
 }
 
-// Published for other modules' joins in ./sql.ts; kept here for modules not moved yet.
-export { CONTACT_FIELDS } from './sql.ts';
-
 const COLUMNS = CONTACT_FIELDS.map((f) => `c.${f}`).join(', ');
 
 export function contactsRepo(db: Db) {

@@ -2,7 +2,7 @@ import type { Database as Db } from 'better-sqlite3';
 import type { RunStatus, WorkflowStatus } from '../../../../shared/workflow-rules.ts';
 import type { Scope } from '../../runtime.ts';
 import type { ContactRow } from '../contacts/repo.ts';
-import { CONTACT_FIELDS } from '../contacts/repo.ts';
+import { CONTACT_FIELDS } from '../contacts/sql.ts';
 
 export interface WorkflowRow {
   id: string;

@@ -372,7 +372,7 @@ export function workflowsService(d: WorkflowsDeps) {
   function drive(r: RunRow & { phone: string }, stored?: Stored, known?: ContactRow) {
     const def = definitionOf(r.workflow_id, r.version);
     const ctx = stored ?? (JSON.parse(r.context) as Stored);
-    const contact = known ?? d.contacts.repo.get(scopeOf(r), r.contact_id)!;
+    const contact = known ?? d.contacts.find(scopeOf(r), r.contact_id)!;
     const rc: RunContext = {
       payload: ctx.payload,
       contact: contactContext(contact),
@@ -661,8 +661,7 @@ export function workflowsService(d: WorkflowsDeps) {
     return r;
   }
 
-  const contactFor = (scope: Scope, phone: string): ContactRow =>
-    d.contacts.repo.byPhone(scope, phone) ?? d.contacts.write(scope, phone, {}).row;
+  const contactFor = (scope: Scope, phone: string): ContactRow => d.contacts.ensure(scope, phone);
 
   // ---- the API ----------------------------------------------------------------------------------
 
@@ -784,7 +783,7 @@ export function workflowsService(d: WorkflowsDeps) {
           }
           let contact: ContactRow;
           if (body.contactId !== undefined) {
-            const c = d.contacts.repo.get(scope, body.contactId);
+            const c = d.contacts.find(scope, body.contactId);
             if (!c) {
               throw new ApiError('not_found', `no contact ${body.contactId}`, {
                 param: 'contactId',
