@@ -91,7 +91,7 @@ export const RECIPIENT_ERRORS: Record<string, { title: string; explanation: stri
   },
 };
 
-/** Counts of a campaign's funnel (design.md §4 Progress). */
+/** Counts of a campaign's funnel (README "Campaigns"). */
 export interface FunnelCounts {
   total: number;
   pending: number;

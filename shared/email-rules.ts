@@ -1,5 +1,5 @@
 /**
- * Email rules the core and the renderer share (design.md §4 "Email campaigns"): what counts as an
+ * Email rules the core and the renderer share (README "Email"): what counts as an
  * address, the size limits, and how `{{contact.*}}` placeholders fill an email. No zod, no Node,
  * no DOM: both sides import it.
  */

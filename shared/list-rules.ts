@@ -1,5 +1,5 @@
 /**
- * Interactive lists' limits (spec §8, design.md §4 Interactive lists): the one statement of them,
+ * Interactive lists' limits (spec §8, README "API"): the one statement of them,
  * checked by the core (400 `list_limits_exceeded` or `validation_error` naming the field) and by
  * the list editor as the user types. No zod, no Node, no DOM.
  */

@@ -1,7 +1,7 @@
 import { parsePhoneNumberFromString, validatePhoneNumberLength } from 'libphonenumber-js/max';
 
 /**
- * The simulated channel's magic numbers (design.md §4): accepted although no real numbering
+ * The simulated channel's magic numbers (README "API"): accepted although no real numbering
  * plan has them.
  */
 export const MAGIC_NUMBERS = {

@@ -1,14 +1,14 @@
 /**
  * `{{contact.*}}` placeholders: the one rule for text filled in per contact. Canned replies use it
  * (checked by the core on save, filled by the composer on insert), and campaign variables and
- * email campaigns name the same fields (design.md §4), so they share this module.
+ * email campaigns name the same fields (README "API"), so they share this module.
  *
  * Known placeholders: `{{contact.name}}`, `{{contact.phone}}`, `{{contact.email}}` and
  * `{{contact.attributes.KEY}}` (KEY as the contact's attribute is named, 1–64 characters, no
  * braces). Spaces just inside the braces are allowed: `{{ contact.name }}`, and so is a fallback
  * for a missing value: `{{contact.attributes.code | "WELCOME"}}`. Anything else between `{{` and
  * `}}` is an unknown placeholder. The reading of `{{…}}`, own properties and the missing-value
- * rule are shared/template-strings.ts (design.md §7), the same for workflows. No zod, no Node, no
+ * rule are shared/template-strings.ts (README "Email", template strings), the same for workflows. No zod, no Node, no
  * DOM: the core and the renderer both import it.
  */
 import type { FillOptions, TemplateRef } from './template-strings.ts';
@@ -77,7 +77,7 @@ export function parsePlaceholders(text: string): {
 }
 
 /**
- * A placeholder's value for a contact, or null when it counts as missing (design.md §7: own
+ * A placeholder's value for a contact, or null when it counts as missing (README "Email", template strings: own
  * properties only, so `{{contact.attributes.constructor}}` is missing; empty counts as none).
  * The fallback is not applied here: see `placeholderText`.
  */

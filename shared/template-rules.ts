@@ -1,5 +1,5 @@
 /**
- * The template rules of design.md §4 (Templates), stated once: the core enforces them
+ * The template rules (README "API"), stated once: the core enforces them
  * (main/core/modules/templates/rules.ts) and the editor checks them as the user types. No zod
  * here: the renderer imports this at runtime, and zod's code generator breaks the page's CSP.
  */

@@ -1,5 +1,5 @@
 /**
- * Template strings (design.md §7): the one reading of `{{…}}` for campaigns, workflows, email
+ * Template strings (README "Email", template strings): the one reading of `{{…}}` for campaigns, workflows, email
  * and canned replies. A reference is a dot path with an optional fallback:
  * `{{contact.attributes.code | "WELCOME"}}`. Its value is found through own properties only
  * (`Object.hasOwn` at every step, so `{{payload.constructor}}` finds nothing) and is never a

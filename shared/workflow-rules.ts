@@ -1,5 +1,5 @@
 /**
- * Workflows' rules (design.md §4 Workflows): ISO 8601 durations, template strings, and the checks
+ * Workflows' rules (README "Workflows"): ISO 8601 durations, template strings, and the checks
  * a definition must pass — the core answers 400 `validation_error` naming the step's field
  * (`steps.3.duration`), and a builder can show the same problems as they are made. Each step
  * type's fields and own checks are its module in workflow-steps/ (the registry). No zod, no
@@ -197,7 +197,7 @@ export interface RunContext {
 }
 
 /**
- * Fills `{{…}}` from the run (shared/template-strings.ts, design.md §7): own properties only,
+ * Fills `{{…}}` from the run (shared/template-strings.ts, README "Email", template strings): own properties only,
  * never a function; a missing value is its fallback (`{{payload.code | "none"}}`), else empty;
  * an object is its JSON.
  */

@@ -4,7 +4,7 @@ import type { TestCore } from './helpers.ts';
 /**
  * What the email API suites share: a group of contacts with these addresses and a draft email
  * campaign to it (through the API, with `key`), and the app session's SMTP settings for a local
- * peer (a loopback server: the workspace must allow private targets, design.md §5).
+ * peer (a loopback server: the workspace must allow private targets, README "Email").
  */
 export async function emailCampaign(
   t: TestCore,

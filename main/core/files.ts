@@ -1,5 +1,5 @@
 /**
- * File modes of the data dir (design.md §6): the folder 0700, every file Parley writes in it
+ * File modes of the data dir (README "Data, backups and security"): the folder 0700, every file Parley writes in it
  * 0600 — the database and its WAL/SHM, backups, secret.key, session.secret, serve.json. Windows
  * has no such modes (its ACLs follow the user's profile folder): skipped there.
  */

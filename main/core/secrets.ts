@@ -1,5 +1,5 @@
 /**
- * Secrets at rest (design.md §6): provider secrets are stored sealed with AES-256-GCM under a
+ * Secrets at rest (README "Data, backups and security"): provider secrets are stored sealed with AES-256-GCM under a
  * 256-bit data key that never enters the database (so never a backup either). The key comes
  * from a key provider: the desktop's OS keychain (Electron `safeStorage`, handed in by the shell)
  * or `data-dir/secret.key` (0600). A stored value reads `sealed:v1:` + base64url(iv | ciphertext

@@ -35,7 +35,7 @@ import type { Clock, Random } from './runtime.ts';
 import { createIds } from './runtime.ts';
 
 export interface ServiceOptions {
-  /** Seals provider secrets in the repos that store them (design.md §6). */
+  /** Seals provider secrets in the repos that store them (README "Data, backups and security"). */
   sealer: Sealer;
   /** The chat channel; the simulated one by default. */
   channel?: Channel;

@@ -45,7 +45,7 @@ async function start() {
       // sign-in (headless serve's login link and cookie) is not offered by the desktop core.
       browserLogin: false,
       retention: retentionFromEnv(process.env),
-      // The data key that seals provider secrets, wrapped by the OS keychain (design.md §6);
+      // The data key that seals provider secrets, wrapped by the OS keychain (README "Data, backups and security");
       // secret.key alone where the keychain offers no encryption.
       keyProvider: keychainKeyProvider(dataDir, safeStorage),
       ...(binding && fs.existsSync(binding) ? { nativeBinding: binding } : {}),

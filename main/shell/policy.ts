@@ -5,7 +5,7 @@ export interface ShellConfig {
   sessionToken: string;
 }
 
-/** Security settings of the window (design.md: contextIsolation on, nodeIntegration off, sandboxed). */
+/** Security settings of the window (README "Architecture": contextIsolation on, nodeIntegration off, sandboxed). */
 export function webPreferences(preload: string) {
   return {
     preload,

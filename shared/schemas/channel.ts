@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isoDate } from './common.ts';
 
 /**
- * What a connection check found, classified (design.md §5): never the peer's own bytes, so a
+ * What a connection check found, classified (README "Connecting WhatsApp"): never the peer's own bytes, so a
  * setting that aims the core at a host cannot read another service's banner back.
  */
 export const CHECK_OUTCOMES = [
@@ -14,7 +14,7 @@ export const CHECK_OUTCOMES = [
 ] as const;
 export type CheckOutcome = (typeof CHECK_OUTCOMES)[number];
 
-/** `PUT /api/channel` (design.md §5): fields left out keep their values; secrets are write-only. */
+/** `PUT /api/channel` (README "Connecting WhatsApp"): fields left out keep their values; secrets are write-only. */
 export const channelSettingsBody = z
   .object({
     provider: z.enum(['simulated', 'cloud_api']).optional(),
@@ -89,7 +89,7 @@ export const channelSettingsSchema = z.object({
 });
 export type ChannelSettings = z.infer<typeof channelSettingsSchema>;
 
-/** One item of a webhook delivery that could not be read (design.md §5), kept as it came. */
+/** One item of a webhook delivery that could not be read (README "Connecting WhatsApp"), kept as it came. */
 export const webhookRejectSchema = z.object({
   id: z.string(),
   kind: z.enum(['message', 'status', 'template', 'change']),

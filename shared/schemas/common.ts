@@ -5,7 +5,7 @@ export type Environment = z.infer<typeof environmentSchema>;
 
 export const isoDate = z.string().describe('ISO 8601 timestamp with offset');
 
-/** `?limit=` (default 50, max 200) and `?cursor=` on every list (design.md §3). */
+/** `?limit=` (default 50, max 200) and `?cursor=` on every list (README "API"). */
 export const pageQuery = z.object({
   limit: z.coerce.number().int().min(1).max(200).default(50),
   cursor: z.string().min(1).max(500).optional(),

@@ -264,7 +264,7 @@ export const emailSettingsSchema = z.object({
 });
 export type EmailSettings = z.infer<typeof emailSettingsSchema>;
 
-/** What a connection check found (design.md §5): a class, never a non-SMTP peer's own bytes. */
+/** What a connection check found (README "Email"): a class, never a non-SMTP peer's own bytes. */
 export const SMTP_CHECK_OUTCOMES = [
   'connected',
   'auth_failed',

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { environmentSchema, isoDate } from './common.ts';
 
-/** `svc_test_` or `svc_live_` followed by 40 base62 characters (design.md §3). */
+/** `svc_test_` or `svc_live_` followed by 40 base62 characters (README "API"). */
 export const API_KEY_PATTERN = /^svc_(test|live)_[A-Za-z0-9]{40}$/;
 
 export const apiKeySchema = z.object({

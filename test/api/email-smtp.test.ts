@@ -30,7 +30,7 @@ async function setup(n: number, server: SMTPServerOptions = {}, settings = {}) {
   const clock = manualClock();
   t = await makeCore({ clock, smtpOptions: { timeoutMs: 2000 } });
   const key = t.key('live');
-  // The peer listens on loopback: a target the workspace must allow (design.md §5).
+  // The peer listens on loopback: a target the workspace must allow (README "Email").
   await smtpSettingsForPeer(t, peer.port, settings);
   const { id } = await emailCampaign(
     t,

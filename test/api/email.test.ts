@@ -214,7 +214,7 @@ describe('email campaigns', () => {
     const sealedKey = (
       t.core.db.prepare(`SELECT link_key FROM email_settings`).get() as { link_key: string }
     ).link_key;
-    // Stored sealed (design.md §6): opened with the data dir's key.
+    // Stored sealed (README "Data, backups and security"): opened with the data dir's key.
     const opened = createSealer(fileKeyProvider(t.dataDir)).unseal(
       'email_settings.link_key',
       sealedKey,

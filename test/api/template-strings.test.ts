@@ -6,7 +6,7 @@ import type { SmtpPeer } from '../smtp-peer.ts';
 import { smtpPeer } from '../smtp-peer.ts';
 
 /**
- * Template strings through the API (design.md §7, issue 18 items 6 and 10): own properties only,
+ * Template strings through the API (README "Email", template strings, issue 18 items 6 and 10): own properties only,
  * the fallback syntax, and an audience check that names exactly the missing placeholders, for
  * messaging campaigns, email campaigns and canned replies alike.
  */

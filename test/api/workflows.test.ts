@@ -1,5 +1,5 @@
 /**
- * Workflows (design.md §4): definitions and their versions, runs started by hand or by business
+ * Workflows (README "API"): definitions and their versions, runs started by hand or by business
  * events, and every step type driven on an injected clock (timers are scheduler jobs: advance the
  * clock, then runDue()). Webhook steps call a real receiver on 127.0.0.1.
  */

@@ -26,7 +26,7 @@ async function switchToLive(page: Page): Promise<void> {
 
 /**
  * The fake Graph API listens on 127.0.0.1: the workspace must allow private targets before a
- * Graph URL there is accepted (the outbound policy, design.md §5).
+ * Graph URL there is accepted (the outbound policy, README "Connecting WhatsApp").
  */
 async function allowLocalGraph(page: Page): Promise<void> {
   const res = await page.request.patch('/api/workspace/settings', {

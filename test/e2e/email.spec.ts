@@ -9,7 +9,7 @@ import { apiPost, createApiKey, expect, test, waitForLiveUpdates } from './fixtu
 /** Contacts of the "Newsletter" group with an email, and without one. */
 const WITH_EMAIL = 60;
 const WITHOUT_EMAIL = 4;
-/** The simulated transport's magic addresses (design.md §4 Email campaigns). */
+/** The simulated transport's magic addresses (README "Email"). */
 const BOUNCES = 'customer002@bounce.test';
 const NEVER_OPENS = 'customer003@noopen.test';
 
@@ -240,7 +240,7 @@ test('email settings keep the password write-only and check the SMTP server, ans
   const smtp = await mailServer();
   try {
     await page.goto('/#/email/settings');
-    // The server listens on 127.0.0.1: a private target the workspace must allow (design.md §5).
+    // The server listens on 127.0.0.1: a private target the workspace must allow (README "Email").
     const allowed = await page.request.patch('/api/workspace/settings', {
       data: { allowPrivateWebhooks: true },
     });

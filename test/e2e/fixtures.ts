@@ -24,7 +24,7 @@ export interface ParleyServer {
   url: string;
   /** The sign-in link `parley serve` printed. */
   loginUrl: string;
-  /** The server's own data dir: the CLI can act on it while the server runs (design.md §2). */
+  /** The server's own data dir: the CLI can act on it while the server runs (README "The parley command"). */
   dataDir: string;
   /** Stops `parley serve` and starts it again on the same data dir and port. */
   restart(): Promise<void>;

@@ -385,7 +385,7 @@ async function rawServer(banner: string | null) {
   return { port: (server.address() as AddressInfo).port, connections: () => sockets.size };
 }
 
-describe('SMTP connection check (design.md §5: a class, never the peer’s bytes)', () => {
+describe('SMTP connection check (README "Email": a class, never the peer’s bytes)', () => {
   it('calls an SSH server not_smtp and never repeats its banner', async () => {
     const ssh = await rawServer('SSH-2.0-OpenSSH_9.6\r\n');
     const check = await transport({ port: ssh.port }).verify();

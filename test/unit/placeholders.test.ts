@@ -47,7 +47,7 @@ describe('contact placeholders', () => {
   });
 });
 
-describe('template strings: own properties, fallbacks, one missing-value rule (design.md §7)', () => {
+describe('template strings: own properties, fallbacks, one missing-value rule (README "Email", template strings)', () => {
   it('never reads the prototype chain: {{…constructor}} is missing, not a function’s source', () => {
     const out = renderPlaceholders(
       'a={{contact.attributes.constructor}} b={{contact.attributes.toString}} c={{contact.attributes.__proto__}} d={{contact.attributes.hasOwnProperty}}',

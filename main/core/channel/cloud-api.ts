@@ -131,7 +131,7 @@ export function messagePayload(
     messaging_product: 'whatsapp',
     recipient_type: 'individual',
     // A customer known only by their business-scoped user id is addressed by `recipient`;
-    // a BSUID never goes in `to` (design.md §5).
+    // a BSUID never goes in `to` (README "Connecting WhatsApp").
     ...(isWaUserId(m.phone) ? { recipient: m.phone } : { to: m.phone.replace(/^\+/, '') }),
     // Our message id comes back on its status webhooks: a crash mid-call is reconciled by it.
     biz_opaque_callback_data: m.id,

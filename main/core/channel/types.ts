@@ -46,7 +46,7 @@ export interface LocalChannel {
 
 /**
  * A provider across a network: it accepts a message outside our transaction, so a dispatch is
- * recorded as `dispatching` before the call and its answer committed right after (design.md §5).
+ * recorded as `dispatching` before the call and its answer committed right after (README "Connecting WhatsApp").
  * A call that ends without an answer (timeout, crash) is re-sent only when no status for the
  * message arrived within the re-send window.
  */

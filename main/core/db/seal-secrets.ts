@@ -3,7 +3,7 @@ import type { Sealer } from '../secrets.ts';
 import { SEALED_COLUMNS } from '../secrets.ts';
 
 /**
- * Secrets an older Parley kept in the clear (design.md §6): provider secrets are sealed, and a
+ * Secrets an older Parley kept in the clear (README "Data, backups and security"): provider secrets are sealed, and a
  * created API key stored in an idempotent answer is taken out (its record stays: a replay
  * answers 409 with it). Code, not a SQL migration (SQL cannot encrypt): run at every start in
  * one transaction, before the migrations (so their backup copy holds no plaintext) and after

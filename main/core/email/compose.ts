@@ -7,7 +7,7 @@ import { emailDomain, escapeHtml } from '../../../shared/email-rules.ts';
 
 /**
  * Turns one rendered email into nodemailer's message options. Campaign emails get open and click
- * tracking and an unsubscribe link and headers (design.md §4 "Email campaigns"); transactional
+ * tracking and an unsubscribe link and headers (README "Email"); transactional
  * ones go out as written.
  */
 

@@ -8,7 +8,7 @@ import { OutboundError } from '../net/outbound.ts';
 
 /**
  * The workspace's SMTP server as the email runner sees it: one pooled nodemailer transport whose
- * every answer is an outcome the runner can act on (design.md §4 "Email campaigns"). Pacing is
+ * every answer is an outcome the runner can act on (README "Email"). Pacing is
  * the runner's; nodemailer only keeps the connections.
  */
 
@@ -43,7 +43,7 @@ export type SendOutcome =
   | { kind: 'withdrawn' };
 
 /**
- * What a connection check found (design.md §5), never the peer's own bytes unless it proved to
+ * What a connection check found (README "Email"), never the peer's own bytes unless it proved to
  * be an SMTP server answering our login: `connected` (greeting, EHLO and the login passed),
  * `auth_failed`, `tls_failed`, `unreachable` (no connection: refused, timed out, a name that does
  * not resolve, or a target the workspace does not allow), `not_smtp` (something answered, but not

@@ -52,7 +52,7 @@ declare module 'fastify' {
     /**
      * The answer holds a secret shown only once (a created API key): what of it is stored for
      * the key (the secret left out). A replay then answers 409 `idempotency_conflict` with that
-     * in `details`, never the secret (design.md §6).
+     * in `details`, never the secret (README "Data, backups and security").
      */
     secretAnswer?: (answer: unknown) => Record<string, unknown>;
   }
@@ -92,7 +92,7 @@ const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   typeof v === 'object' && v !== null && typeof (v as { then?: unknown }).then === 'function';
 
 /**
- * `Idempotency-Key` on POST (design.md §3): the same key with the same request within 24 h
+ * `Idempotency-Key` on POST (README "API"): the same key with the same request within 24 h
  * replays the first response; with a different request → 409 idempotency_conflict.
  *
  * The response is stored in the transaction that commits the request's effect, so after a

@@ -25,7 +25,7 @@ export type RecipientVerdict =
   | { ok: false; by: Exclude<BlockedBy, 'throughput'>; until: number };
 
 /**
- * The one sending governor (design.md §4 Outbound pacing). Every runner asks it before handing
+ * The one sending governor (README "Campaigns"). Every runner asks it before handing
  * a message to the channel; API sends are recorded (they use tokens, tier slots and the pair
  * clock) but never held. Its state lives in SQLite and is read and written inside the caller's
  * write transaction, so two processes on one data dir share it exactly.

@@ -43,7 +43,7 @@ import type {
 } from '../../../shared/schemas/email.ts';
 /**
  * The one HTTP client of the renderer. The UI reaches the core only through here, exactly as a
- * third-party client would (design.md §1): every request carries the session (the desktop
+ * third-party client would (README "Architecture"): every request carries the session (the desktop
  * preload's token, or in a browser the HttpOnly cookie `/login` set, which fetch sends by itself),
  * the environment (test | live) and, once known, the workspace.
  */
@@ -348,7 +348,7 @@ export interface TemplateQuery extends PageParams {
   name?: string;
 }
 
-/** Exactly one of them selects the thread (design.md §4 Sending). */
+/** Exactly one of them selects the thread (README "API"). */
 export type MessageQuery = PageParams &
   ({ contactId: string } | { conversationId: string } | { phone: string });
 
@@ -816,7 +816,7 @@ export const api = {
       json('POST', '/v1/email/settings/check', { body: to ? { to } : {} }),
   },
 
-  /** The live channel (design.md §5); every call answers 403 in test mode. */
+  /** The live channel (README "Connecting WhatsApp"); every call answers 403 in test mode. */
   channel: {
     get: (): Promise<ChannelSettings> => json('GET', '/api/channel'),
     /** Fields left out keep their values: leaving out `accessToken` or `appSecret` keeps it. */

@@ -1,5 +1,5 @@
 /**
- * A live template is approved first and sendable a few minutes later (design.md §4 Templates).
+ * A live template is approved first and sendable a few minutes later (README "API").
  * These say when, in the agent's local time; the API's own messages carry UTC.
  */
 import { ApiRequestError } from '../api/client.ts';

@@ -26,7 +26,7 @@ export const MESSAGE_EVENTS = [
   'message.reaction',
 ] as const satisfies readonly EventType[];
 
-/** Statuses only move forward (design.md §4): a late or replayed event never moves one back. */
+/** Statuses only move forward (README "API"): a late or replayed event never moves one back. */
 export const STATUS_RANK: Record<MessageStatus, number> = {
   received: 0,
   note: 0,

@@ -37,7 +37,7 @@ const emptyThread = (): Pick<MessagesState, 'contact' | keyof MessageListData> =
 
 /**
  * Sends from the contacts drawer go by phone; a customer known only by their WhatsApp user id
- * is answered from their conversation in the inbox (design.md §5).
+ * is answered from their conversation in the inbox (README "Connecting WhatsApp").
  */
 function phoneOf(contact: Pick<Contact, 'phone' | 'waUserId'>): string {
   if (contact.phone) return contact.phone;

@@ -112,7 +112,7 @@ const usesPlaceholders = (variables: Record<string, string>) =>
   Object.values(variables).some((v) => parsePlaceholders(v).placeholders.length > 0);
 
 /**
- * Messaging campaigns (design.md §4 Campaigns): drafts, launch (recipients fixed then), the
+ * Messaging campaigns (README "Campaigns"): drafts, launch (recipients fixed then), the
  * runner and its progress. The runner works in passes, each one transaction that claims due
  * recipients, asks the governor, hands their messages over and settles them: a recipient's
  * message row commits with its move to `sent`, so a SIGKILL loses or repeats nothing.

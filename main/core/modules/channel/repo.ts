@@ -20,7 +20,7 @@ export interface ChannelRow {
   checked_at: number | null;
   check_ok: number | null;
   check_message: string | null;
-  /** The check's classified outcome (design.md §5): connected, auth_failed, …. */
+  /** The check's classified outcome (README "Connecting WhatsApp"): connected, auth_failed, …. */
   check_outcome: string | null;
   /** When this account proved the phone number id is its own (a signed webhook, Meta's host). */
   phone_proved_at: number | null;
@@ -43,7 +43,7 @@ export interface RejectRow {
   received_at: number;
 }
 
-/** Secrets are sealed on write and opened on read (design.md §6): callers see plaintext. */
+/** Secrets are sealed on write and opened on read (README "Data, backups and security"): callers see plaintext. */
 export function channelRepo(db: Db, sealer: Sealer = noSealer) {
   const opened = (r: ChannelRow | undefined) =>
     r && openSealed(sealer, 'channel_settings', r, SECRETS);

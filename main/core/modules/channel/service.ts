@@ -52,7 +52,7 @@ export function outcomeOfGraphError(e: GraphError): DeliveryOutcome & { ok: fals
 }
 
 /**
- * A failed check in plain words, classified (design.md §5). The provider's own words are
+ * A failed check in plain words, classified (README "Connecting WhatsApp"). The provider's own words are
  * quoted only when the host is Meta's: any other host (a setting can aim the core anywhere the
  * workspace allows) gets our words only, so its bytes never come back through the API.
  */
@@ -112,7 +112,7 @@ export function classifyCheckFailure(
 }
 
 /**
- * The channel a business account uses for live keys (design.md §5): the simulator until it is
+ * The channel a business account uses for live keys (README "Connecting WhatsApp"): the simulator until it is
  * connected to the WhatsApp Cloud API. Settings are write-only for secrets; a check reads the
  * number's name, quality, tier and throughput from the provider, and those limits feed the
  * governor (workspaces.limitsFor).
@@ -298,7 +298,7 @@ export function channelService(d: {
     /**
      * Saves the settings (an admin's session only: the route says so). A Graph URL is held to
      * the outbound policy at once: a private or loopback host only where the workspace allows
-     * them (design.md §5).
+     * them (README "Connecting WhatsApp").
      */
     async put(scope: Scope, body: ChannelSettingsBody): Promise<ChannelSettings> {
       if (body.graphBaseUrl) {

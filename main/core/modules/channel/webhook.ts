@@ -139,7 +139,7 @@ const phoneOf = (v: unknown): string | null => {
 };
 
 /**
- * Meta's webhooks for a connected account (design.md §5): signature checked over the raw bytes
+ * Meta's webhooks for a connected account (README "Connecting WhatsApp"): signature checked over the raw bytes
  * against every connected account's app secret (constant time) before anything is read; then
  * every `entry[]` and `changes[]`: `messages[]` become inbound messages exactly like the
  * simulator's (idempotent by the provider's id, so a redelivery stores nothing), `statuses[]`

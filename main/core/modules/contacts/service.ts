@@ -141,7 +141,7 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
   }
 
   /**
-   * The contact a channel message comes from (design.md §5 "Who a customer is"), by its BSUID
+   * The contact a channel message comes from (README "Connecting WhatsApp", who a customer is), by its BSUID
    * first, then its phone; created when neither is known. What the message adds is merged in:
    * the BSUID onto the contact with that phone, the phone onto a contact known only by its
    * BSUID (unless another contact has it: then the message stays with the BSUID's contact and

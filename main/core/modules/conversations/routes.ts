@@ -130,7 +130,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
       );
       if (stored === reply) return reply as never; // a replay
       const message = stored as Message;
-      // Live on the Cloud API: handed to Meta inside the request, like /api/send (design.md §5);
+      // Live on the Cloud API: handed to Meta inside the request, like /api/send (README "Connecting WhatsApp");
       // elsewhere (the simulator) the message is already on its way.
       if (
         message.environment !== 'live' ||

@@ -59,7 +59,7 @@ export interface ReplyBody {
 }
 
 /**
- * The inbox (design.md §4 Conversations): one conversation per contact per business account,
+ * The inbox (README "API"): one conversation per contact per business account,
  * status open | pending | snoozed | resolved, an assignee and labels. Snoozes wake through a
  * durable job; every change emits `conversation.updated` with what changed.
  */

@@ -30,7 +30,7 @@ function page(reply: FastifyReply, status: number, title: string, body: string) 
 }
 
 /**
- * What an email's recipient reaches without an API key (design.md §4 Email campaigns): the open
+ * What an email's recipient reaches without an API key (README "Email"): the open
  * pixel, click redirects (only to targets signed into the email) and the unsubscribe link (a
  * confirmation page on GET, RFC 8058 one-click on POST). Tokens are unguessable; these routes
  * take part in nothing else.

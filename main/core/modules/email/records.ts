@@ -80,7 +80,7 @@ export const toEmailMessage = (m: EmailMessageRow): EmailMessage => ({
 });
 
 /**
- * Email (design.md §4 Email campaigns, §5 SMTP): campaigns whose recipients are fixed at launch
+ * Email (README "Email"): campaigns whose recipients are fixed at launch
  * and worked in passes by one scheduler job per campaign, paced by the governor (its own key per
  * workspace, at the simulator's `emailRatePerSecond` or the SMTP settings' `ratePerSecond`), and
 /** The governor's key of a workspace's email sends (campaigns and single sends alike). */

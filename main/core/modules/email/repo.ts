@@ -115,7 +115,7 @@ export type NewEmailMessage = Pick<
   | 'updated_at'
 >;
 
-/** Settings' secrets are sealed on write and opened on read (design.md §6). */
+/** Settings' secrets are sealed on write and opened on read (README "Data, backups and security"). */
 export function emailRepo(db: Db, sealer: Sealer = noSealer) {
   const settings = db.prepare(
     'SELECT * FROM email_settings WHERE workspace_id = ? AND environment = ?',

@@ -446,7 +446,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
     '/v1/email/settings',
     {
       // The SMTP host and port aim the core at a host: an admin-session setting, never an API
-      // key's (design.md §5), so a key cannot turn the core into a port scanner.
+      // key's (README "Email"), so a key cannot turn the core into a port scanner.
       config: {
         right: 'email_settings.manage',
         docs: {

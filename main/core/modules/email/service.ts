@@ -34,7 +34,7 @@ export interface EmailDeps {
   outbound: Outbound;
   /** Tests point SMTP at a self-signed local peer. */
   smtpOptions?: { allowInvalidCerts?: boolean; timeoutMs?: number };
-  /** Seals the SMTP password, DKIM key and link key in the repo (design.md §6). */
+  /** Seals the SMTP password, DKIM key and link key in the repo (README "Data, backups and security"). */
   sealer: Sealer;
 }
 

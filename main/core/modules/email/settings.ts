@@ -65,7 +65,7 @@ export function emailSettings(d: EmailDeps, repo: EmailRepo) {
   }
 
   /**
-   * How the SMTP transport connects: through the one outbound policy (design.md §5), a private
+   * How the SMTP transport connects: through the one outbound policy (README "Email"), a private
    * or loopback server only where the workspace allows private targets (read at each connect).
    */
   const connector =
@@ -247,7 +247,7 @@ export function emailSettings(d: EmailDeps, repo: EmailRepo) {
 
       /**
        * Connects and logs in to the SMTP server (and with `to`, sends a message), through the
-       * outbound policy: a classified outcome, never what a non-SMTP peer sent (design.md §5).
+       * outbound policy: a classified outcome, never what a non-SMTP peer sent (README "Email").
        */
       async checkSmtp(scope: Scope, to?: string): Promise<SmtpCheck> {
         const s = settingsRow(scope);

@@ -48,7 +48,7 @@ function requireValid(list: ListContent) {
 }
 
 /**
- * Interactive lists (design.md §4): saved per scope, checked against the spec's limits (the
+ * Interactive lists (README "API"): saved per scope, checked against the spec's limits (the
  * shared rules the editor checks too), sent inside the service window by the messages service,
  * which keeps a copy of the list as it was in each message.
  */

@@ -136,7 +136,7 @@ export function messageDispatch(ctx: MessagesContext, status: MessageStatus) {
   }
 
   /**
-   * An API send's hand-over to a remote channel inside its request (design.md §5), after the
+   * An API send's hand-over to a remote channel inside its request (README "Connecting WhatsApp"), after the
    * message was committed as in flight: `sent` with the provider's id; `refused` — the
    * message failed (refunded) and the API error saying why; `pending` when there was no
    * answer within 10 s or the provider asked to retry (the delivery job goes on, re-sending

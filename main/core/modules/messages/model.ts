@@ -15,7 +15,7 @@ import type { MessageRow } from './repo.ts';
 
 export const SERVICE_WINDOW_MS = 24 * 3600_000;
 export const MAX_DISPATCH_ATTEMPTS = 5;
-/** design.md §5: a message a crash left `dispatching` is re-sent only after this long unanswered. */
+/** README "Connecting WhatsApp": a message a crash left `dispatching` is re-sent only after this long unanswered. */
 export const RESEND_AFTER_MS = 5 * 60_000;
 /** The longest a remote hand-over may take before it counts as unanswered. */
 export const DELIVER_TIMEOUT_MS = 30_000;
@@ -150,7 +150,7 @@ export function requireVariables(
   }
 }
 
-/** What a provider's refusal of an API send answers (design.md §5 error mapping). */
+/** What a provider's refusal of an API send answers (README "Connecting WhatsApp": error mapping). */
 export function channelApiError(code: string, message: string): ApiError {
   const details = { channelCode: Number(code) || code };
   switch (code) {

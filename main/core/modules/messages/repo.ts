@@ -26,7 +26,7 @@ export interface MessageRow {
   delivered_at: number | null;
   read_at: number | null;
   failed_at: number | null;
-  /** Handed to a remote provider and not yet answered (design.md §5); absent on new rows. */
+  /** Handed to a remote provider and not yet answered (README "Connecting WhatsApp"); absent on new rows. */
   dispatching_at?: number | null;
   /** The campaign that sent it, if any. */
   campaign_id?: string | null;

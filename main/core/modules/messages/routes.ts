@@ -84,7 +84,7 @@ export function refusal(app: ZodApp, req: FastifyRequest, error: ApiError): ApiE
 }
 
 /**
- * An API send's answer (design.md §5). The simulator answers in the send's transaction: 200.
+ * An API send's answer (README "Connecting WhatsApp"). The simulator answers in the send's transaction: 200.
  * A live account on the Cloud API gets the message inside the request: the message is committed
  * first (with its idempotent answer, a 202 — what a retry of the key replays), then handed over,
  * bounded at 10 s: the provider's id → 200; its refusal → the mapped error (the message failed

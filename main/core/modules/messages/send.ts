@@ -40,7 +40,7 @@ interface StoreOptions {
 }
 
 /**
- * Outbound sends (design.md §4 Sending, Wallet): the API's and the inbox's template, text and
+ * Outbound sends (README "API"): the API's and the inbox's template, text and
  * list sends, and a runner's hand-over. A live send is charged in the transaction that stores
  * it; the message's conversation is created or touched through the conversations module.
  */
@@ -212,7 +212,7 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
       d.channelFor(scope.workspaceId, scope.environment).kind === 'remote';
     if (remote) {
       // Handed over by the request itself (deliverNow): recorded as in flight before the call;
-      // should the request's call end without an answer, this job takes over (design.md §5).
+      // should the request's call end without an answer, this job takes over (README "Connecting WhatsApp").
       repo.setDispatching(id, now);
       row.dispatching_at = now;
       scheduler.enqueue(
@@ -276,7 +276,7 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
      * after the governor said "now" and took its token. A local channel answers at once, so the
      * message row is created only when the channel took it — as `sent`, charged (live) in this
      * transaction — and a refusal leaves no row: the runner retries or fails its recipient. A
-     * remote channel gets the row `accepted` and its own delivery job (design.md §5).
+     * remote channel gets the row `accepted` and its own delivery job (README "Connecting WhatsApp").
      */
     handOverForRunner(
       scope: Scope,

@@ -27,7 +27,7 @@ export {
 } from './model.ts';
 
 /**
- * Sends and their lifecycle (design.md §4 Sending, Wallet), composed from the module's use
+ * Sends and their lifecycle (README "API"), composed from the module's use
  * cases: `send.ts` (API and inbox sends, runners' hand-overs, charging), `dispatch.ts` (the
  * dispatch and delivery jobs, a remote hand-over inside the request), `status.ts` (statuses
  * only move forward, refunds, status events) and `inbound.ts` (received messages, reactions,

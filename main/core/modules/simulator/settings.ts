@@ -15,7 +15,7 @@ export const DEFAULT_SIMULATOR: StoredSettings = {
 };
 
 /**
- * The workspace's simulated provider settings (design.md §4): defaults plus what was changed.
+ * The workspace's simulated provider settings (README "API"): defaults plus what was changed.
  * The messaging tier and throughput belong to the active business account (it is what
  * `/api/me` shows and the runners obey); the simulator reads and writes them there.
  */

@@ -19,7 +19,7 @@ const fail = (param: string, message: string): never => {
 };
 
 /**
- * The component rules of design.md §4 (Templates). Returns the number of variables; throws a
+ * The template component rules (README "API"). Returns the number of variables; throws a
  * validation_error naming the field otherwise.
  */
 export function checkTemplate(

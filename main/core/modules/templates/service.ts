@@ -64,7 +64,7 @@ const PROVIDER_STATUS: Record<string, TemplateStatus | undefined> = {
 };
 
 /**
- * Templates and their lifecycle (design.md §4): PENDING → APPROVED | REJECTED; APPROVED →
+ * Templates and their lifecycle (README "API"): PENDING → APPROVED | REJECTED; APPROVED →
  * PAUSED → APPROVED, or DISABLED; an edit returns it to PENDING. The simulated provider reviews
  * pending templates through a durable job, so a restart does not lose a review. A live account
  * connected to the Cloud API submits them to Meta instead (a durable job too), deletes them there,

@@ -34,7 +34,7 @@ export interface EntryInput {
 }
 
 /**
- * One wallet per workspace (design.md §4): a balance plus an append-only ledger in micros.
+ * One wallet per workspace (README "API"): a balance plus an append-only ledger in micros.
  * The balance moves only together with a ledger entry, in one transaction, so the balance
  * always equals the ledger sum.
  */

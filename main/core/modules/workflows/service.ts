@@ -86,7 +86,7 @@ const scopeOf = (r: { workspace_id: string; environment: 'test' | 'live' }): Sco
 });
 
 /**
- * Workflows (design.md §4): versioned definitions and durable runs on the one scheduler. A run's
+ * Workflows (README "API"): versioned definitions and durable runs on the one scheduler. A run's
  * step and its move to the next commit in one transaction (its effects too: a message, a
  * conversation change), so a crash repeats or loses no step. Timers are scheduler jobs; a reply
  * resumes a waiting run inside the transaction that stores the inbound message; a webhook step

@@ -52,7 +52,7 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
       if (!row) throw new ApiError('not_found', 'there is no workspace yet');
       return toWorkspace(row);
     },
-    /** The first start of an empty data dir creates workspace "Default" (design.md §2). */
+    /** The first start of an empty data dir creates workspace "Default" (README "The parley command"). */
     ensureDefault(): void {
       db.transaction(() => {
         if (!repo.first()) service.create('Default');

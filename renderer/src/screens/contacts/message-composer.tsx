@@ -18,7 +18,7 @@ import { selectIsTestMode, useSession } from '../../stores/session.ts';
 
 type Mode = 'template' | 'text';
 
-/** The API's limit for free text (design.md §4 Sending). */
+/** The API's limit for free text (README "API"). */
 const TEXT_MAX = 4096;
 
 function TemplateForm() {

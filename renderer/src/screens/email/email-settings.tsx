@@ -85,7 +85,7 @@ type CheckState =
   | { kind: 'answered'; to: string | null; result: SmtpCheck }
   | { kind: 'error'; to: string | null; error: string };
 
-/** What each outcome of the check means, as its title (design.md §5's classes). */
+/** What each outcome of the check means, as its title (README "Email": the check's classes). */
 const OUTCOME_TITLES: Record<NonNullable<SmtpCheck['outcome']>, string> = {
   connected: 'Connected and signed in',
   auth_failed: 'The server refused the login',

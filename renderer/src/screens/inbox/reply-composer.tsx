@@ -26,7 +26,7 @@ import { remaining } from './time.ts';
 
 type Mode = 'reply' | 'note';
 
-/** The API's limit for free text (design.md §4 Sending). */
+/** The API's limit for free text (README "API"). */
 const TEXT_MAX = 4096;
 
 /** Unsent text per conversation, so switching conversations keeps a half-written reply. */

@@ -25,7 +25,7 @@ function pretty(raw: string): string {
 const firstPage = () => api.channel.rejects({ limit: 20 });
 
 /**
- * What Meta sent that could not be stored (design.md §5 "One bad item never sinks a
+ * What Meta sent that could not be stored (README "Connecting WhatsApp", one bad item never sinks a
  * delivery"): the rest of each delivery committed; these are kept with their raw JSON and why,
  * so nothing a customer sent disappears without a trace.
  */

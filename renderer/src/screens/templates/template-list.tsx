@@ -13,7 +13,7 @@ import { STATUS_LABELS, useTemplates, type StatusFilter } from '../../stores/tem
 
 const FILTERS: StatusFilter[] = ['', 'PENDING', 'APPROVED', 'REJECTED', 'PAUSED', 'DISABLED'];
 
-/** Statuses a template may be edited in (design.md §4: back to PENDING on save). */
+/** Statuses a template may be edited in (README "API": back to PENDING on save). */
 export const EDITABLE: ReadonlySet<TemplateStatus> = new Set(['APPROVED', 'REJECTED', 'PAUSED']);
 
 function UsableNote({ template }: { template: Template }) {
