@@ -67,7 +67,7 @@ describe('parley CLI', () => {
 
   it('refuses a corrupt data dir with a clear message instead of crashing', async () => {
     const dir = dataDir();
-    fs.writeFileSync(path.join(dir, 'parley.db'), 'garbage'.repeat(1000));
+    fs.writeFileSync(path.join(dir, 'parley.db'), 'garbage'.repeat(1000), { mode: 0o600 });
     const r = await parley(['workspaces', 'list'], dir);
     expect(r.code).toBe(1);
     expect(r.stderr.trim()).toMatch(/^parley: .*parley\.db is not a usable Parley database/);
