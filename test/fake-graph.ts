@@ -659,11 +659,9 @@ const toSchema = z
   });
 
 /** A business-scoped user id (BSUID): country code, a dot, `ENT.` for a parent id, alphanumerics. */
-const bsuidSchema = z
-  .string()
-  .regex(/^[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}$/, {
-    message: 'must be a business-scoped user id',
-  });
+const bsuidSchema = z.string().regex(/^[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}$/, {
+  message: 'must be a business-scoped user id',
+});
 
 const common = {
   messaging_product: z.literal('whatsapp'),
