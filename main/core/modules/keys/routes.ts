@@ -36,6 +36,8 @@ export const keysRoutes: RegisterRoutes = (app, { keys }) => {
         operationId: 'createApiKey',
         tags,
         summary: 'Create an API key; the response is the only time the key is shown',
+        description:
+          'The key itself is never stored (only its hash). With an `Idempotency-Key`, a replay answers 409 `idempotency_conflict` with the created key’s record in `error.details.created`, never the key: revoke it and create another if the answer was lost.',
         body: createKeyBody,
         response: { 201: createdKeySchema },
       },
