@@ -6,33 +6,25 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchStore, cpuMs, maxPerSecond, serve, sleep } from './serve-common.mjs';
+import { cpuMs, groupStore, maxPerSecond, serve, sleep } from './serve-common.mjs';
 /** The simulator's latencies for the run (README states them with the numbers). */
 export const LATENCIES = { deliveryLatencyMs: 500, readLatencyMs: 1000 };
 
 /** A data dir with a test key, an approved template and `n` contacts in one group. */
 function seed(n, mps) {
-  return benchStore('parley-campaign-bench-', mps, (db, ws, now) => {
-    db.prepare(
-      `INSERT INTO contact_groups (id, workspace_id, environment, name, created_at) VALUES ('grp_bench', ?, 'test', 'Bench', ?)`,
-    ).run(ws, now);
-    const contact = db.prepare(
-      `INSERT INTO contacts (id, workspace_id, environment, phone, name, created_at, updated_at)
-       VALUES (?, ?, 'test', ?, ?, ?, ?)`,
-    );
-    const member = db.prepare(
-      `INSERT INTO group_members (group_id, contact_id, added_at) VALUES ('grp_bench', ?, ?)`,
-    );
-    for (let i = 0; i < n; i++) {
-      const id = `ct_0CAMP${String(i).padStart(21, '0')}`;
-      contact.run(id, ws, `+4915712${String(i).padStart(6, '0')}`, `Person ${i}`, now, now);
-      member.run(id, now);
-    }
-    db.prepare(
-      `INSERT INTO simulator_settings (workspace_id, settings) VALUES (?, ?)
-       ON CONFLICT (workspace_id) DO UPDATE SET settings = excluded.settings`,
-    ).run(ws, JSON.stringify(LATENCIES));
-  });
+  return groupStore(
+    'parley-campaign-bench-',
+    mps,
+    n,
+    { idStem: 'CAMP', phoneStem: '+4915712' },
+    (db, ws) =>
+      db
+        .prepare(
+          `INSERT INTO simulator_settings (workspace_id, settings) VALUES (?, ?)
+           ON CONFLICT (workspace_id) DO UPDATE SET settings = excluded.settings`,
+        )
+        .run(ws, JSON.stringify(LATENCIES)),
+  );
 }
 
 /** One campaign of `n` recipients at `mps`; resolves with its numbers. */

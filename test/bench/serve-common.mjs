@@ -102,3 +102,28 @@ export function benchStore(prefix, mps, fill) {
   db.close();
   return { dir, key: key.key };
 }
+
+/**
+ * `benchStore` with `n` contacts in one group `grp_bench` (ids and phones built from the given
+ * stems): what the campaign and stall benches send to.
+ */
+export function groupStore(prefix, mps, n, { idStem, phoneStem }, more = () => {}) {
+  return benchStore(prefix, mps, (db, ws, now) => {
+    db.prepare(
+      `INSERT INTO contact_groups (id, workspace_id, environment, name, created_at) VALUES ('grp_bench', ?, 'test', 'Bench', ?)`,
+    ).run(ws, now);
+    const contact = db.prepare(
+      `INSERT INTO contacts (id, workspace_id, environment, phone, name, created_at, updated_at)
+       VALUES (?, ?, 'test', ?, ?, ?, ?)`,
+    );
+    const member = db.prepare(
+      `INSERT INTO group_members (group_id, contact_id, added_at) VALUES ('grp_bench', ?, ?)`,
+    );
+    for (let i = 0; i < n; i++) {
+      const id = `ct_0${idStem}${String(i).padStart(25 - idStem.length, '0')}`;
+      contact.run(id, ws, `${phoneStem}${String(i).padStart(6, '0')}`, `Person ${i}`, now, now);
+      member.run(id, now);
+    }
+    more(db, ws, now);
+  });
+}

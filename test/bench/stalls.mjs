@@ -6,30 +6,13 @@
 // `node test/bench/stalls.mjs` after `npm run build`, or as part of `npm run bench`.
 import fs from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { benchStore, end, serve, sleep } from './serve-common.mjs';
+import { end, groupStore, serve, sleep } from './serve-common.mjs';
 
 const CONTACTS = 10_000;
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 
-function seed() {
-  return benchStore('parley-stalls-', 1000, (db, ws, now) => {
-    db.prepare(
-      `INSERT INTO contact_groups (id, workspace_id, environment, name, created_at) VALUES ('grp_bench', ?, 'test', 'Bench', ?)`,
-    ).run(ws, now);
-    const contact = db.prepare(
-      `INSERT INTO contacts (id, workspace_id, environment, phone, name, created_at, updated_at)
-       VALUES (?, ?, 'test', ?, ?, ?, ?)`,
-    );
-    const member = db.prepare(
-      `INSERT INTO group_members (group_id, contact_id, added_at) VALUES ('grp_bench', ?, ?)`,
-    );
-    for (let i = 0; i < CONTACTS; i++) {
-      const id = `ct_0STALL${String(i).padStart(20, '0')}`;
-      contact.run(id, ws, `+4915713${String(i).padStart(6, '0')}`, `Person ${i}`, now, now);
-      member.run(id, now);
-    }
-  });
-}
+const seed = () =>
+  groupStore('parley-stalls-', 1000, CONTACTS, { idStem: 'STALL', phoneStem: '+4915713' });
 
 /** Probes /health back to back until `stop()`; resolves with the latencies (ms). */
 function probe(url) {
