@@ -3,7 +3,12 @@ import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSealer, fileKeyProvider, SECRET_KEY_FILE } from '../../main/core/secrets.ts';
+import {
+  createSealer,
+  fileKeyProvider,
+  keychainKeyProvider,
+  SECRET_KEY_FILE,
+} from '../../main/core/secrets.ts';
 import type { FakeGraph } from '../fake-graph.ts';
 import { startFakeGraph } from '../fake-graph.ts';
 import type { TestCore } from '../helpers.ts';
@@ -274,6 +279,53 @@ describe('secrets at rest', () => {
     expect(sealer.unseal('channel_settings.access_token', sealed)).toEqual({ ok: false });
     // A random 96-bit IV per value: the same secret never seals the same twice.
     expect(sealer.seal('channel_settings.app_secret', 'top secret')).not.toBe(sealed);
+  });
+
+  it('the desktop keeps the data key wrapped by the OS keychain; without it the secrets read as not set', async () => {
+    const dir = dataDir();
+    // A stand-in for Electron's safeStorage: what it wraps only it unwraps.
+    const wrap = (s: string) => Buffer.from(`kc:${Buffer.from(s).toString('hex')}`);
+    const safeStorage = {
+      isEncryptionAvailable: () => true,
+      encryptString: wrap,
+      decryptString: (b: Buffer) => Buffer.from(b.toString().slice(3), 'hex').toString(),
+    };
+    const desktop = await makeCore({
+      dataDir: dir,
+      keyProvider: keychainKeyProvider(dir, safeStorage),
+    });
+    t = { ...desktop, close: () => desktop.core.stop() };
+    const put = await desktop.request('PUT', '/api/channel', {
+      session: 'live',
+      body: {
+        provider: 'cloud_api',
+        phoneNumberId: '1234567890',
+        wabaId: '987654321',
+        accessToken: 'EAAGdesktopAccessToken0123456789',
+        appSecret: 'desktopAppSecret0123456789abcdef',
+      },
+    });
+    expect(put.body).toMatchObject({ accessTokenSet: true, appSecretSet: true });
+    const file = fs.readFileSync(path.join(dir, SECRET_KEY_FILE), 'utf8');
+    expect(file).toMatch(/^parley-data-key:v1:keychain:/);
+    if (POSIX) expect(modeOf(path.join(dir, SECRET_KEY_FILE))).toBe(0o600);
+    await desktop.core.stop();
+    // The desktop again: the same key.
+    const again = await makeCore({
+      dataDir: dir,
+      keyProvider: keychainKeyProvider(dir, safeStorage),
+    });
+    t = { ...again, close: () => again.core.stop() };
+    expect((await again.request('GET', '/api/channel', { session: 'live' })).body).toMatchObject({
+      accessTokenSet: true,
+      appSecretSet: true,
+    });
+    await again.core.stop();
+    // `parley serve` on the desktop's data dir cannot open the keychain: not set, no crash.
+    const serve = await coreOn(dir);
+    const seen = await serve.request('GET', '/api/channel', { session: 'live' });
+    expect(seen.body).toMatchObject({ accessTokenSet: false, lastCheck: { ok: false } });
+    expect(() => fileKeyProvider(dir).dataKey()).toThrow(/OS keychain; only the desktop app/);
   });
 
   it('a created API key is never kept in the idempotency table: a replay answers 409 with its record', async () => {
