@@ -326,6 +326,15 @@ describe('secrets at rest', () => {
     const seen = await serve.request('GET', '/api/channel', { session: 'live' });
     expect(seen.body).toMatchObject({ accessTokenSet: false, lastCheck: { ok: false } });
     expect(() => fileKeyProvider(dir).dataKey()).toThrow(/OS keychain; only the desktop app/);
+    const save = await serve.request('PUT', '/api/channel', {
+      session: 'live',
+      body: {
+        accessToken: 'EAAGanotherAccessToken0123456789',
+        appSecret: 'anotherAppSecret0123456789abcdef',
+      },
+    });
+    expect(save.status).toBe(503);
+    expect(save.body.error.message).toMatch(/only the desktop app can open it/);
   });
 
   it('a created API key is never kept in the idempotency table: a replay answers 409 with its record', async () => {

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import type { ErrorBody, ErrorCode } from '../../../shared/errors.ts';
 import { ApiError, ERROR_CATALOG } from '../../../shared/errors.ts';
+import { DataKeyUnavailable } from '../secrets.ts';
 
 export interface DocsLocator {
   /** Absolute base URL of this server (e.g. http://127.0.0.1:4780), or null before listening. */
@@ -55,6 +56,13 @@ function storeError(code: string): ApiError | null {
 /** Turns whatever was thrown into an ApiError from the catalog. */
 export function toApiError(error: unknown): ApiError {
   if (error instanceof ApiError) return error;
+  // `parley serve` on a data dir whose data key only the desktop's keychain opens.
+  if (error instanceof DataKeyUnavailable) {
+    return new ApiError(
+      'service_unavailable',
+      `${error.message}: provider secrets cannot be saved or used by this process`,
+    );
+  }
   if (hasZodFastifySchemaValidationErrors(error)) {
     const first = error.validation[0]!;
     const path = first.instancePath.replace(/^\//, '').split('/').filter(Boolean).join('.');
