@@ -101,8 +101,11 @@ export function keychainKeyProvider(dataDir: string, safeStorage: SafeStorageLik
   if (!safeStorage.isEncryptionAvailable()) return fileKeyProvider(dataDir);
   const file = path.join(dataDir, SECRET_KEY_FILE);
   let key: Buffer | null = null;
+  let where = 'the OS keychain';
   return {
-    where: 'the OS keychain',
+    get where() {
+      return where;
+    },
     dataKey() {
       if (key) return key;
       const text = keyFileContent(file, () => {
@@ -110,6 +113,8 @@ export function keychainKeyProvider(dataDir: string, safeStorage: SafeStorageLik
         return `parley-data-key:v1:keychain:${wrapped.toString('base64')}\n`;
       });
       const m = KEYCHAIN_KEY.exec(text);
+      // A key file made while the keychain offered no encryption stays in use.
+      if (!m) where = SECRET_KEY_FILE;
       const plain = m
         ? safeStorage.decryptString(Buffer.from(m[1]!, 'base64'))
         : FILE_KEY.exec(text)?.[1];
@@ -147,7 +152,9 @@ export function createSealer(provider: KeyProvider): Sealer {
     return PREFIX + Buffer.concat([iv, body, cipher.getAuthTag()]).toString('base64url');
   };
   return {
-    where: provider.where,
+    get where() {
+      return provider.where;
+    },
     seal,
     sealOrNull: (column, plaintext) => (plaintext === null ? null : seal(column, plaintext)),
     isSealed: (stored) => stored.startsWith(PREFIX),
