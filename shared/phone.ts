@@ -80,13 +80,6 @@ export const looksLikeUnencodedPlus = (value: string): boolean => /^ +\d/.test(v
 const WA_USER_ID = /^[A-Z]{2}\.(?:ENT\.)?[A-Za-z0-9]{1,128}$/;
 export const isWaUserId = (s: string): boolean => WA_USER_ID.test(s);
 
-/**
- * Where a message to a contact goes: its phone (E.164), or its BSUID when it has no phone.
- * Messages, campaign recipients and runs keep this address in their `phone` field.
- */
-export const contactAddress = (c: { phone: string | null; waUserId: string | null }): string =>
-  c.phone ?? c.waUserId ?? '';
-
 /** A contact as people read it: its name, else its phone, else its WhatsApp user id. */
 export const contactLabel = (c: {
   name?: string | null;

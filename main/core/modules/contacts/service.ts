@@ -1,7 +1,7 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
 import { labelsProblem, normalizeLabels } from '../../../../shared/labels.ts';
-import { checkPhone, contactAddress, looksLikeUnencodedPlus } from '../../../../shared/phone.ts';
+import { checkPhone, looksLikeUnencodedPlus } from '../../../../shared/phone.ts';
 import type {
   Contact,
   Group,
@@ -67,8 +67,10 @@ export function queryPhoneOrThrow(input: string, param = 'phone'): string {
 }
 
 /** Where a message to this contact goes: its phone, else its BSUID (shared/phone.ts). */
-export const addressOf = (c: Pick<ContactRow, 'phone' | 'wa_user_id'>): string =>
-  contactAddress({ phone: c.phone, waUserId: c.wa_user_id });
+export const addressOf = (c: {
+  phone: string | null;
+  wa_user_id?: string | null | undefined;
+}): string => c.phone ?? c.wa_user_id ?? '';
 
 /** Merges attribute changes: a key set to null is removed. */
 function mergeAttributes(current: Attributes, changes: Attributes | undefined): Attributes {
@@ -108,6 +110,32 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
     return g;
   }
 
+  /** A new contact's row (not yet stored): only what the caller knows is set. */
+  function newRow(
+    scope: Scope,
+    fields: Partial<
+      Pick<ContactRow, 'phone' | 'wa_user_id' | 'name' | 'email' | 'labels' | 'attributes'>
+    >,
+    now: number,
+  ): ContactRow {
+    return {
+      id: ids('ct'),
+      workspace_id: scope.workspaceId,
+      environment: scope.environment,
+      phone: null,
+      name: null,
+      email: null,
+      labels: '[]',
+      attributes: '{}',
+      created_at: now,
+      updated_at: now,
+      last_inbound_at: null,
+      email_unsubscribed_at: null,
+      wa_user_id: null,
+      ...fields,
+    };
+  }
+
   /** Writes one contact (insert or update by phone). Call inside a transaction. */
   function write(
     scope: Scope,
@@ -118,21 +146,17 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
     const existing = repo.byPhone(scope, phone);
     if (!existing) {
       const labels = normalizeLabels(changes.labels ?? []);
-      const row: ContactRow = {
-        id: ids('ct'),
-        workspace_id: scope.workspaceId,
-        environment: scope.environment,
-        phone,
-        name: changes.name ?? null,
-        email: changes.email ?? null,
-        labels: JSON.stringify(labels),
-        attributes: JSON.stringify(mergeAttributes({}, changes.attributes)),
-        created_at: now,
-        updated_at: now,
-        last_inbound_at: null,
-        email_unsubscribed_at: null,
-        wa_user_id: null,
-      };
+      const row = newRow(
+        scope,
+        {
+          phone,
+          name: changes.name ?? null,
+          email: changes.email ?? null,
+          labels: JSON.stringify(labels),
+          attributes: JSON.stringify(mergeAttributes({}, changes.attributes)),
+        },
+        now,
+      );
       repo.insert(row);
       repo.setLabels(row, labels);
       return { row, created: true };
@@ -157,25 +181,13 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
     const profileName = who.profileName?.trim().slice(0, 200) || null;
     if (!phone && !waUserId) throw new Error('a channel message names neither phone nor user id');
     const byUser = waUserId ? repo.byWaUserId(scope, waUserId) : undefined;
-    const byPhone = phone ? repo.byPhone(scope, phone) : undefined;
+    // The phone is looked up only when it could decide something: no contact by user id, or
+    // one without a phone (which takes it unless another contact has it).
+    const byPhone = phone && !byUser?.phone ? repo.byPhone(scope, phone) : undefined;
     const found = byUser ?? byPhone;
     const now = clock.now();
     if (!found) {
-      const row: ContactRow = {
-        id: ids('ct'),
-        workspace_id: scope.workspaceId,
-        environment: scope.environment,
-        phone,
-        name: profileName,
-        email: null,
-        labels: '[]',
-        attributes: '{}',
-        created_at: now,
-        updated_at: now,
-        last_inbound_at: null,
-        email_unsubscribed_at: null,
-        wa_user_id: waUserId,
-      };
+      const row = newRow(scope, { phone, name: profileName, wa_user_id: waUserId }, now);
       repo.insert(row);
       return row;
     }

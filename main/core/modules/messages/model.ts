@@ -31,7 +31,6 @@ export const CLOUD_API_LIST_ROWS = 10;
 export type Recipient = Pick<ContactRow, 'id' | 'phone' | 'last_inbound_at'> & {
   wa_user_id?: string | null;
 };
-export const addressOfRecipient = (c: Recipient): string => c.phone ?? c.wa_user_id ?? '';
 
 export interface MessageQuery {
   conversationId?: string;

@@ -11,7 +11,6 @@ import type { PriceCategory } from '../wallet/prices.ts';
 import type { MessagesContext } from './context.ts';
 import type { Recipient, RunnerHandOver, Sender, StoredFields, To } from './model.ts';
 import {
-  addressOfRecipient,
   API_SENDER,
   CLOUD_API_LIST_ROWS,
   IN_REQUEST_MS,
@@ -176,7 +175,7 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
       environment: scope.environment,
       conversation_id: conversation.id,
       contact_id: contact.id,
-      phone: addressOfRecipient(contact),
+      phone: addressOf(contact),
       direction: 'outbound',
       ...fields,
       status: 'accepted',
@@ -199,7 +198,7 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
     // The governor's pair clock and tier count see every message, held or not.
     d.governor.record(
       { accountId: account.id, environment: scope.environment },
-      addressOfRecipient(contact),
+      addressOf(contact),
       insideServiceWindow(contact.last_inbound_at, now),
       opts.takesTierSlot,
       now,
@@ -308,7 +307,7 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
           id,
           workspaceId: scope.workspaceId,
           environment: scope.environment,
-          phone: addressOfRecipient(contact),
+          phone: addressOf(contact),
           type: fields.type === 'note' ? 'text' : fields.type,
           text: fields.text,
           templateName: fields.template_name,
