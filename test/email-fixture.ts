@@ -67,3 +67,14 @@ export async function smtpSettingsForPeer(
   });
   expect(put.status).toBe(200);
 }
+
+/** The most events in any window [t, t + 1000 ms). */
+export function maxPerSecond(times: number[]): number {
+  const sorted = [...times].sort((a, b) => a - b);
+  let best = 0;
+  for (let i = 0, j = 0; i < sorted.length; i++) {
+    while (sorted[j]! < sorted[i]! - 999) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}

@@ -7,6 +7,7 @@ import { emailCampaign, smtpSettingsForPeer } from '../email-fixture.ts';
 import { makeCore, manualClock } from '../helpers.ts';
 import type { SmtpPeer } from '../smtp-peer.ts';
 import { smtpPeer } from '../smtp-peer.ts';
+import { maxPerSecond } from '../email-fixture.ts';
 
 /**
  * SMTP exchanges as the server sees them (issue 18 items 4 and 11): settings only from the app's
@@ -49,17 +50,6 @@ const rows = () =>
     exchange_started_at: number | null;
     error_code: string | null;
   }[];
-
-/** The most exchanges in any window [t, t + 1000 ms). */
-function maxPerSecond(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[j]! < sorted[i]! - 999) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
-}
 
 describe('SMTP settings are the app session’s (item 4)', () => {
   it('refuses API keys, test and live, with 403 forbidden', async () => {

@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { startFakeGraph, type FakeGraph } from '../fake-graph.ts';
 import * as meta from '../fixtures/meta/webhooks.ts';
 import { audit } from './axe-audit.ts';
-import { expect, test, waitForLiveUpdates } from './fixtures.ts';
+import { allowPrivateTargets, expect, test, waitForLiveUpdates } from './fixtures.ts';
 
 const CUSTOMER_WA = '14155550123';
 const CUSTOMER = `+${CUSTOMER_WA}`;
@@ -24,20 +24,9 @@ async function switchToLive(page: Page): Promise<void> {
   await expect(page.getByTestId('mode-live')).toHaveAttribute('aria-pressed', 'true');
 }
 
-/**
- * The fake Graph API listens on 127.0.0.1: the workspace must allow private targets before a
- * Graph URL there is accepted (the outbound policy, README "Connecting WhatsApp").
- */
-async function allowLocalGraph(page: Page): Promise<void> {
-  const res = await page.request.patch('/api/workspace/settings', {
-    data: { allowPrivateWebhooks: true },
-  });
-  expect(res.status(), await res.text()).toBe(200);
-}
-
 /** Settings → Channel in live mode: the fake's credentials typed in, then a passing check. */
 async function connectInUi(page: Page, graph: FakeGraph): Promise<void> {
-  await allowLocalGraph(page);
+  await allowPrivateTargets(page.request);
   await page.goto('/#/settings/channel');
   await switchToLive(page);
   const form = page.getByTestId('channel-settings-form');
@@ -82,7 +71,7 @@ test('test mode keeps the simulator; in live mode the Cloud API is connected thr
 }) => {
   const graph = await startFakeGraph({ tier: 'TIER_10K', throughputLevel: 'HIGH' });
   fake = graph;
-  await allowLocalGraph(page);
+  await allowPrivateTargets(page.request);
 
   // Test mode: no form, the plain reason why.
   await page.goto('/#/settings/channel');
@@ -229,10 +218,7 @@ test('the Channel section passes axe in test mode and in live mode, connected an
   // Channel settings are the admin session's (no API key may aim the core at a host).
   const admin = await browser.newContext();
   expect((await admin.request.get(server.loginUrl, { maxRedirects: 0 })).status()).toBe(303);
-  const allow = await admin.request.patch('/api/workspace/settings', {
-    data: { allowPrivateWebhooks: true },
-  });
-  expect(allow.status(), await allow.text()).toBe(200);
+  await allowPrivateTargets(admin.request);
   const put = await admin.request.put('/api/channel', {
     headers: { 'X-Parley-Environment': 'live' },
     data: {

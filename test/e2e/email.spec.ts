@@ -4,7 +4,14 @@ import { SMTPServer } from 'smtp-server';
 import type { EmailCounts } from '../../shared/schemas/email.ts';
 import { seedGroup, setSimulator } from './campaign-seed.ts';
 import { audit } from './axe-audit.ts';
-import { apiPost, createApiKey, expect, test, waitForLiveUpdates } from './fixtures.ts';
+import {
+  allowPrivateTargets,
+  apiPost,
+  createApiKey,
+  expect,
+  test,
+  waitForLiveUpdates,
+} from './fixtures.ts';
 
 /** Contacts of the "Newsletter" group with an email, and without one. */
 const WITH_EMAIL = 60;
@@ -241,10 +248,7 @@ test('email settings keep the password write-only and check the SMTP server, ans
   try {
     await page.goto('/#/email/settings');
     // The server listens on 127.0.0.1: a private target the workspace must allow (README "Email").
-    const allowed = await page.request.patch('/api/workspace/settings', {
-      data: { allowPrivateWebhooks: true },
-    });
-    expect(allowed.status(), await allowed.text()).toBe(200);
+    await allowPrivateTargets(page.request);
     const settings = page.getByTestId('email-settings');
     // Test mode always uses the simulated transport, and says so.
     await expect(settings.getByTestId('email-transport')).toHaveAttribute(

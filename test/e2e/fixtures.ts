@@ -170,6 +170,18 @@ function watchCsp(page: Page): string[] {
   return violations;
 }
 
+/**
+ * Local test peers (a fake Graph API, an SMTP server) listen on 127.0.0.1: the workspace must
+ * allow private targets first (the outbound policy, README "API", Webhooks). `request` is a
+ * signed-in context's (the setting is the desk's admin session's).
+ */
+export async function allowPrivateTargets(request: APIRequestContext): Promise<void> {
+  const res = await request.patch('/api/workspace/settings', {
+    data: { allowPrivateWebhooks: true },
+  });
+  expect(res.status(), await res.text()).toBe(200);
+}
+
 export const test = base.extend<{ server: ParleyServer; signedIn: boolean }>({
   signedIn: [true, { option: true }],
   // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern

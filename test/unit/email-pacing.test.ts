@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { migrate } from '../../main/core/db/migrate.ts';
 import { createGovernor } from '../../main/core/pacing/governor.ts';
 import { manualClock, tempDir } from '../helpers.ts';
+import { maxPerSecond } from '../email-fixture.ts';
 
 const dirs: string[] = [];
 afterEach(() => dirs.splice(0).forEach((d) => fs.rmSync(d, { recursive: true, force: true })));
@@ -19,17 +20,6 @@ function setup() {
 }
 
 const key = { accountId: 'email-exchange:ws_1', environment: 'live' as const };
-
-/** The most starts in any window [t, t + 1000 ms). */
-function maxPerSecond(times: number[]): number {
-  const sorted = [...times].sort((a, b) => a - b);
-  let best = 0;
-  for (let i = 0, j = 0; i < sorted.length; i++) {
-    while (sorted[j]! < sorted[i]! - 999) j++;
-    best = Math.max(best, i - j + 1);
-  }
-  return best;
-}
 
 /**
  * Email exchanges take time and their jobs run late (issue 18 item 11c: 229 in the first second

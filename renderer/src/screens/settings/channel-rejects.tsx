@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useRef, useState } from 'react';
 import type { WebhookReject } from '../../../../shared/schemas/channel.ts';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
@@ -26,21 +26,35 @@ const firstPage = () => api.channel.rejects({ limit: 20 });
 
 /**
  * What Meta sent that could not be stored (README "Connecting WhatsApp", one bad item never sinks a
- * delivery"): the rest of each delivery committed; these are kept with their raw JSON and why,
+ * delivery): the rest of each delivery committed; these are kept with their raw JSON and why,
  * so nothing a customer sent disappears without a trace.
  */
 export function ChannelRejects() {
   const { loaded, retry, setRecord } = useRecord(firstPage);
   const [loadingMore, setLoadingMore] = useState(false);
+  // A refresh starts a new list: a "load more" still on its way belongs to the old one.
+  const generation = useRef(0);
+  const refresh = () => {
+    generation.current++;
+    setLoadingMore(false);
+    retry();
+  };
 
   const loadMore = async () => {
-    if (loaded.state !== 'ready' || !loaded.record.nextCursor) return;
+    if (loaded.state !== 'ready' || !loaded.record.nextCursor || loadingMore) return;
+    const mine = generation.current;
+    const shown = loaded.record;
     setLoadingMore(true);
     try {
-      const page = await api.channel.rejects({ limit: 20, cursor: loaded.record.nextCursor });
-      setRecord({ data: [...loaded.record.data, ...page.data], nextCursor: page.nextCursor });
+      const page = await api.channel.rejects({ limit: 20, cursor: shown.nextCursor });
+      if (mine !== generation.current) return;
+      const known = new Set(shown.data.map((r) => r.id));
+      setRecord({
+        data: [...shown.data, ...page.data.filter((r) => !known.has(r.id))],
+        nextCursor: page.nextCursor,
+      });
     } finally {
-      setLoadingMore(false);
+      if (mine === generation.current) setLoadingMore(false);
     }
   };
 
@@ -54,7 +68,7 @@ export function ChannelRejects() {
         <h2 id="channel-rejects-title" className="card-title">
           Webhook items that could not be read
         </h2>
-        <button type="button" className="button button-small" onClick={retry}>
+        <button type="button" className="button button-small" onClick={refresh}>
           Refresh
         </button>
       </div>
@@ -63,7 +77,7 @@ export function ChannelRejects() {
         here with what Meta sent and why, and the rest of its delivery is stored as usual.
       </p>
       {loaded.state === 'loading' ? <p className="muted">Loading…</p> : null}
-      {loaded.state === 'error' ? <ErrorBanner message={loaded.error} onRetry={retry} /> : null}
+      {loaded.state === 'error' ? <ErrorBanner message={loaded.error} onRetry={refresh} /> : null}
       {loaded.state === 'ready' && loaded.record.data.length === 0 ? (
         <p className="muted" data-testid="channel-rejects-empty">
           None: everything Meta sent was stored.
