@@ -55,10 +55,9 @@ describe('the permission matrix', () => {
 
   it('every registered route declares a right of the matrix, or says it is public', () => {
     const routes = t.core.app.routeRights;
+    // A route without a right of the matrix never gets here: app.ts refuses to start with it
+    // (the ready() in beforeAll would throw). What is left to check is what the rights are.
     expect(routes.length).toBeGreaterThan(100);
-    for (const r of routes) {
-      expect([...RIGHTS, PUBLIC], `${r.method} ${r.url}`).toContain(r.right);
-    }
     // What takes no credential is what must not: health, docs, the UI, tracking links, Meta.
     const open = routes.filter((r) => r.right === PUBLIC).map((r) => r.url);
     for (const url of open) {

@@ -44,7 +44,10 @@ declare module 'fastify' {
 
 /** The one check of a route's right: 403 `forbidden` naming what it requires. */
 export function authorize(principal: Principal, right: RouteRight | undefined): void {
-  if (right === undefined || right === PUBLIC) return;
+  // app.ts refuses to start with a route that declares no right; should one slip through, it
+  // is refused, never let pass unchecked.
+  if (right === undefined) throw new ApiError('forbidden', 'this route declares no right');
+  if (right === PUBLIC) return;
   const why = refusal(principal.role, right, principal.environment);
   if (why) throw new ApiError('forbidden', why, { details: { requires: right } });
 }

@@ -117,7 +117,7 @@ export function conversationsService(deps: {
   }
 
   scheduler.register('conversation.wake', (payload) => {
-    const { conversationId, until } = payload as { conversationId: string; until: number };
+    const { conversationId, until } = payload;
     const row = repo.byId(conversationId);
     // Woken by an inbound message, re-snoozed or changed since: nothing to do.
     if (!row || row.status !== 'snoozed' || row.snoozed_until !== until) return;
@@ -127,7 +127,7 @@ export function conversationsService(deps: {
       row.id,
       {
         status: { from: 'snoozed', to: 'open' },
-        snoozedUntil: { from: iso(until), to: null },
+        snoozedUntil: { from: isoOrNull(until), to: null },
       },
     );
   });

@@ -205,7 +205,6 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
     // Retries wait for their time; SMTP exchanges in flight poke the runner when they end.
     const next = repo.nextDue(c.id);
     if (next !== null) return Math.max(next, now + 1);
-    if (repo.sending(c.id) === 0) runner.finishIfDone(c);
     return null;
   }
 

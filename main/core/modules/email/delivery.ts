@@ -76,7 +76,7 @@ export function emailDelivery(
   const admitting = (k: PaceKey) => pending.get(keyOf(k)) ?? 0;
 
   scheduler.register(SIM, (payload) => {
-    const { ids: batch, kind } = payload as { ids: string[]; kind: 'deliver' | 'open' };
+    const { ids: batch, kind } = payload;
     const now = clock.now();
     if (kind === 'deliver') repo.simDeliver(batch, now);
     else repo.simOpen(batch, now);
@@ -112,7 +112,7 @@ export function emailDelivery(
   scheduler.register(
     SMTP,
     async (payload, ctx) => {
-      const { id } = payload as { id: string };
+      const { id } = payload;
       const prepared = db
         .transaction(() => {
           const m = repo.message(id);

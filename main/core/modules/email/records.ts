@@ -79,10 +79,6 @@ export const toEmailMessage = (m: EmailMessageRow): EmailMessage => ({
   updatedAt: iso(m.updated_at),
 });
 
-/**
- * Email (README "Email"): campaigns whose recipients are fixed at launch
- * and worked in passes by one scheduler job per campaign, paced by the governor (its own key per
- * workspace, at the simulator's `emailRatePerSecond` or the SMTP settings' `ratePerSecond`), and
 /** The governor's key of a workspace's email sends (campaigns and single sends alike). */
 export const paceKey = (scope: Scope): PaceKey => ({
   accountId: `email:${scope.workspaceId}`,

@@ -38,7 +38,7 @@ export function messageDispatch(ctx: MessagesContext, status: MessageStatus) {
     scheduler.register(
       'message.dispatch',
       (payload, ctx) => {
-        const { messageId } = payload as { messageId: string };
+        const { messageId } = payload;
         const row = repo.byId(messageId);
         if (!row || row.status !== 'accepted') return;
         const channel = d.channelFor(row.workspace_id, row.environment);
@@ -60,7 +60,7 @@ export function messageDispatch(ctx: MessagesContext, status: MessageStatus) {
     scheduler.register(
       'message.deliver',
       async (payload, ctx) => {
-        const { messageId } = payload as { messageId: string };
+        const { messageId } = payload;
         const row = repo.byId(messageId);
         if (!row) return;
         const channel = d.channelFor(row.workspace_id, row.environment);

@@ -96,8 +96,8 @@ export function messageStatus(ctx: MessagesContext) {
    * a provider never answered): the message fails and a charge is refunded, in the job's
    * transaction, so nothing stays `accepted` forever.
    */
-  const dispatchDied = (payload: unknown, error: string) => {
-    const row = repo.byId((payload as { messageId: string }).messageId);
+  const dispatchDied = (payload: { messageId: string }, error: string) => {
+    const row = repo.byId(payload.messageId);
     if (!row || row.status !== 'accepted') return;
     repo.setDispatching(row.id, null);
     applyStatus(row, 'failed', {
@@ -119,12 +119,7 @@ export function messageStatus(ctx: MessagesContext) {
   /** The channel's later word on a message (a simulated receipt, a follow-up it promised). */
   function registerJobs() {
     scheduler.register('message.status', (payload) => {
-      const p = payload as {
-        messageId: string;
-        status: 'delivered' | 'read' | 'failed';
-        errorCode?: string;
-        errorMessage?: string;
-      };
+      const p = payload;
       const row = repo.byId(p.messageId);
       if (!row) return;
       applyStatus(

@@ -146,7 +146,7 @@ export function templatesService(
   scheduler.register(
     'template.submit',
     async (payload) => {
-      const { templateId, stamp } = payload as { templateId: string; stamp: number };
+      const { templateId, stamp } = payload;
       const row = repo.byId(templateId);
       if (!row || row.status !== 'PENDING' || row.updated_at !== stamp) return;
       const client = provider(scopeOf(row));
@@ -200,7 +200,7 @@ export function templatesService(
       baseDelayMs: 5000,
       // Meta could not be reached for all its tries: say so rather than stay PENDING for ever.
       onDead: (payload, error) => {
-        const { templateId, stamp } = payload as { templateId: string; stamp: number };
+        const { templateId, stamp } = payload;
         const row = repo.byId(templateId);
         if (row && row.status === 'PENDING' && row.updated_at === stamp) {
           transition(row, 'REJECTED', `could not submit the template to Meta: ${error}`);
@@ -212,7 +212,7 @@ export function templatesService(
   scheduler.register(
     'template.delete',
     async (payload) => {
-      const { workspaceId, name } = payload as { workspaceId: string; name: string };
+      const { workspaceId, name } = payload;
       const client = provider({ workspaceId, environment: 'live' });
       if (!client) return;
       try {
@@ -229,7 +229,7 @@ export function templatesService(
   );
 
   scheduler.register('template.review', (payload) => {
-    const { templateId, stamp } = payload as { templateId: string; stamp: number };
+    const { templateId, stamp } = payload;
     const row = repo.byId(templateId);
     // Edited, reviewed by sync, or deleted since: this review is void.
     if (!row || row.status !== 'PENDING' || row.updated_at !== stamp) return;

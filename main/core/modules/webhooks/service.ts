@@ -74,8 +74,8 @@ export function webhooksService(
   const repo = webhooksRepo(db);
   const privateAllowed = (workspaceId: string) => repo.allowsPrivate(workspaceId);
 
-  async function deliver(payload: unknown, attempt: number, signal: AbortSignal) {
-    const { deliveryId } = payload as { deliveryId: string };
+  async function deliver(payload: { deliveryId: string }, attempt: number, signal: AbortSignal) {
+    const { deliveryId } = payload;
     const d = repo.delivery(deliveryId);
     if (!d || d.status !== 'pending') return;
     const hook = repo.byId(d.webhook_id)!;
@@ -156,7 +156,7 @@ export function webhooksService(
       maxAttempts: 1000,
       concurrency: 16,
       onDead: (payload, error) => {
-        const { deliveryId } = payload as { deliveryId: string };
+        const { deliveryId } = payload;
         repo.deliveryDied(deliveryId, error);
       },
     },

@@ -467,7 +467,7 @@ export function workflowsService(d: WorkflowsDeps) {
   scheduler.register(
     STEP,
     (payload) => {
-      const { runId, seq } = payload as { runId: string; seq: number };
+      const { runId, seq } = payload;
       const found = repo.runWithContact(runId);
       if (!found || found.run.seq !== seq) return;
       const r = found.run;
@@ -506,7 +506,7 @@ export function workflowsService(d: WorkflowsDeps) {
   scheduler.register(
     WEBHOOK,
     async (payload, ctx) => {
-      const { runId, seq } = payload as { runId: string; seq: number };
+      const { runId, seq } = payload;
       const found = repo.runWithContact(runId);
       if (!found) return;
       const { run: r, contact } = found;
@@ -597,7 +597,7 @@ export function workflowsService(d: WorkflowsDeps) {
       maxAttempts: WEBHOOK_ATTEMPTS,
       baseDelayMs: 2000,
       onDead: (payload, error) => {
-        const { runId, seq } = payload as { runId: string; seq: number };
+        const { runId, seq } = payload;
         const r = repo.run(runId);
         if (!r || r.seq !== seq || r.waiting_for !== 'webhook' || r.status !== 'running') return;
         const def = definitionOf(r.workflow_id, r.version);
