@@ -37,7 +37,7 @@ export const isMetaGraph = (graphBaseUrl: string | null): boolean => {
     return false;
   }
 };
-const TIMEOUT_MS = 10_000;
+export const GRAPH_TIMEOUT_MS = 10_000;
 /** The longest answer read from the Graph API (a page of 100 templates is far below it). */
 const MAX_ANSWER_BYTES = 4 * 1024 * 1024;
 
@@ -276,7 +276,7 @@ export function cloudApiClient(config: CloudApiConfig) {
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         allowPrivate: config.allowPrivate,
-        timeoutMs: TIMEOUT_MS,
+        timeoutMs: GRAPH_TIMEOUT_MS,
         maxResponseBytes: MAX_ANSWER_BYTES,
         ...(signal ? { signal } : {}),
       });

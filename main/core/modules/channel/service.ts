@@ -10,6 +10,7 @@ import type { CloudApiClient } from '../../channel/cloud-api.ts';
 import {
   cloudApiClient,
   DEFAULT_GRAPH_BASE_URL,
+  GRAPH_TIMEOUT_MS,
   GraphError,
   GraphUnreachable,
   isMetaGraph,
@@ -102,7 +103,7 @@ export function classifyCheckFailure(
     }
     const why =
       e.failure === 'timeout'
-        ? 'no answer within 10 s'
+        ? `no answer within ${GRAPH_TIMEOUT_MS / 1000} s`
         : e.failure === 'refused_target' || e.failure === 'invalid_url'
           ? e.message
           : 'the connection failed';
@@ -148,29 +149,33 @@ export function channelService(d: {
     !!r.access_token &&
     !!r.app_secret;
 
-  const clientOf = (r: ChannelRow): CloudApiClient =>
+  const clientOf = (
+    r: ChannelRow,
+    allowPrivate = d.workspaces.settings(r.workspace_id).allowPrivateWebhooks,
+  ): CloudApiClient =>
     cloudApiClient({
       graphBaseUrl: r.graph_base_url ?? DEFAULT_GRAPH_BASE_URL,
       phoneNumberId: r.phone_number_id!,
       wabaId: r.waba_id!,
       accessToken: r.access_token!,
       outbound: d.outbound,
-      allowPrivate: d.workspaces.settings(r.workspace_id).allowPrivateWebhooks,
+      allowPrivate,
     });
 
   /** One remote channel per account, rebuilt when its settings change. */
   const remotes = new Map<string, { stamp: string; channel: RemoteChannel }>();
   function remoteFor(r: ChannelRow): RemoteChannel {
+    const allowPrivate = d.workspaces.settings(r.workspace_id).allowPrivateWebhooks;
     const stamp = [
       r.graph_base_url,
       r.phone_number_id,
       r.waba_id,
       r.access_token,
-      d.workspaces.settings(r.workspace_id).allowPrivateWebhooks,
+      allowPrivate,
     ].join('\n');
     const cached = remotes.get(r.business_account_id);
     if (cached?.stamp === stamp) return cached.channel;
-    const client = clientOf(r);
+    const client = clientOf(r, allowPrivate);
     const channel: RemoteChannel = {
       kind: 'remote',
       // The provider names the message (`wamid.…`) when it accepts it.
@@ -187,7 +192,7 @@ export function channelService(d: {
         } catch (e) {
           if (e instanceof GraphError) {
             const outcome = outcomeOfGraphError(e);
-            if (e.code === 190) markCheck(r.business_account_id, false, outcome.message);
+            if (e.code === 190) markTokenRefused(r.business_account_id, outcome.message);
             return outcome;
           }
           throw e;
@@ -198,15 +203,16 @@ export function channelService(d: {
     return channel;
   }
 
-  function markCheck(accountId: string, ok: boolean, message: string) {
+  /** Meta refused the token on a send (code 190): the settings say so until it is replaced. */
+  function markTokenRefused(accountId: string, message: string) {
     const r = repo.byAccount(accountId);
     if (!r) return;
     repo.saveCheck({
       ...r,
       checked_at: clock.now(),
-      check_ok: ok ? 1 : 0,
+      check_ok: 0,
       check_message: message,
-      check_outcome: ok ? 'connected' : 'auth_failed',
+      check_outcome: 'auth_failed',
     });
   }
 

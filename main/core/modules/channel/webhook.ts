@@ -252,6 +252,7 @@ export function channelWebhook(d: {
   }
 
   function inbound(
+    account: ChannelRow,
     scope: Scope,
     m: InboundMessage,
     profiles: SenderProfile[],
@@ -269,7 +270,7 @@ export function channelWebhook(d: {
       d.clock.now(),
     );
 
-    if (type === 'system') return system(scope, m, sender, result);
+    if (type === 'system') return system(account, scope, m, sender, result);
     if (type === 'reaction' && reaction(scope, m, sender, receivedAt)) {
       result.messages++;
       return;
@@ -337,6 +338,7 @@ export function channelWebhook(d: {
    * or user id moves the contact to it; the conversation gets a note saying so.
    */
   function system(
+    account: ChannelRow,
     scope: Scope,
     m: InboundMessage,
     sender: { phone: string | null; waUserId: string | null },
@@ -358,10 +360,8 @@ export function channelWebhook(d: {
       phone: sys.type === 'user_changed_number' ? newPhone : null,
       waUserId: newUser,
     });
-    const account = d.channels.connectedRow(scope.workspaceId);
-    const conversation = account
-      ? d.conversations.byContact(row.id, account.business_account_id)
-      : undefined;
+    // The conversation on the number the delivery named (the account that signed it).
+    const conversation = d.conversations.byContact(row.id, account.business_account_id);
     const what =
       sys.type === 'user_changed_number'
         ? `changed their number${contact.phone ? ` from ${contact.phone}` : ''}${newPhone ? ` to ${newPhone}` : ''}`
@@ -490,7 +490,7 @@ export function channelWebhook(d: {
     });
     for (const m of messages) {
       item(account, 'message', m, result, () =>
-        inbound(scope, m as InboundMessage, profiles, result),
+        inbound(account, scope, m as InboundMessage, profiles, result),
       );
     }
     for (const s of statuses)

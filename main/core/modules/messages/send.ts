@@ -166,6 +166,8 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
   ) {
     const now = opts.at ?? clock.now();
     const account = d.workspaces.activeAccount(scope.workspaceId);
+    // One look at the channel a send: its ids and whether the request hands it over.
+    const channel = d.channelFor(scope.workspaceId, scope.environment);
     const conversation = d.conversations.ensure(scope, contact.id, account.id, now);
     const id = opts.id ?? ids('msg');
     const cost = charge(scope, fields.category, id);
@@ -182,8 +184,7 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
       sent_by: sender.sentBy,
       agent_id: sender.agentId,
       cost_micros: cost,
-      channel_message_id:
-        opts.channelMessageId ?? d.channelFor(scope.workspaceId, scope.environment).newMessageId(),
+      channel_message_id: opts.channelMessageId ?? channel.newMessageId(),
       error_code: null,
       error_message: null,
       created_at: now,
@@ -205,10 +206,7 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
     );
     d.conversations.touchOutbound(scope, conversation, now);
     // Live sends through a provider (test keys never use one, except a test's own channel).
-    const remote =
-      !!opts.inRequest &&
-      scope.environment === 'live' &&
-      d.channelFor(scope.workspaceId, scope.environment).kind === 'remote';
+    const remote = !!opts.inRequest && scope.environment === 'live' && channel.kind === 'remote';
     if (remote) {
       // Handed over by the request itself (deliverNow): recorded as in flight before the call;
       // should the request's call end without an answer, this job takes over (README "Connecting WhatsApp").
