@@ -34,6 +34,12 @@ export const ERROR_CATALOG = {
     description:
       'The `X-API-Key` header is missing, malformed, unknown or revoked. Keys look like `svc_test_…` or `svc_live_…`.',
   },
+  invalid_credentials: {
+    status: 401,
+    message: 'The email or password is not right.',
+    description:
+      '`POST /login`: no active member signs in with this email and password (the answer never says which was wrong). Repeated failures make sign-in wait: see `rate_limited`.',
+  },
   invalid_signature: {
     status: 401,
     message: 'The webhook signature is missing or invalid.',

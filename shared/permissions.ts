@@ -1,25 +1,35 @@
 /**
  * Who may do what: one matrix, read by the core's auth hook (every API route declares the right
  * it needs) and by the UI (to hide or disable what the caller may not use). A right is allowed
- * to a role or not; some rights also hold in one environment only (the simulator is test mode's,
- * the WhatsApp channel live mode's).
+ * to a role or not; an agent may hold extra rights an admin grants; some rights also hold in one
+ * environment only (the simulator is test mode's, the WhatsApp channel live mode's).
  *
- * Roles today: `owner`, the desk's own session (the desktop window, or the browser signed in
- * with the link `parley serve` prints), and `api_key`, a script's key. Members with the `admin`
- * and `agent` roles join the matrix as rows of their own.
+ * Roles (README "Security"): the workspace's members — `owner` (exactly one, every right; the
+ * desktop's local session is the owner's), `admin`, `agent` — and `api_key`, a script's key,
+ * which is not a member and never does what only a signed-in administrator does.
  */
 import type { Environment } from './schemas/common.ts';
 
-export const ROLES = ['owner', 'api_key'] as const;
+export const MEMBER_ROLES = ['owner', 'admin', 'agent'] as const;
+export type MemberRole = (typeof MEMBER_ROLES)[number];
+/** The roles an invite or a change may give: there is one owner, made with the workspace. */
+export const ASSIGNABLE_ROLES = ['admin', 'agent'] as const;
+export type AssignableRole = (typeof ASSIGNABLE_ROLES)[number];
+export const ROLES = [...MEMBER_ROLES, 'api_key'] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
  * The rights routes declare, grouped as the desk's areas are: what an agent works with (inbox,
  * contacts, sends), what the business builds (templates, lists, campaigns, automation), and
- * what only the desk's administrator touches (keys, money, settings that aim the core at a host).
+ * what only the desk's administrators touch (members, keys, money, settings that aim the core at
+ * a host, the audit trail).
  */
 export const RIGHTS = [
-  /** Conversations, their messages, replies and notes, canned replies, agents. */
+  /** Who the caller is (`GET /api/me`) and the workspaces it sees. */
+  'account',
+  /** A member's own sign-in: their sessions, sign-out, password. */
+  'sessions',
+  /** Conversations, their messages, replies and notes, canned replies, the assignee list. */
   'inbox',
   /** Contacts, groups, imports. */
   'contacts',
@@ -45,7 +55,11 @@ export const RIGHTS = [
   'wallet.manage',
   /** API keys. */
   'keys',
-  /** Workspaces and their settings (private targets, low-balance threshold). */
+  /** Members, invites, roles, other members' sessions. */
+  'members',
+  /** The audit trail and its export. */
+  'audit',
+  /** Workspace settings (private targets, low-balance threshold): reading them. */
   'workspace.read',
   'workspace.manage',
   /** The live WhatsApp channel: its settings, number and rejected webhook items (reading). */
@@ -61,37 +75,60 @@ export const RIGHTS = [
 ] as const;
 export type Right = (typeof RIGHTS)[number];
 
+/**
+ * Extra rights an admin may grant an agent (design.md §6): `campaigns` lets them build and send
+ * campaigns (and the templates and lists they send), `automation` lets them build workflows.
+ */
+export const GRANTS = ['campaigns', 'automation'] as const;
+export type Grant = (typeof GRANTS)[number];
+export const GRANT_RIGHTS: Readonly<Record<Grant, readonly Right[]>> = {
+  campaigns: ['campaigns.write', 'templates.write', 'lists.write'],
+  automation: ['automation.write'],
+};
+export const GRANT_LABELS: Readonly<Record<Grant, string>> = {
+  campaigns: 'Campaigns, templates and lists',
+  automation: 'Workflows',
+};
+
 /** Routes that take no credential: their own proof (a token, a signature) or nothing to guard. */
 export const PUBLIC = 'public';
 export type RouteRight = Right | typeof PUBLIC;
 
 const ALL: readonly Role[] = ROLES;
-const OWNER: readonly Role[] = ['owner'];
+const MEMBERS: readonly Role[] = MEMBER_ROLES;
+/** Admins and scripts: what the business builds and runs, out of an agent's reach. */
+const BUILDERS: readonly Role[] = ['owner', 'admin', 'api_key'];
+/** What only a signed-in administrator does, never a key. */
+const ADMINS: readonly Role[] = ['owner', 'admin'];
 
 /** Right → the roles that hold it. */
 export const PERMISSIONS: Readonly<Record<Right, readonly Role[]>> = {
+  account: ALL,
+  sessions: MEMBERS,
   inbox: ALL,
   contacts: ALL,
   send: ALL,
   events: ALL,
   'templates.read': ALL,
-  'templates.write': ALL,
+  'templates.write': BUILDERS,
   'lists.read': ALL,
-  'lists.write': ALL,
+  'lists.write': BUILDERS,
   'campaigns.read': ALL,
-  'campaigns.write': ALL,
+  'campaigns.write': BUILDERS,
   'automation.read': ALL,
-  'automation.write': ALL,
-  webhooks: ALL,
-  'wallet.read': ALL,
-  'wallet.manage': OWNER,
-  keys: OWNER,
-  'workspace.read': ALL,
-  'workspace.manage': OWNER,
-  'channel.read': ALL,
-  'channel.manage': OWNER,
-  'email_settings.read': ALL,
-  'email_settings.manage': OWNER,
+  'automation.write': BUILDERS,
+  webhooks: BUILDERS,
+  'wallet.read': BUILDERS,
+  'wallet.manage': ADMINS,
+  keys: ADMINS,
+  members: ADMINS,
+  audit: ADMINS,
+  'workspace.read': BUILDERS,
+  'workspace.manage': ADMINS,
+  'channel.read': BUILDERS,
+  'channel.manage': ADMINS,
+  'email_settings.read': BUILDERS,
+  'email_settings.manage': ADMINS,
   simulator: ALL,
 };
 
@@ -102,12 +139,27 @@ export const RIGHT_ENVIRONMENT: Readonly<Partial<Record<Right, Environment>>> = 
   'channel.manage': 'live',
 };
 
-export const can = (role: Role, right: Right): boolean => PERMISSIONS[right].includes(role);
+/** True when the role holds the right by itself or through one of the member's grants. */
+export const can = (role: Role, right: Right, grants: readonly Grant[] = []): boolean =>
+  PERMISSIONS[right].includes(role) ||
+  (role === 'agent' && grants.some((g) => GRANT_RIGHTS[g].includes(right)));
 
 /** Why a right was refused, in words the caller can act on (the 403's message). */
-export function refusal(role: Role, right: Right, environment: Environment): string | null {
-  if (!can(role, right)) {
-    return 'This action is only available in the Parley app (Settings), not with an API key.';
+export function refusal(
+  role: Role,
+  right: Right,
+  environment: Environment,
+  grants: readonly Grant[] = [],
+): string | null {
+  if (!can(role, right, grants)) {
+    if (role === 'api_key') {
+      return 'This action is only available to a signed-in administrator in the Parley app, not with an API key.';
+    }
+    if (right === 'sessions') return 'Only a signed-in member has sessions.';
+    const grant = GRANTS.find((g) => GRANT_RIGHTS[g].includes(right));
+    return grant
+      ? `Your role (${role}) may not do this unless an admin grants you "${GRANT_LABELS[grant]}".`
+      : `Your role (${role}) may not do this: ask an admin of the workspace.`;
   }
   const only = RIGHT_ENVIRONMENT[right];
   if (only && only !== environment) {
@@ -118,6 +170,17 @@ export function refusal(role: Role, right: Right, environment: Environment): str
   return null;
 }
 
-/** Every right a role holds in an environment: what a UI may offer. */
-export const rightsOf = (role: Role, environment: Environment): Right[] =>
-  RIGHTS.filter((right) => refusal(role, right, environment) === null);
+/** Every right a caller holds in an environment: what a UI may offer. */
+export const rightsOf = (
+  role: Role,
+  environment: Environment,
+  grants: readonly Grant[] = [],
+): Right[] => RIGHTS.filter((right) => refusal(role, right, environment, grants) === null);
+
+/** What a role is for, in a sentence (the Members screen and the invite form). */
+export const ROLE_SUMMARY: Readonly<Record<MemberRole, string>> = {
+  owner: 'Every right; the desk’s owner cannot be removed.',
+  admin: 'Members, API keys, wallet, settings and webhooks, and everything an agent does.',
+  agent:
+    'The inbox, contacts and canned replies; templates, lists, campaigns and workflows read-only unless granted.',
+};

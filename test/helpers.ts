@@ -31,15 +31,49 @@ export interface TestCore {
       body?: unknown;
       headers?: Record<string, string>;
       session?: Environment;
+      /** A member's session token (the `parley_session` cookie), from `member()` or `signIn()`. */
+      cookie?: string;
     },
   ): Promise<{ status: number; body: any; headers: Record<string, unknown>; text: string }>; // eslint-disable-line @typescript-eslint/no-explicit-any
+  /** An agent who cannot sign in (as `POST /agents` adds one). */
+  agent(name: string, email?: string): { id: string; name: string };
+  /**
+   * A member who signed in: invited by the owner, accepted with `password` (default
+   * `correct horse 42`); `cookie` is their session token.
+   */
+  member(opts: {
+    name: string;
+    email?: string;
+    role?: 'admin' | 'agent';
+    rights?: ('campaigns' | 'automation')[];
+    password?: string;
+    workspaceId?: string;
+  }): Promise<{ id: string; cookie: string; email: string; password: string }>;
   close(): Promise<void>;
 }
+
+/** Who the test helpers act as when they set members up: the workspace's owner. */
+const ownerContext = (core: Core, workspaceId: string) => {
+  const owner = core.services.members.ownerOf(workspaceId);
+  return {
+    workspaceId,
+    actor: { kind: 'member' as const, id: owner.id, name: owner.name },
+    memberId: owner.id,
+    sessionId: null,
+    address: null,
+  };
+};
 
 /** A fresh core on a fresh data dir; `close()` stops it and removes the dir. */
 export async function makeCore(opts: Partial<CoreOptions> = {}): Promise<TestCore> {
   const dataDir = opts.dataDir ?? tempDir();
-  const core = await createCore({ dataDir, sessionToken: 'test-session-token', ...opts });
+  // Password hashing at a test cost (2^10): the default (2^17) is measured by the bench.
+  const core = await createCore({
+    dataDir,
+    sessionToken: 'test-session-token',
+    scrypt: { logN: 10, r: 8, p: 1 },
+    ...opts,
+  });
   const workspaceId = core.services.workspaces.resolve().id;
   return {
     core,
@@ -52,6 +86,7 @@ export async function makeCore(opts: Partial<CoreOptions> = {}): Promise<TestCor
       const addr = core.app.server.address();
       if (addr && typeof addr === 'object') headers.host ??= `127.0.0.1:${addr.port}`;
       if (o.key) headers['x-api-key'] = o.key;
+      if (o.cookie) headers.cookie = `parley_session=${o.cookie}`;
       if (o.session) {
         headers['x-parley-session'] = 'test-session-token';
         headers['x-parley-environment'] = o.session;
@@ -76,6 +111,25 @@ export async function makeCore(opts: Partial<CoreOptions> = {}): Promise<TestCor
       // Every error answer of the API suite must be one /openapi.json declares.
       if (res.statusCode >= 400) checkErrorAnswer(() => core.app.swagger(), method, url, res);
       return { status: res.statusCode, body, headers: res.headers, text: res.body };
+    },
+    agent(name, email = `${name.toLowerCase().replace(/\W+/g, '.')}@example.com`) {
+      return core.services.members.createAgent(ownerContext(core, workspaceId), { name, email });
+    },
+    async member(m) {
+      const ws = m.workspaceId ?? workspaceId;
+      const email = m.email ?? `${m.name.toLowerCase().replace(/\W+/g, '.')}@example.com`;
+      const password = m.password ?? 'correct horse 42';
+      const invite = core.services.members.invite(
+        ownerContext(core, ws),
+        { email, name: m.name, role: m.role ?? 'agent', rights: m.rights },
+        'http://127.0.0.1',
+      );
+      const token = invite.inviteUrl.split('#token=')[1]!;
+      const accepted = await core.services.members.acceptInvite(
+        { token, name: m.name, password },
+        { address: '127.0.0.1', userAgent: 'vitest' },
+      );
+      return { id: accepted.member.id, cookie: accepted.token, email, password };
     },
     async close() {
       await core.stop();

@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -16,16 +17,10 @@ import { DatabaseOpenError } from '../core/db/open.ts';
 import { privateFile } from '../core/files.ts';
 import { ListenError } from '../core/http/server.ts';
 import { retentionFromEnv } from '../core/jobs/retention.ts';
-import {
-  lastServeUrl,
-  loadLoginSecret,
-  loginUrl,
-  recordServeUrl,
-  SessionSecretError,
-} from '../core/http/session.ts';
+import { lastServeUrl, loginUrl, recordServeUrl } from '../core/http/session.ts';
+import { LOGIN_LINK_TTL_MS } from '../core/modules/members/service.ts';
 import type { WorkspaceSettings } from '../core/modules/workspaces/service.ts';
 import type { Scope } from '../core/runtime.ts';
-import { cryptoRandom } from '../core/runtime.ts';
 import type { Services } from '../core/services.ts';
 import { readImportStream } from '../core/modules/contacts/import.ts';
 import { defaultDataDir } from '../core/paths.ts';
@@ -157,11 +152,7 @@ function fail(e: unknown, io: Io, json: boolean): number {
     io.err(`parley: ${e.message} (see parley --help)`);
     return 2;
   }
-  const known =
-    e instanceof ApiError ||
-    e instanceof DatabaseOpenError ||
-    e instanceof ListenError ||
-    e instanceof SessionSecretError;
+  const known = e instanceof ApiError || e instanceof DatabaseOpenError || e instanceof ListenError;
   const message = known
     ? (e as Error).message
     : `unexpected error: ${(e as Error)?.stack ?? String(e)}`;
@@ -202,6 +193,13 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
     const { services } = open();
     const ws = services.workspaces.resolve(values.workspace);
     const k = services.keys.create(ws.id, env.data, name);
+    cliAudit(
+      services,
+      ws.id,
+      'api_key.created',
+      { type: 'api_key', id: k.id },
+      { environment: env.data },
+    );
     print(
       `${k.key}\n\nCreated ${k.environment} key "${k.name}" (${k.id}) for workspace ${ws.name}.\n` +
         'Store it now: it is shown only this once.',
@@ -243,6 +241,7 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
     const id = need(positional[0], 'key ID');
     const { services } = open();
     const k = services.keys.revoke(services.keys.workspaceOf(id), id);
+    cliAudit(services, services.keys.workspaceOf(id), 'api_key.revoked', { type: 'api_key', id });
     print(`revoked ${k.prefix}… (${k.id}); it is refused from its next request on`, k);
   },
   'wallet show': ({ values, open, print }) => {
@@ -271,6 +270,13 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
     const { services } = open();
     const ws = services.workspaces.resolve(values.workspace);
     const r = services.wallet.topup(ws.id, amount, values.description);
+    cliAudit(
+      services,
+      ws.id,
+      'wallet.topped_up',
+      { type: 'wallet', id: null },
+      { amountMicros: amount },
+    );
     print(
       `topped up ${formatMicros(amount, r.wallet.currency)}; balance ${formatMicros(r.wallet.balanceMicros, r.wallet.currency)}`,
       r,
@@ -424,10 +430,17 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
     const ws = services.workspaces.resolve(values.workspace);
     // The same service PATCH /api/workspace/settings uses.
     const settings = services.workspaces.updateSettings(ws.id, patch);
+    cliAudit(
+      services,
+      ws.id,
+      'settings.updated',
+      { type: 'workspace', id: ws.id },
+      { fields: Object.keys(patch) },
+    );
     const [name, set] = Object.entries(patch)[0]!;
     print(`${ws.name}: ${name} set to ${String(set)}`, { workspaceId: ws.id, ...settings });
   },
-  'login-url': ({ values, dataDir, print }) => {
+  'login-url': ({ values, dataDir, open, print }) => {
     let base: string;
     if (values.port !== undefined) {
       const port = Number(values.port);
@@ -443,8 +456,9 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
         );
       base = last;
     }
-    const url = loginUrl(base, loadLoginSecret(dataDir, cryptoRandom));
-    print(url, { loginUrl: url, url: base });
+    // A fresh link every time: single use, valid 10 minutes (README "Security").
+    const url = loginUrl(base, open().services.members.mintLoginLink());
+    print(url, { loginUrl: url, url: base, expiresInSeconds: LOGIN_LINK_TTL_MS / 1000 });
   },
   backup: ({ positional, open, print }) => {
     const file = path.resolve(need(positional[0], 'backup FILE'));
@@ -464,6 +478,24 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
     print(`backup written to ${file} (${bytes} bytes)`, { file, bytes });
   },
 };
+
+/** What the command line changes is in the audit trail too, by the actor `cli`. */
+function cliAudit(
+  services: Store['services'],
+  workspaceId: string,
+  action: string,
+  target: { type: string; id: string | null },
+  details: Record<string, unknown> = {},
+): void {
+  services.audit.append({
+    workspaceId,
+    actor: { kind: 'cli', id: 'cli', name: `parley (${os.userInfo().username})` },
+    action,
+    target,
+    address: null,
+    details,
+  });
+}
 
 function retentionOrUsage(env: NodeJS.ProcessEnv) {
   try {

@@ -9,7 +9,8 @@ import {
   DEFAULT_RATE_LIMIT,
   DEFAULT_SESSION_RATE_LIMIT,
 } from './http/rate-limit.ts';
-import { loadLoginSecret, loginUrl } from './http/session.ts';
+import { loginUrl, removeLegacySecret } from './http/session.ts';
+import type { ScryptCost } from './modules/members/passwords.ts';
 import { listen } from './http/server.ts';
 import type { MigrateResult } from './db/migrate.ts';
 import { migrate } from './db/migrate.ts';
@@ -46,6 +47,8 @@ export interface StoreOptions {
   resolveHost?: Resolver;
   /** SMTP against a local test peer (self-signed certificates, short timeouts). */
   smtpOptions?: { allowInvalidCerts?: boolean; timeoutMs?: number };
+  /** Password hashing cost (design.md §6's by default; tests lower it). */
+  scrypt?: ScryptCost;
   /**
    * Where the data key that seals provider secrets lives: the desktop passes its OS keychain;
    * `data-dir/secret.key` (0600) otherwise.
@@ -110,6 +113,7 @@ export function openStore(opts: StoreOptions): Store {
       ...(opts.retention ? { retention: opts.retention } : {}),
       ...(opts.resolveHost ? { resolveHost: opts.resolveHost } : {}),
       ...(opts.smtpOptions ? { smtpOptions: opts.smtpOptions } : {}),
+      ...(opts.scrypt ? { scrypt: opts.scrypt } : {}),
     });
     services.workspaces.ensureDefault();
     return {
@@ -131,8 +135,9 @@ export interface CoreOptions extends StoreOptions {
   /** Per-launch secret of the desktop UI (X-Parley-Session); generated when absent, null disables it. */
   sessionToken?: string | null;
   /**
-   * Browser sign-in (`/login?token=…` and its cookie) with the data dir's persisted secret
-   * (`session.secret`, created on first use); false disables it (the desktop app uses its preload).
+   * The one-click browser sign-in link (`GET /login?token=…`, single use, 10 minutes); false
+   * turns it off (the desktop window signs in through its preload). Members sign in with their
+   * password either way.
    */
   browserLogin?: boolean;
   rendererDir?: string | null;
@@ -154,7 +159,7 @@ export interface Core extends Store {
   sessionToken: string | null;
   /** Changes on every start of the core; `GET /health` reports it. */
   bootId: string;
-  /** The browser sign-in link for a base URL (null when browser sign-in is off). */
+  /** A fresh one-click sign-in link for a base URL (null when the link is off). */
   loginUrl(baseUrl: string): string | null;
   /** Listens on host:port (0 = a free port) and starts the job runners. */
   start(opts?: { host?: string; port?: number }): Promise<{ url: string; port: number }>;
@@ -172,13 +177,14 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   const bootId = randomBase62(random, 16);
   let port: number | null = null;
   let app: FastifyInstance;
-  let loginSecret: string | null = null;
+  const browserLogin = opts.browserLogin !== false;
   try {
-    loginSecret = opts.browserLogin === false ? null : loadLoginSecret(opts.dataDir, random);
+    // Earlier versions kept a permanent sign-in secret: it signs nobody in any more.
+    removeLegacySecret(opts.dataDir);
     app = await buildApp({
       services: store.services,
       sessionToken,
-      loginSecret,
+      browserLogin,
       bootId,
       rendererDir: opts.rendererDir ?? null,
       rateLimit: opts.rateLimit ?? DEFAULT_RATE_LIMIT,
@@ -202,7 +208,8 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     app,
     sessionToken,
     bootId,
-    loginUrl: (baseUrl) => (loginSecret ? loginUrl(baseUrl, loginSecret) : null),
+    loginUrl: (baseUrl) =>
+      browserLogin ? loginUrl(baseUrl, store.services.members.mintLoginLink()) : null,
     async start({ host = '127.0.0.1', port: wanted = 0 } = {}) {
       const bound = await listen(app, host, wanted);
       port = bound.port;

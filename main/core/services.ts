@@ -24,6 +24,10 @@ import { pricesRepo } from './modules/wallet/prices.ts';
 import { walletService } from './modules/wallet/service.ts';
 import { webhooksService } from './modules/webhooks/service.ts';
 import { workspacesService } from './modules/workspaces/service.ts';
+import { auditService } from './modules/audit/service.ts';
+import { membersService } from './modules/members/service.ts';
+import type { ScryptCost } from './modules/members/passwords.ts';
+import { DEFAULT_SCRYPT_COST } from './modules/members/passwords.ts';
 import type { Resolver } from './net/outbound.ts';
 import { createOutbound } from './net/outbound.ts';
 import { createGovernor } from './pacing/governor.ts';
@@ -47,6 +51,8 @@ export interface ServiceOptions {
   retention?: Retention;
   /** SMTP against a local test peer (self-signed certificates, short timeouts). */
   smtpOptions?: { allowInvalidCerts?: boolean; timeoutMs?: number };
+  /** Password hashing cost (design.md §6's by default; tests lower it). */
+  scrypt?: ScryptCost;
 }
 
 /** Every feature's service, in one place: the HTTP routes, the CLI and the runners call these. */
@@ -68,6 +74,21 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const simulator = simulatorSettings(db);
   const simulated = createSimulatedChannel(simulator, random, clock, undo);
   const workspaces = workspacesService(db, clock, ids);
+  const audit = auditService(db, clock);
+  const members = membersService({
+    db,
+    clock,
+    random,
+    ids,
+    audit,
+    scrypt: opts.scrypt ?? DEFAULT_SCRYPT_COST,
+    closeSessions: (sessionIds) => hub.closeSessions(sessionIds),
+    // An invite goes by email when the workspace's live SMTP is set up with a sender.
+    emailInvite: (workspaceId, to, subject, text) =>
+      email.sendNotice(workspaceId, to, subject, text),
+    workspaceName: (workspaceId) => workspaces.get(workspaceId).name,
+    defaultWorkspace: () => workspaces.resolve().id,
+  });
   // Test keys always use the simulator; a live account connected to a provider uses it.
   const channels = channelService({
     db,
@@ -114,12 +135,12 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const conversations = conversationsService({
     db,
     clock,
-    ids,
     scheduler,
     outbox,
     contacts,
     messages,
     workspaces,
+    members,
     store: conversationRows,
   });
   const campaigns = campaignsService({
@@ -174,6 +195,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     contacts,
     messages,
     conversations,
+    members,
     lists: interactiveLists,
     workspaces,
   });
@@ -200,6 +222,8 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     channels,
     channelWebhooks,
     workspaces,
+    members,
+    audit,
     keys: keysService(db, clock, random, ids),
     contacts,
     wallet,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEMBER_ROLES } from '../permissions.ts';
 import { MAX_LABELS } from '../labels.ts';
 import { contactSchema, labelSchema } from './contacts.ts';
 import { isoDate, pageQuery } from './common.ts';
@@ -7,10 +8,13 @@ import { messageSchema } from './messages.ts';
 export const CONVERSATION_STATUSES = ['open', 'pending', 'snoozed', 'resolved'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
 
+/** A member as the inbox sees them: who conversations can be assigned to (design.md §6). */
 export const agentSchema = z.object({
   id: z.string(),
   name: z.string(),
-  email: z.string(),
+  email: z.string().nullable(),
+  role: z.enum(MEMBER_ROLES),
+  active: z.boolean().describe('false once deactivated: not assignable, the name still shown'),
   createdAt: isoDate,
 });
 export type Agent = z.infer<typeof agentSchema>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { RIGHTS, ROLES } from '../permissions.ts';
+import { GRANTS, MEMBER_ROLES, RIGHTS, ROLES } from '../permissions.ts';
 import { environmentSchema, isoDate } from './common.ts';
 
 export const workspaceSchema = z.object({
@@ -32,5 +32,22 @@ export const meSchema = z.object({
   rights: z
     .array(z.enum(RIGHTS))
     .describe('what the caller may do in this environment (the UI hides or disables the rest)'),
+  grants: z.array(z.enum(GRANTS)).describe('extra rights an admin granted the signed-in agent'),
+  member: z
+    .object({
+      id: z.string(),
+      name: z.string(),
+      email: z.string().nullable(),
+      role: z.enum(MEMBER_ROLES),
+      canSignIn: z.boolean().describe('has a password'),
+    })
+    .nullable()
+    .describe(
+      'the signed-in member (the desktop window is the workspace’s owner); null for an API key',
+    ),
+  sessionId: z
+    .string()
+    .nullable()
+    .describe('the browser session (null for the desktop window and API keys)'),
 });
 export type Me = z.infer<typeof meSchema>;

@@ -17,10 +17,7 @@ it('reaches the open streams of its scope (its audience only, when given), and i
   t = await makeCore({ heartbeatMs: 100 });
   const { url } = await t.core.start({ port: 0 });
   const { hub, db } = t.core.services;
-  const ana = t.core.services.conversations.createAgent(t.workspaceId, {
-    name: 'Ana',
-    email: 'ana@example.com',
-  });
+  const ana = t.agent('Ana', 'ana@example.com');
   const scope = { workspaceId: t.workspaceId, environment: 'test' as const };
   const stored = () => db.prepare('SELECT count(*) FROM events').pluck().get() as number;
   const before = stored();

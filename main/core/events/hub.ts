@@ -8,6 +8,8 @@ export interface Subscriber extends Scope {
   types: Set<string> | null;
   /** The agent the reader acts as, for ephemeral messages sent to an audience. */
   agentId: string | null;
+  /** The sign-in session the stream belongs to (null: the desktop window or an API key). */
+  sessionId: string | null;
   /** Last sequence number written to this subscriber. */
   cursor: number;
   /** Following new events (false while it replays its backlog). */
@@ -177,6 +179,22 @@ export function createHub(
         reached++;
       }
       return reached;
+    },
+    /**
+     * Ends the streams of sessions that just ended (sign-out, revoke, deactivation, a password
+     * change): at once, so a signed-out page learns it within the second (README "Security").
+     */
+    closeSessions(sessionIds: readonly string[]): number {
+      if (sessionIds.length === 0) return 0;
+      const ended = new Set(sessionIds);
+      let closed = 0;
+      for (const s of subscribers) {
+        if (s.sessionId !== null && ended.has(s.sessionId)) {
+          s.end();
+          closed++;
+        }
+      }
+      return closed;
     },
     /** How many streams are open now. */
     readers: () => subscribers.size,

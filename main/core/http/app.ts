@@ -18,6 +18,9 @@ import { contactsRoutes } from '../modules/contacts/routes.ts';
 import { conversationsRoutes } from '../modules/conversations/routes.ts';
 import { eventsRoutes } from '../modules/events/routes.ts';
 import { keysRoutes } from '../modules/keys/routes.ts';
+import { auditRoutes } from '../modules/audit/routes.ts';
+import { membersRoutes } from '../modules/members/routes.ts';
+import { registerAuditTrail } from '../modules/audit/trail.ts';
 import { messagesRoutes } from '../modules/messages/routes.ts';
 import { simulatorRoutes } from '../modules/simulator/routes.ts';
 import { settingsRoutes, systemRoutes } from '../modules/system/routes.ts';
@@ -42,7 +45,7 @@ import { registerIdempotency } from './idempotency.ts';
 import type { RateLimitConfig } from './rate-limit.ts';
 import { CHANNEL_WEBHOOK_RATE_LIMIT, createRateLimiter } from './rate-limit.ts';
 import { registerSecurityHeaders } from './headers.ts';
-import { browserSession } from './session.ts';
+import { registerLoginLink } from './session.ts';
 import type { RegisterRoutes } from './types.ts';
 import { withZod } from './types.ts';
 
@@ -58,6 +61,11 @@ const API_PREFIXES = [
   '/events',
   '/webhooks',
   '/agents',
+  '/members',
+  '/invites',
+  '/sessions',
+  '/logout',
+  '/audit',
   '/canned-replies',
   '/channel/',
 ];
@@ -66,8 +74,8 @@ export interface AppOptions {
   services: Services;
   /** Per-launch secret the desktop UI sends as X-Parley-Session (Electron's preload hands it over). */
   sessionToken: string | null;
-  /** The data dir's login secret behind `/login?token=…` and the session cookie; null: no browser sign-in. */
-  loginSecret: string | null;
+  /** The one-click sign-in link (`GET /login?token=…`) of headless serve is offered. */
+  browserLogin: boolean;
   /** Changes on every start, so the UI can tell a restarted core (`GET /health`). */
   bootId: string;
   /** Built renderer (index.html + assets), or null to serve the API only. */
@@ -181,30 +189,37 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     openapiOptions({
       version: opts.version,
       port: opts.port,
-      browserSignIn: opts.loginSecret !== null,
+      browserSignIn: opts.browserLogin,
     }),
   );
 
-  const session = opts.loginSecret ? browserSession(opts.loginSecret, opts.port) : null;
   const anonymousRateLimit = createRateLimiter(opts.anonymousRateLimit, services.clock, 'client');
   const authenticate = createAuthenticator({
     keys: services.keys,
     workspaces: services.workspaces,
+    members: services.members,
     sessionToken: opts.sessionToken,
-    browserSession: session,
     rateLimit: createRateLimiter(opts.rateLimit, services.clock, 'api-key'),
     sessionRateLimit: createRateLimiter(opts.sessionRateLimit, services.clock, 'session'),
     anonymousRateLimit,
-    findAgent: (workspaceId, id) => services.conversations.findAgent(workspaceId, id),
   });
-  session?.register(app, (req) => anonymousRateLimit(clientKey(req)));
+  if (opts.browserLogin) {
+    registerLoginLink(app, services.members, opts.port, (req) =>
+      anonymousRateLimit(clientKey(req)),
+    );
+  }
 
   await app.register(async (api) => {
     api.decorateRequest('principal', null as never);
     api.addHook('onRequest', async (req) => {
+      const right = req.routeOptions.config.right;
+      // Sign-in and an invite's acceptance carry their own proof (a password, a token): they
+      // are throttled per address like every request without a credential.
+      if (right === PUBLIC) return anonymousRateLimit(clientKey(req));
       req.principal = authenticate(req);
-      authorize(req.principal, req.routeOptions.config.right);
+      authorize(req.principal, right);
     });
+    registerAuditTrail(api, services.audit);
     registerIdempotency(api, services.db, services.clock, services.owner, (m) => opts.log(m));
     const zapp = withZod(api);
     // Every feature registers its routes here, in one place.
@@ -212,6 +227,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       systemRoutes,
       settingsRoutes,
       keysRoutes,
+      membersRoutes,
+      auditRoutes,
       walletRoutes,
       pricesRoutes,
       contactsRoutes,

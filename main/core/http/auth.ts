@@ -1,13 +1,15 @@
 import type { FastifyRequest } from 'fastify';
+import { timingSafeEqual } from 'node:crypto';
 import { ApiError } from '../../../shared/errors.ts';
 import { environmentSchema } from '../../../shared/schemas/common.ts';
-import type { Role, RouteRight } from '../../../shared/permissions.ts';
+import type { Grant, Role, RouteRight } from '../../../shared/permissions.ts';
 import { PUBLIC, refusal } from '../../../shared/permissions.ts';
 import type { KeysService } from '../modules/keys/service.ts';
 import type { WorkspacesService } from '../modules/workspaces/service.ts';
 import type { RateLimiter } from './rate-limit.ts';
-import type { BrowserSession } from './session.ts';
-import { sameSecret } from './session.ts';
+import type { MembersService } from '../modules/members/service.ts';
+import type { MemberRow } from '../modules/members/repo.ts';
+import { sessionCookie } from './session.ts';
 import type { Scope } from '../runtime.ts';
 
 /**
@@ -18,12 +20,18 @@ import type { Scope } from '../runtime.ts';
 export interface Principal extends Scope {
   kind: 'api_key' | 'session';
   role: Role;
+  /** Extra rights an admin granted the signed-in agent (design.md §6). */
+  grants: readonly Grant[];
   keyId: string | null;
   keyPrefix: string | null;
+  /** The signed-in member (a session; the desktop window is the workspace's owner), or null for a key. */
+  member: { id: string; name: string } | null;
+  /** The browser session (its public id), or null for the desktop window and API keys. */
+  sessionId: string | null;
   /**
-   * The agent the caller acts as (`X-Parley-Agent`, checked against the workspace's agents):
-   * `id` null when the header names none of them (`named` keeps what it said), or both null
-   * without the header.
+   * The member the caller acts as: a session's own member; for an API key, the member
+   * `X-Parley-Agent` names (`id` null when it names no active member, `named` keeps what it
+   * said), or both null without the header.
    */
   agent: { id: string | null; named: string | null };
 }
@@ -48,7 +56,7 @@ export function authorize(principal: Principal, right: RouteRight | undefined): 
   // is refused, never let pass unchecked.
   if (right === undefined) throw new ApiError('forbidden', 'this route declares no right');
   if (right === PUBLIC) return;
-  const why = refusal(principal.role, right, principal.environment);
+  const why = refusal(principal.role, right, principal.environment, principal.grants);
   if (why) throw new ApiError('forbidden', why, { details: { requires: right } });
 }
 
@@ -60,29 +68,66 @@ const header = (req: FastifyRequest, name: string): string | undefined => {
 export function createAuthenticator(deps: {
   keys: KeysService;
   workspaces: WorkspacesService;
+  members: MembersService;
   /** The desktop window's per-launch token (`X-Parley-Session`), or null. */
   sessionToken: string | null;
-  /** The browser sign-in cookie of headless serve, or null when disabled. */
-  browserSession: BrowserSession | null;
   /** One bucket per API key id. */
   rateLimit: RateLimiter;
-  /** One bucket for the UI session, whichever way it authenticated. */
+  /** One bucket per UI session, whichever way it authenticated. */
   sessionRateLimit: RateLimiter;
   /** Requests without a valid credential, per client address. */
   anonymousRateLimit: RateLimiter;
-  /** An agent of the workspace by id, or null (the acting agent's check). */
-  findAgent: (workspaceId: string, id: string) => { id: string } | null;
 }) {
-  /** `X-Parley-Agent`, checked once here; where it matters is the route's to say. */
+  /** `X-Parley-Agent` of an API key, checked once here; where it matters is the route's to say. */
   const actingAgent = (req: FastifyRequest, workspaceId: string): Principal['agent'] => {
     const named = header(req, 'x-parley-agent') || null;
     if (named === null) return { id: null, named: null };
-    return { id: deps.findAgent(workspaceId, named)?.id ?? null, named };
+    return { id: deps.members.findActive(workspaceId, named)?.id ?? null, named };
   };
   const refuse = (req: FastifyRequest): never => {
     // A flood of bad credentials is throttled too: it answers 429 once its bucket is empty.
     deps.anonymousRateLimit(clientKey(req));
     throw new ApiError('invalid_api_key');
+  };
+  const environmentOf = (req: FastifyRequest) => {
+    const env = environmentSchema.safeParse(header(req, 'x-parley-environment') ?? 'test');
+    if (!env.success) {
+      throw new ApiError('validation_error', 'X-Parley-Environment must be test or live', {
+        param: 'X-Parley-Environment',
+      });
+    }
+    return env.data;
+  };
+  /** A member's session principal; the owner may work in every workspace of the desk. */
+  const memberPrincipal = (
+    req: FastifyRequest,
+    m: MemberRow,
+    grants: readonly Grant[],
+    sessionId: string | null,
+  ): Principal => {
+    const asked = header(req, 'x-parley-workspace') || undefined;
+    let member = m;
+    if (asked !== undefined && asked !== m.workspace_id) {
+      if (m.role !== 'owner') {
+        throw new ApiError('forbidden', 'You are a member of another workspace only.', {
+          param: 'X-Parley-Workspace',
+        });
+      }
+      member = deps.members.ownerOf(deps.workspaces.get(asked).id);
+    }
+    return {
+      kind: 'session',
+      role: member.role,
+      grants: member.role === 'agent' ? grants : [],
+      workspaceId: member.workspace_id,
+      environment: environmentOf(req),
+      keyId: null,
+      keyPrefix: null,
+      member: { id: member.id, name: member.name },
+      sessionId,
+      // A session acts as its own member: X-Parley-Agent is for API keys only.
+      agent: { id: member.id, named: member.id },
+    };
   };
   return (req: FastifyRequest): Principal => {
     // X-API-Key wins when both are sent: the playground sends keys from inside the dashboard.
@@ -91,31 +136,30 @@ export function createAuthenticator(deps: {
       const p = deps.keys.authenticate(key.trim());
       if (!p) return refuse(req);
       deps.rateLimit(p.keyId);
-      return { ...p, kind: 'api_key', role: 'api_key', agent: actingAgent(req, p.workspaceId) };
-    }
-    const session = header(req, 'x-parley-session');
-    const byHeader =
-      session !== undefined && deps.sessionToken !== null && sameSecret(session, deps.sessionToken);
-    if (byHeader || deps.browserSession?.verify(req)) {
-      deps.sessionRateLimit('session');
-      const env = environmentSchema.safeParse(header(req, 'x-parley-environment') ?? 'test');
-      if (!env.success) {
-        throw new ApiError('validation_error', 'X-Parley-Environment must be test or live', {
-          param: 'X-Parley-Environment',
-        });
-      }
-      const workspaceId = header(req, 'x-parley-workspace');
-      const workspace = deps.workspaces.resolve(workspaceId || undefined);
       return {
-        kind: 'session',
-        // The desk's own session is its owner's (members and their roles join with sign-in).
-        role: 'owner',
-        workspaceId: workspace.id,
-        environment: env.data,
-        keyId: null,
-        keyPrefix: null,
-        agent: actingAgent(req, workspace.id),
+        ...p,
+        kind: 'api_key',
+        role: 'api_key',
+        grants: [],
+        member: null,
+        sessionId: null,
+        agent: actingAgent(req, p.workspaceId),
       };
+    }
+    const token = header(req, 'x-parley-session');
+    if (token !== undefined && deps.sessionToken !== null && sameSecret(token, deps.sessionToken)) {
+      // The desktop window: its owner, in the workspace it asks for.
+      deps.sessionRateLimit('desktop');
+      const workspace = deps.workspaces.resolve(header(req, 'x-parley-workspace') || undefined);
+      return memberPrincipal(req, deps.members.ownerOf(workspace.id), [], null);
+    }
+    const cookie = sessionCookie(req);
+    if (cookie !== undefined) {
+      const s = deps.members.resolveSession(cookie);
+      if (s) {
+        deps.sessionRateLimit(s.sessionId);
+        return memberPrincipal(req, s.member, s.grants, s.sessionId);
+      }
     }
     return refuse(req);
   };
@@ -123,3 +167,10 @@ export function createAuthenticator(deps: {
 
 /** The bucket of a client without credentials: its address. */
 export const clientKey = (req: FastifyRequest): string => `client:${req.ip}`;
+
+/** Compares two secrets in constant time. */
+export function sameSecret(a: string, b: string): boolean {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+}

@@ -26,7 +26,13 @@ export function createOriginGuard(config: GuardConfig) {
     const host = request.headers.host ?? '';
     const { name, port } = splitHost(host);
     const ourPort = config.port();
-    if (!names.has(name) || (ourPort !== null && port !== null && Number(port) !== ourPort)) {
+    // The UI's own host name (session.ts): p<PORT>.localhost, a loopback name of its own.
+    const own =
+      ourPort === null ? /^p\d+\.localhost$/.test(name) : name === `p${ourPort}.localhost`;
+    if (
+      !(names.has(name) || own) ||
+      (ourPort !== null && port !== null && Number(port) !== ourPort)
+    ) {
       throw new ApiError('forbidden', `Host "${host}" is not this local server`);
     }
     const origin = request.headers.origin;

@@ -315,9 +315,12 @@ export function registerIdempotency(
       );
     }
     const pr = req.principal;
+    // A public route (sign-in, an invite's acceptance) has no caller to keep answers for.
+    if (!pr) return;
     const body = req.body;
     const p: Pending = {
-      scope: pr.keyId ?? `session:${pr.workspaceId}:${pr.environment}`,
+      // A key's answers are the key's; a member's are theirs, per workspace and environment.
+      scope: pr.keyId ?? `member:${pr.member?.id ?? 'desk'}:${pr.workspaceId}:${pr.environment}`,
       key,
       hash: null,
       reserved: false,

@@ -634,25 +634,25 @@ function signInItem(): JsonObject {
     undefined,
   );
   const refused = errors['403']!;
-  refused.description = `${refused.description}\n- an HTML page when the sign-in link is wrong or missing`;
+  refused.description = `${refused.description}\n- an HTML page when the sign-in link is wrong, used or expired`;
   refused.content = {
     'text/html': { schema: { type: 'string' } },
     ...refused.content,
   };
   return {
     get: {
-      operationId: 'signIn',
-      summary: 'Sign a browser in with the link `parley serve` printed',
+      operationId: 'signInWithLink',
+      summary: 'Sign a browser in as the desk’s owner with the link `parley serve` printed',
       description:
-        'Sets the HttpOnly, SameSite=Strict session cookie and redirects to the app. `parley login-url` prints the link again.',
-      tags: ['Session'],
+        'Single use, valid 10 minutes: opens an ordinary session (HttpOnly, SameSite=Strict cookie) and redirects to the app. Opened on 127.0.0.1 or localhost, it first redirects to the UI’s own host name `p<PORT>.localhost` (the link is not spent), so the cookie never reaches another server on a loopback port. `parley login-url` mints a new link.',
+      tags: ['Members'],
       security: [],
       parameters: [
         {
           name: 'token',
           in: 'query',
           required: true,
-          description: 'The data dir’s login secret.',
+          description: 'The one-use sign-in token.',
           schema: { type: 'string' },
         },
       ],
@@ -796,7 +796,12 @@ export function openapiOptions(opts: {
           if (HTTP_METHODS.has(method)) shapeOperation(method, path, op, ids);
         }
       }
-      if (opts.browserSignIn) doc.paths = { ...doc.paths, '/login': signInItem() as never };
+      if (opts.browserSignIn) {
+        doc.paths = {
+          ...doc.paths,
+          '/login': { ...(doc.paths?.['/login'] ?? {}), ...signInItem() } as never,
+        };
+      }
       doc.webhooks = Object.fromEntries(EVENT_TYPES.map((t) => [t, webhookItem(t)]));
       dropAnyBranches(doc);
       dropUnusedComponents(doc);

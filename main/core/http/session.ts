@@ -1,46 +1,40 @@
 /**
- * Browser sign-in for headless `parley serve`, the way notebook servers do it: the server prints
- * a login URL carrying a secret; opening it sets an HttpOnly, SameSite=Strict cookie and
- * redirects to the app, so the secret leaves the address bar and no page ever contains a
- * credential. The secret lives in the data dir (mode 0600) and the cookie is derived from it, so
- * restarting `parley serve` on the same data dir does not sign an open tab out.
+ * Browser sessions (design.md §6, README "Security"). A sign-in — a member's password, an
+ * accepted invite, or the solo desk's one-click link — opens a session: a random id in an
+ * HttpOnly, SameSite=Strict cookie (`__Host-` prefixed and `Secure` over TLS), stored hashed.
+ *
+ * The one-click link of headless `parley serve` is single-use and lives 10 minutes; `parley
+ * login-url` mints another. It points at the UI's own host name, `p<PORT>.localhost` (browsers
+ * resolve `*.localhost` to loopback), so the cookie — which browsers scope by host, not port —
+ * is never sent to another program's server on 127.0.0.1.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { privateDir, privateFile } from '../files.ts';
-import type { Random } from '../runtime.ts';
-import { randomBase62 } from '../runtime.ts';
+import { privateFile } from '../files.ts';
+import type { Client, MembersService } from '../modules/members/service.ts';
+import { SESSION_ABSOLUTE_MS } from '../modules/members/service.ts';
 
-export const LOGIN_SECRET_FILE = 'session.secret';
 const SERVE_FILE = 'serve.json';
-/** 43 base62 characters: 256 bits. */
-const SECRET_LENGTH = 43;
+/** The permanent secret earlier versions kept: removed at start, it signs nobody in any more. */
+const LEGACY_SECRET_FILE = 'session.secret';
 
-export class SessionSecretError extends Error {
-  constructor(message: string) {
-    super(message);
-    this.name = 'SessionSecretError';
-  }
+export const COOKIE = 'parley_session';
+export const SECURE_COOKIE = '__Host-parley_session';
+
+/** The UI's own host name for a port: no cookie of Parley's reaches another loopback server. */
+export const uiHost = (port: number): string => `p${port}.localhost`;
+
+/** `http://p4780.localhost:4780` for `http://127.0.0.1:4780` (other hosts are kept as they are). */
+export function uiBaseUrl(baseUrl: string): string {
+  const url = new URL(baseUrl);
+  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  if (loopback && url.protocol === 'http:' && url.port) url.hostname = uiHost(Number(url.port));
+  return url.origin;
 }
 
-/** Reads the data dir's login secret, creating it (once, atomically, mode 0600) when absent. */
-export function loadLoginSecret(dataDir: string, random: Random): string {
-  const file = path.join(dataDir, LOGIN_SECRET_FILE);
-  privateDir.ensure(dataDir);
-  privateFile.createOnce(file, () => `${randomBase62(random, SECRET_LENGTH)}\n`);
-  const secret = fs.readFileSync(file, 'utf8').trim();
-  if (!/^[A-Za-z0-9]{43,200}$/.test(secret)) {
-    throw new SessionSecretError(
-      `${file} is not a Parley login secret; delete it and start again to make a new one (open tabs will have to sign in again)`,
-    );
-  }
-  return secret;
-}
-
-export const loginUrl = (baseUrl: string, secret: string): string =>
-  `${baseUrl.replace(/\/+$/, '')}/login?token=${secret}`;
+export const loginUrl = (baseUrl: string, token: string): string =>
+  `${uiBaseUrl(baseUrl)}/login?token=${token}`;
 
 /** Remembers where `parley serve` last listened, so `parley login-url` can print a link. */
 export function recordServeUrl(dataDir: string, url: string): void {
@@ -51,20 +45,18 @@ export function lastServeUrl(dataDir: string): string | null {
   try {
     const parsed = JSON.parse(fs.readFileSync(path.join(dataDir, SERVE_FILE), 'utf8')) as unknown;
     const url = (parsed as { url?: unknown } | null)?.url;
-    return typeof url === 'string' && /^http:\/\//.test(url) ? url : null;
+    return typeof url === 'string' && /^https?:\/\//.test(url) ? url : null;
   } catch {
     return null;
   }
 }
 
-/** Compares two secrets in constant time. */
-export function sameSecret(a: string, b: string): boolean {
-  const x = Buffer.from(a);
-  const y = Buffer.from(b);
-  return x.length === y.length && timingSafeEqual(x, y);
+/** Deletes the permanent login secret of earlier versions: its cookie must not outlive them. */
+export function removeLegacySecret(dataDir: string): void {
+  fs.rmSync(path.join(dataDir, LEGACY_SECRET_FILE), { force: true });
 }
 
-function readCookie(header: string | undefined, name: string): string | undefined {
+export function readCookie(header: string | undefined, name: string): string | undefined {
   if (!header) return undefined;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
@@ -73,50 +65,67 @@ function readCookie(header: string | undefined, name: string): string | undefine
   return undefined;
 }
 
-export interface BrowserSession {
-  /** True when the request carries this server's session cookie. */
-  verify(req: FastifyRequest): boolean;
-  /** The login route: `GET /login?token=…`. */
-  register(app: FastifyInstance, limit: (req: FastifyRequest) => void): void;
+const isTls = (req: FastifyRequest): boolean => req.protocol === 'https';
+
+/** The session cookie the request carries, by the name its scheme uses. */
+export const sessionCookie = (req: FastifyRequest): string | undefined =>
+  readCookie(req.headers.cookie, isTls(req) ? SECURE_COOKIE : COOKIE);
+
+export function setSessionCookie(reply: FastifyReply, req: FastifyRequest, token: string): void {
+  const tls = isTls(req);
+  reply.header(
+    'set-cookie',
+    `${tls ? SECURE_COOKIE : COOKIE}=${token}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_ABSOLUTE_MS / 1000}${tls ? '; Secure' : ''}`,
+  );
 }
 
-/**
- * Cookie-based sessions for a login secret. The cookie's name carries the port (as notebook
- * servers do) because browsers share cookies across ports of one host: two Parley servers on
- * one machine must not sign each other out.
- */
-export function browserSession(secret: string, port: () => number | null): BrowserSession {
-  const value = createHmac('sha256', secret).update('parley session cookie v1').digest('base64url');
-  const name = () => {
-    const p = port();
-    return p === null ? 'parley_session' : `parley_session_${p}`;
-  };
-  return {
-    verify(req) {
-      const cookie = readCookie(req.headers.cookie, name());
-      return cookie !== undefined && sameSecret(cookie, value);
+export function clearSessionCookie(reply: FastifyReply, req: FastifyRequest): void {
+  const tls = isTls(req);
+  reply.header(
+    'set-cookie',
+    `${tls ? SECURE_COOKIE : COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0${tls ? '; Secure' : ''}`,
+  );
+}
+
+export const clientOf = (req: FastifyRequest): Client => ({
+  address: req.ip,
+  userAgent: String(req.headers['user-agent'] ?? ''),
+});
+
+/** `GET /login?token=…`: the one-click link, exchanged once for a session of the desk's owner. */
+export function registerLoginLink(
+  app: FastifyInstance,
+  members: MembersService,
+  port: () => number | null,
+  limit: (req: FastifyRequest) => void,
+): void {
+  app.get(
+    '/login',
+    { config: { right: 'public' }, schema: { hide: true } },
+    async (req: FastifyRequest<{ Querystring: { token?: unknown } }>, reply) => {
+      limit(req);
+      const token = req.query.token;
+      const p = port();
+      const name = String(req.headers.host ?? '')
+        .replace(/:\d+$/, '')
+        .toLowerCase();
+      // Opened on 127.0.0.1 or localhost: move to the UI's own host name first (the link is
+      // not spent), so the cookie is set where no other loopback server receives it.
+      const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(name);
+      if (p !== null && !isTls(req) && loopback && typeof token === 'string') {
+        return reply
+          .header('cache-control', 'no-store')
+          .redirect(`http://${uiHost(p)}:${p}/login?token=${encodeURIComponent(token)}`, 303);
+      }
+      const session =
+        typeof token === 'string' && /^[A-Za-z0-9]{43}$/.test(token)
+          ? members.useLoginLink(token, clientOf(req))
+          : null;
+      if (!session) return page(reply.code(403), INVALID_LINK_PAGE);
+      setSessionCookie(reply, req, session.token);
+      return reply.header('cache-control', 'no-store').redirect('/', 303);
     },
-    register(app, limit) {
-      app.get(
-        '/login',
-        { config: { right: 'public' }, schema: { hide: true } },
-        async (req: FastifyRequest<{ Querystring: { token?: unknown } }>, reply) => {
-          limit(req);
-          const token = req.query.token;
-          if (typeof token !== 'string' || !sameSecret(token, secret)) {
-            return page(reply.code(403), INVALID_LINK_PAGE);
-          }
-          return reply
-            .header(
-              'set-cookie',
-              `${name()}=${value}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${400 * 24 * 3600}`,
-            )
-            .header('cache-control', 'no-store')
-            .redirect('/', 303);
-        },
-      );
-    },
-  };
+  );
 }
 
 function page(reply: FastifyReply, html: string) {
@@ -124,5 +133,5 @@ function page(reply: FastifyReply, html: string) {
 }
 
 const INVALID_LINK_PAGE = `<!doctype html><html lang="en"><meta charset="utf-8"><title>Parley — sign in</title>
-<h1>This sign-in link is not valid.</h1>
-<p>Open the link that <code>parley serve</code> printed. Lost it? Run <code>parley login-url</code> on the same data dir.</p></html>`;
+<h1>This sign-in link is used or expired.</h1>
+<p>A link signs in once, within 10 minutes. Run <code>parley login-url</code> on the same data dir for a new one, or <a href="/">sign in with your email and password</a>.</p></html>`;

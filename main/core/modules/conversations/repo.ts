@@ -339,28 +339,3 @@ export function conversationsRepo(db: Db) {
   };
 }
 export type ConversationsRepo = ReturnType<typeof conversationsRepo>;
-
-export interface AgentRow {
-  id: string;
-  workspace_id: string;
-  name: string;
-  email: string;
-  created_at: number;
-}
-
-/** The workspace's agents (the inbox's assignees). */
-export function agentsRepo(db: Db) {
-  const insert = db.prepare(
-    'INSERT INTO agents (id, workspace_id, name, email, created_at) VALUES (@id, @workspace_id, @name, @email, @created_at)',
-  );
-  const byId = db.prepare('SELECT * FROM agents WHERE workspace_id = ? AND id = ?');
-  const byEmail = db.prepare('SELECT * FROM agents WHERE workspace_id = ? AND email = ?');
-  const of = db.prepare('SELECT * FROM agents WHERE workspace_id = ? ORDER BY name, id');
-  return {
-    insert: (r: AgentRow) => insert.run(r),
-    byId: (workspaceId: string, id: string) => byId.get(workspaceId, id) as AgentRow | undefined,
-    byEmail: (workspaceId: string, email: string) =>
-      byEmail.get(workspaceId, email) as AgentRow | undefined,
-    of: (workspaceId: string) => of.all(workspaceId) as AgentRow[],
-  };
-}

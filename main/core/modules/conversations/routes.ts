@@ -1,11 +1,8 @@
-import { z } from 'zod';
 import { idParams, pageQuery, page } from '../../../../shared/schemas/common.ts';
 import {
-  agentSchema,
   conversationDetailSchema,
   conversationPageSchema,
   conversationSchema,
-  createAgentBody,
   createConversationBody,
   listConversationsQuery,
   patchConversationBody,
@@ -165,37 +162,5 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
         reply,
         conversations.patch(req.principal, req.params.id, req.body, req.principal.agent),
       ),
-  );
-
-  app.get(
-    '/agents',
-    {
-      config: { right: 'inbox' },
-      schema: {
-        operationId: 'listAgents',
-        tags,
-        summary: 'The workspace’s agents',
-        response: { 200: z.object({ data: z.array(agentSchema), nextCursor: z.null() }) },
-      },
-    },
-    async (req) => ({ data: conversations.agents(req.principal.workspaceId), nextCursor: null }),
-  );
-
-  app.post(
-    '/agents',
-    {
-      config: { right: 'inbox' },
-      schema: {
-        operationId: 'createAgent',
-        tags,
-        summary: 'Add an agent',
-        body: createAgentBody,
-        response: { 201: agentSchema },
-      },
-    },
-    (req, reply) => {
-      reply.code(201);
-      return conversations.createAgent(req.principal.workspaceId, req.body);
-    },
   );
 };

@@ -1,19 +1,20 @@
 import type { Database as Db } from 'better-sqlite3';
 import { MAX_LABELS, normalizeLabels } from '../../../../shared/labels.ts';
 import { ApiError } from '../../../../shared/errors.ts';
-import type { Agent } from '../../../../shared/schemas/conversations.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { decodeCursor, encodeCursor } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
-import type { ActingAgent, Clock, IdGenerator, Scope } from '../../runtime.ts';
-import { NO_AGENT, iso, isoOrNull } from '../../runtime.ts';
+import type { ActingAgent, Clock, Scope } from '../../runtime.ts';
+import { NO_AGENT, isoOrNull } from '../../runtime.ts';
 import type { ContactsService } from '../contacts/service.ts';
 import type { ContactRow } from '../contacts/repo.ts';
 import { phoneOrThrow } from '../contacts/service.ts';
 import type { MessagesService } from '../messages/service.ts';
 import { SERVICE_WINDOW_MS } from '../messages/service.ts';
-import type { AgentRow, ConversationFilter, ConversationRow } from './repo.ts';
-import { agentsRepo, conversationsRepo } from './repo.ts';
+import type { ConversationFilter, ConversationRow } from './repo.ts';
+import { conversationsRepo } from './repo.ts';
+import type { MembersService } from '../members/service.ts';
+import type { MemberRow } from '../members/repo.ts';
 import type { ConversationStore } from './store.ts';
 import type { WorkspacesService } from '../workspaces/service.ts';
 
@@ -21,13 +22,6 @@ const DATA_OPEN = Buffer.from('{"data":[');
 const COMMA = Buffer.from(',');
 
 export { newConversationJson } from './store.ts';
-
-const toAgent = (r: AgentRow): Agent => ({
-  id: r.id,
-  name: r.name,
-  email: r.email,
-  createdAt: iso(r.created_at),
-});
 
 export interface ListQuery {
   status?: ConversationRow['status'];
@@ -66,18 +60,18 @@ export interface ReplyBody {
 export function conversationsService(deps: {
   db: Db;
   clock: Clock;
-  ids: IdGenerator;
   scheduler: Scheduler;
   outbox: Outbox;
   contacts: ContactsService;
   messages: MessagesService;
   workspaces: WorkspacesService;
+  /** Who may be assigned work: the workspace's active members. */
+  members: Pick<MembersService, 'findActive'>;
   /** Where conversation rows are created and touched by messages (shared with messages). */
   store: ConversationStore;
 }) {
-  const { db, clock, ids, scheduler, store } = deps;
+  const { db, clock, scheduler, store } = deps;
   const repo = conversationsRepo(db);
-  const agents = agentsRepo(db);
 
   const windowStart = () => clock.now() - SERVICE_WINDOW_MS;
 
@@ -87,9 +81,12 @@ export function conversationsService(deps: {
     return row;
   }
 
-  function agent(workspaceId: string, id: string, param: string): AgentRow {
-    const a = agents.byId(workspaceId, id);
-    if (!a) throw new ApiError('validation_error', `no agent ${id} in this workspace`, { param });
+  /** An active member to assign to (a deactivated one keeps what they had, takes nothing new). */
+  function agent(workspaceId: string, id: string, param: string): MemberRow {
+    const a = deps.members.findActive(workspaceId, id);
+    if (!a) {
+      throw new ApiError('validation_error', `no active member ${id} in this workspace`, { param });
+    }
     return a;
   }
 
@@ -418,30 +415,6 @@ export function conversationsService(deps: {
         ).message;
       }
       return deps.messages.sendList(scope, { contact, listId: body.listId! }, sender).message;
-    },
-
-    agents: (workspaceId: string) => agents.of(workspaceId).map(toAgent),
-
-    /** An agent of the workspace by id, or null (one indexed read). */
-    findAgent: (workspaceId: string, id: string): AgentRow | null =>
-      agents.byId(workspaceId, id) ?? null,
-
-    createAgent(workspaceId: string, body: { name: string; email: string }): Agent {
-      const email = body.email.toLowerCase();
-      if (agents.byEmail(workspaceId, email)) {
-        throw new ApiError('validation_error', `an agent with email ${email} exists already`, {
-          param: 'email',
-        });
-      }
-      const row: AgentRow = {
-        id: ids('agt'),
-        workspace_id: workspaceId,
-        name: body.name,
-        email,
-        created_at: clock.now(),
-      };
-      agents.insert(row);
-      return toAgent(row);
     },
   };
   return service;

@@ -96,6 +96,18 @@ export function emailTransactional(
   return {
     send,
 
+    /**
+     * A message of the desk's own to a person (an invite): sent through the workspace's live
+     * SMTP when it is set up with a default sender; false when it is not (nothing is queued).
+     */
+    sendNotice(workspaceId: string, to: string, subject: string, text: string): boolean {
+      const scope: Scope = { workspaceId, environment: 'live' };
+      const s = repo.settings(scope);
+      if (!s?.smtp_host || !s.default_from_email) return false;
+      send(scope, { to, subject, text });
+      return true;
+    },
+
     sendTest(scope: Scope, id: string, to: string): EmailMessage {
       const c = campaigns.find(scope, id);
       const sample: PlaceholderContact = { name: null, phone: '', email: to, attributes: {} };

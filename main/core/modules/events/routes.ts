@@ -73,7 +73,7 @@ export const eventsRoutes =
         // HEAD (a health probe, a client checking the route): the headers, no stream.
         if (req.method === 'HEAD') return reply.code(200).headers(SSE_HEADERS).send();
         const p = req.principal;
-        const who = p.keyId ?? `session:${p.workspaceId}:${p.environment}`;
+        const who = p.keyId ?? p.sessionId ?? `session:${p.workspaceId}:${p.environment}`;
         const count = open.get(who) ?? 0;
         if (count >= MAX_STREAMS_PER_CREDENTIAL) {
           throw new ApiError(
@@ -116,6 +116,7 @@ export const eventsRoutes =
             environment: p.environment,
             types: types ? new Set(types) : null,
             agentId: p.agent.id,
+            sessionId: p.sessionId,
             write,
             drained,
             end: () => res.end(),

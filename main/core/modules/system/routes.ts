@@ -6,11 +6,11 @@ import type { RegisterRoutes } from '../../http/types.ts';
 
 const tags = ['Workspace'];
 
-export const systemRoutes: RegisterRoutes = (app, { workspaces }) => {
+export const systemRoutes: RegisterRoutes = (app, { workspaces, members }) => {
   app.get(
     '/api/me',
     {
-      config: { right: 'workspace.read' },
+      config: { right: 'account' },
       schema: {
         operationId: 'getMe',
         tags,
@@ -20,6 +20,7 @@ export const systemRoutes: RegisterRoutes = (app, { workspaces }) => {
     },
     async (req) => {
       const p = req.principal;
+      const m = p.member ? members.get(p.workspaceId, p.member.id) : null;
       return {
         workspace: workspaces.get(p.workspaceId),
         environment: p.environment,
@@ -27,7 +28,18 @@ export const systemRoutes: RegisterRoutes = (app, { workspaces }) => {
         keyPrefix: p.keyPrefix,
         businessAccount: workspaces.activeAccount(p.workspaceId),
         role: p.role,
-        rights: rightsOf(p.role, p.environment),
+        rights: rightsOf(p.role, p.environment, p.grants),
+        grants: [...p.grants],
+        member: m
+          ? {
+              id: m.id,
+              name: m.name,
+              email: m.email,
+              role: m.role,
+              canSignIn: m.password_hash !== null,
+            }
+          : null,
+        sessionId: p.sessionId,
       };
     },
   );
@@ -35,17 +47,17 @@ export const systemRoutes: RegisterRoutes = (app, { workspaces }) => {
   app.get(
     '/api/workspaces',
     {
-      config: { right: 'workspace.read' },
+      config: { right: 'account' },
       schema: {
         operationId: 'listWorkspaces',
         tags,
-        summary: 'Workspaces visible to the credentials (an API key sees its own)',
+        summary: 'Workspaces visible to the credentials (the owner sees all; others their own)',
         response: { 200: page(workspaceSchema) },
       },
     },
     async (req) => ({
       data:
-        req.principal.kind === 'session'
+        req.principal.role === 'owner'
           ? workspaces.list()
           : [workspaces.get(req.principal.workspaceId)],
       nextCursor: null,

@@ -33,6 +33,7 @@ import type { ContactRow } from '../contacts/repo.ts';
 import type { ContactsService } from '../contacts/service.ts';
 import { addressOf, phoneOrThrow } from '../contacts/service.ts';
 import type { ConversationsService } from '../conversations/service.ts';
+import type { MembersService } from '../members/service.ts';
 import type { InteractiveListsService } from '../interactive-lists/service.ts';
 import type { MessagesService, Sender } from '../messages/service.ts';
 import { insideServiceWindow } from '../messages/service.ts';
@@ -68,6 +69,8 @@ export interface WorkflowsDeps {
   contacts: ContactsService;
   messages: MessagesService;
   conversations: ConversationsService;
+  /** Who an `update_conversation` step may assign to. */
+  members: Pick<MembersService, 'findActive'>;
   lists: InteractiveListsService;
   workspaces: WorkspacesService;
 }
@@ -178,7 +181,7 @@ export function workflowsService(d: WorkflowsDeps) {
       },
       allowPrivate: d.workspaces.settings(scope.workspaceId).allowPrivateWebhooks,
       listExists: (id: string) => listExists(scope, id),
-      conversations: d.conversations,
+      members: d.members,
     };
     steps.forEach((s, i) => STEP_EXECUTORS[s.type].checkScope?.(s, `steps.${i}`, saving));
   }

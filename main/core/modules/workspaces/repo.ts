@@ -26,6 +26,11 @@ export function workspacesRepo(db: Db) {
      VALUES (@id, @workspace_id, @name, 1, @created_at)`,
   );
   const insertWallet = db.prepare('INSERT INTO wallets (workspace_id, updated_at) VALUES (?, ?)');
+  // Every workspace has its one owner (design.md §6): the desktop's local session acts as them.
+  const insertOwner = db.prepare(
+    `INSERT INTO members (id, workspace_id, name, email, role, rights, password_hash, active, created_at, updated_at)
+     VALUES (?, ?, 'Owner', NULL, 'owner', '[]', NULL, 1, ?, ?)`,
+  );
   const prices = pricesRepo(db);
   const list = db.prepare('SELECT id, name, created_at FROM workspaces ORDER BY created_at, id');
   const get = db.prepare('SELECT id, name, created_at FROM workspaces WHERE id = ?');
@@ -49,17 +54,20 @@ export function workspacesRepo(db: Db) {
     'UPDATE wallets SET low_balance_threshold_micros = ? WHERE workspace_id = ?',
   );
   return {
-    create: db.transaction((ws: WorkspaceRow, accountId: string, accountName: string) => {
-      insertWorkspace.run(ws);
-      insertAccount.run({
-        id: accountId,
-        workspace_id: ws.id,
-        name: accountName,
-        created_at: ws.created_at,
-      });
-      insertWallet.run(ws.id, ws.created_at);
-      prices.seed(ws.id);
-    }),
+    create: db.transaction(
+      (ws: WorkspaceRow, accountId: string, accountName: string, ownerId: string) => {
+        insertWorkspace.run(ws);
+        insertOwner.run(ownerId, ws.id, ws.created_at, ws.created_at);
+        insertAccount.run({
+          id: accountId,
+          workspace_id: ws.id,
+          name: accountName,
+          created_at: ws.created_at,
+        });
+        insertWallet.run(ws.id, ws.created_at);
+        prices.seed(ws.id);
+      },
+    ),
     list: () => list.all() as WorkspaceRow[],
     get: (id: string) => get.get(id) as WorkspaceRow | undefined,
     first: () => first.get() as WorkspaceRow | undefined,

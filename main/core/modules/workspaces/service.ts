@@ -36,7 +36,7 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
         });
       }
       const row: WorkspaceRow = { id: ids('ws'), name: trimmed, created_at: clock.now() };
-      repo.create(row, ids('waba'), `${trimmed} business account`);
+      repo.create(row, ids('waba'), `${trimmed} business account`, ids('mem'));
       return toWorkspace(row);
     },
     list: (): Workspace[] => repo.list().map(toWorkspace),

@@ -8,6 +8,7 @@ import { ApiError } from '../../../../../shared/errors.ts';
 import type { StepOf, StepType } from '../../../../../shared/workflow-steps/index.ts';
 import type { Scope } from '../../../runtime.ts';
 import type { ContactRow } from '../../contacts/repo.ts';
+import type { MembersService } from '../../members/service.ts';
 import type { ConversationsService } from '../../conversations/service.ts';
 import type { InteractiveListsService } from '../../interactive-lists/service.ts';
 import type { MessagesService } from '../../messages/service.ts';
@@ -48,7 +49,7 @@ export interface ScopeContext {
   /** Whether the workspace allows private webhook targets. */
   allowPrivate: boolean;
   listExists: (id: string) => boolean;
-  conversations: Pick<ConversationsService, 'findAgent'>;
+  members: Pick<MembersService, 'findActive'>;
 }
 
 export interface StepExecutor<T extends StepType> {

@@ -17,14 +17,14 @@ export const updateConversation: StepExecutor<'update_conversation'> = {
     }
   },
   // An agent of this workspace: a workflow acts for no agent, so never "me".
-  checkScope(s, at, { scope, refuse, conversations }) {
+  checkScope(s, at, { scope, refuse, members }) {
     const assignee: unknown = s.assignee;
     if (assignee === undefined || assignee === null) return;
     if (assignee === 'me') {
       refuse(`${at}.assignee`, 'a workflow acts for no agent: name an agent id, or null');
     }
-    if (typeof assignee !== 'string' || !conversations.findAgent(scope.workspaceId, assignee)) {
-      refuse(`${at}.assignee`, `no agent ${String(assignee)} in this workspace`);
+    if (typeof assignee !== 'string' || !members.findActive(scope.workspaceId, assignee)) {
+      refuse(`${at}.assignee`, `no active member ${String(assignee)} in this workspace`);
     }
   },
 };
