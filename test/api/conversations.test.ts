@@ -14,15 +14,16 @@ async function setup() {
   const jobs = t.core.services.scheduler;
   const inbound = (i: number, message: string) =>
     t.request('POST', '/api/simulator/inbound', { key, body: { phone: phone(i), message } });
+  // Adding an agent is an admin's (the desk's session); a key may act for one (X-Parley-Agent).
   const ann = (
     await t.request('POST', '/agents', {
-      key,
+      session: 'test',
       body: { name: 'Ann Agent', email: 'ann@example.com' },
     })
   ).body;
   const bob = (
     await t.request('POST', '/agents', {
-      key,
+      session: 'test',
       body: { name: 'Bob Agent', email: 'bob@example.com' },
     })
   ).body;
@@ -293,16 +294,33 @@ describe('conversations', () => {
   it('manages agents', async () => {
     const { key } = await setup();
     const list = await t.request('GET', '/agents', { key });
-    expect(list.body.data.map((a: { name: string }) => a.name)).toEqual(['Ann Agent', 'Bob Agent']);
+    // Every member: the owner (the desk's own session) and the two agents, owner first.
+    expect(list.body.data.map((a: { name: string }) => a.name)).toEqual([
+      'Owner',
+      'Ann Agent',
+      'Bob Agent',
+    ]);
+    expect(list.body.data[1]).toMatchObject({ role: 'agent', active: true });
     const dup = await t.request('POST', '/agents', {
-      key,
+      session: 'test',
       body: { name: 'Ann 2', email: 'ANN@example.com' },
     });
     expect(dup.body.error.param).toBe('email');
     expect(
-      (await t.request('POST', '/agents', { key, body: { name: '', email: 'x@example.com' } })).body
-        .error.param,
+      (
+        await t.request('POST', '/agents', {
+          session: 'test',
+          body: { name: '', email: 'x@example.com' },
+        })
+      ).body.error.param,
     ).toBe('name');
+    // Members are an admin's business, not a script's.
+    const byKey = await t.request('POST', '/agents', {
+      key,
+      body: { name: 'Cy', email: 'cy@example.com' },
+    });
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.error.details).toEqual({ requires: 'members' });
   });
 });
 

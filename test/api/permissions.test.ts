@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Right, Role } from '../../shared/permissions.ts';
+import type { Grant, Right, Role } from '../../shared/permissions.ts';
 import {
   PERMISSIONS,
   PUBLIC,
@@ -16,8 +16,17 @@ import { makeCore } from '../helpers.ts';
  * one auth hook answers exactly what the matrix says — for every route, every caller.
  */
 let t: TestCore;
+let admin: string;
+let agent: string;
+let builder: string;
 beforeAll(async () => {
-  t = await makeCore();
+  // Hundreds of requests per caller: the per-session bucket is not what is tested here.
+  t = await makeCore({ sessionRateLimit: { perSecond: 100_000, burst: 100_000 } });
+  admin = (await t.member({ name: 'Ada Admin', role: 'admin' })).cookie;
+  agent = (await t.member({ name: 'Abe Agent', role: 'agent' })).cookie;
+  builder = (
+    await t.member({ name: 'Bea Builder', role: 'agent', rights: ['campaigns', 'automation'] })
+  ).cookie;
   // The routes' rights are checked (and listed) once the app is ready.
   await t.core.app.ready();
 });
@@ -28,15 +37,44 @@ afterAll(async () => {
 interface Caller {
   name: string;
   role: Role;
+  grants?: Grant[];
   environment: 'test' | 'live';
-  auth: { key?: string; session?: 'test' | 'live' };
+  auth: {
+    key?: string;
+    session?: 'test' | 'live';
+    cookie?: string;
+    headers?: Record<string, string>;
+  };
 }
 
+const live = { 'x-parley-environment': 'live' };
+/** Every row of the matrix (each role, an agent with grants), in each environment. */
 const callers = (): Caller[] => [
   { name: 'test key', role: 'api_key', environment: 'test', auth: { key: t.key('test') } },
   { name: 'live key', role: 'api_key', environment: 'live', auth: { key: t.key('live') } },
-  { name: 'session (test)', role: 'owner', environment: 'test', auth: { session: 'test' } },
-  { name: 'session (live)', role: 'owner', environment: 'live', auth: { session: 'live' } },
+  { name: 'owner (test)', role: 'owner', environment: 'test', auth: { session: 'test' } },
+  { name: 'owner (live)', role: 'owner', environment: 'live', auth: { session: 'live' } },
+  { name: 'admin (test)', role: 'admin', environment: 'test', auth: { cookie: admin } },
+  {
+    name: 'admin (live)',
+    role: 'admin',
+    environment: 'live',
+    auth: { cookie: admin, headers: live },
+  },
+  { name: 'agent (test)', role: 'agent', environment: 'test', auth: { cookie: agent } },
+  {
+    name: 'agent (live)',
+    role: 'agent',
+    environment: 'live',
+    auth: { cookie: agent, headers: live },
+  },
+  {
+    name: 'agent with grants (test)',
+    role: 'agent',
+    grants: ['campaigns', 'automation'],
+    environment: 'test',
+    auth: { cookie: builder },
+  },
 ];
 
 /** A route's path with every parameter filled with an id that names nothing. */
@@ -67,6 +105,8 @@ describe('the permission matrix', () => {
           url === '/docs' ||
           url === '/openapi.json' ||
           url === '/login' ||
+          url === '/invites/preview' ||
+          url === '/invites/accept' ||
           url.startsWith('/assets/') ||
           url.startsWith('/e/') ||
           url === '/channel/webhook',
@@ -82,7 +122,13 @@ describe('the permission matrix', () => {
     const routes = t.core.app.routeRights.filter(
       // The event stream stays open: its right is checked like any other before it starts,
       // and test/api/events.test.ts covers it; HEAD answers as GET does.
-      (r) => r.right !== PUBLIC && r.right !== 'events' && r.method !== 'HEAD',
+      // Sign-out ends the caller's session: test/api/sessions covers it.
+      (r) =>
+        r.right !== PUBLIC &&
+        r.right !== 'events' &&
+        r.method !== 'HEAD' &&
+        r.url !== '/logout' &&
+        !(r.url === '/api/me/password' && r.method === 'POST'),
     );
     const mismatches: string[] = [];
     for (const caller of callers()) {
@@ -96,9 +142,10 @@ describe('the permission matrix', () => {
             ...(r.method === 'GET' || r.method === 'DELETE' ? {} : { body: {} }),
           },
         );
-        const denied = refusal(caller.role, right, caller.environment) !== null;
+        const denied = refusal(caller.role, right, caller.environment, caller.grants) !== null;
         const forbidden = res.status === 403 && res.body?.error?.details?.requires === right;
-        if (denied !== forbidden) {
+        // A caller the core did not recognise would pass every "not 403" row: it must not be.
+        if (denied !== forbidden || res.status === 401) {
           mismatches.push(
             `${caller.name} ${r.method} ${r.url} (${right}): expected ${denied ? '403' : 'not 403'}, got ${res.status} ${res.text.slice(0, 120)}`,
           );
@@ -120,28 +167,37 @@ describe('the permission matrix', () => {
     expect(sim.body.error.details).toEqual({ requires: 'simulator' });
   });
 
-  it('resolves the acting agent on the server, once: an unknown one is refused where it matters', async () => {
-    const agent = await t.request('POST', '/agents', {
-      session: 'test',
-      body: { name: 'Ana', email: 'ana@example.com' },
-    });
-    expect(agent.status).toBe(201);
+  it('resolves the acting member on the server, once: for an API key only', async () => {
+    const ana = t.agent('Ana');
+    const key = t.key('test');
     const mine = await t.request('GET', '/conversations?assignee=me', {
-      session: 'test',
-      headers: { 'x-parley-agent': agent.body.id },
+      key,
+      headers: { 'x-parley-agent': ana.id },
     });
     expect(mine.status).toBe(200);
     const unknown = await t.request('GET', '/conversations?assignee=me', {
-      session: 'test',
+      key,
       headers: { 'x-parley-agent': 'agt_nobody' },
     });
     expect(unknown.status).toBe(400);
     expect(unknown.body.error.param).toBe('X-Parley-Agent');
     // Where the agent does not matter, a stale header breaks nothing.
     const list = await t.request('GET', '/conversations', {
-      session: 'test',
+      key,
       headers: { 'x-parley-agent': 'agt_nobody' },
     });
     expect(list.status).toBe(200);
+    // A session is its member, whatever the header says: adding a teammate changes nobody.
+    const me = await t.request('GET', '/conversations?assignee=me', {
+      session: 'test',
+      headers: { 'x-parley-agent': ana.id },
+    });
+    expect(me.status).toBe(200);
+    const who = await t.request('GET', '/api/me', {
+      session: 'test',
+      headers: { 'x-parley-agent': ana.id },
+    });
+    expect(who.body.member).toMatchObject({ role: 'owner' });
+    expect(who.body.member.id).not.toBe(ana.id);
   });
 });

@@ -10,9 +10,7 @@ const PHONE = '+14155552671';
 async function setup() {
   t = await makeCore();
   const key = t.key('test');
-  const ann = (
-    await t.request('POST', '/agents', { key, body: { name: 'Ann Agent', email: 'ann@x.test' } })
-  ).body as { id: string };
+  const ann = await t.member({ name: 'Ann Agent', email: 'ann@x.test' });
   const created = await t.request('POST', '/api/templates', {
     key,
     body: {
@@ -44,13 +42,12 @@ async function newest(key: string) {
 }
 
 describe('who a send is from', () => {
-  it('labels /api/send and /api/send-text from the desk’s session with its agent', async () => {
+  it('labels /api/send and /api/send-text from a member’s session with that member', async () => {
     const { key, ann } = await setup();
-    const asAnn = { 'x-parley-agent': ann.id };
+    const asAnn = { cookie: ann.cookie };
 
     const template = await t.request('POST', '/api/send', {
-      session: 'test',
-      headers: asAnn,
+      ...asAnn,
       body: { phone: PHONE, templateName: 'order_update', variables: { '1': 'A-1' } },
     });
     expect(template.status, template.text).toBe(200);
@@ -61,8 +58,7 @@ describe('who a send is from', () => {
     });
 
     const text = await t.request('POST', '/api/send-text', {
-      session: 'test',
-      headers: asAnn,
+      ...asAnn,
       body: { phone: PHONE, message: 'Anything else?' },
     });
     expect(text.status, text.text).toBe(200);
@@ -73,7 +69,7 @@ describe('who a send is from', () => {
     });
   });
 
-  it('keeps API keys, and a session naming no agent of the workspace, as the API', async () => {
+  it('keeps API keys as the API, and a session as its own member whatever it names', async () => {
     const { key, ann } = await setup();
 
     // A script with a key is the API, whatever header it adds.
@@ -85,20 +81,22 @@ describe('who a send is from', () => {
     expect(script.status, script.text).toBe(200);
     expect(await newest(key)).toMatchObject({ sentBy: 'api', agentId: null });
 
-    // A stale or foreign agent id is not trusted: the send still goes, unlabelled.
-    const stale = await t.request('POST', '/api/send-text', {
+    // The desk's window is its owner: naming another member changes nobody (X-Parley-Agent
+    // is for API keys only).
+    const owner = t.core.services.members.ownerOf(t.workspaceId).id;
+    const named = await t.request('POST', '/api/send-text', {
       session: 'test',
-      headers: { 'x-parley-agent': 'agt_gone' },
-      body: { phone: PHONE, message: 'stale agent' },
+      headers: { 'x-parley-agent': ann.id },
+      body: { phone: PHONE, message: 'as myself' },
     });
-    expect(stale.status, stale.text).toBe(200);
-    expect(await newest(key)).toMatchObject({ sentBy: 'api', agentId: null });
+    expect(named.status, named.text).toBe(200);
+    expect(await newest(key)).toMatchObject({ sentBy: 'agent', agentId: owner });
 
     const none = await t.request('POST', '/api/send', {
       session: 'test',
       body: { phone: PHONE, templateName: 'order_update', variables: { '1': 'B-2' } },
     });
     expect(none.status, none.text).toBe(200);
-    expect(await newest(key)).toMatchObject({ sentBy: 'api', agentId: null });
+    expect(await newest(key)).toMatchObject({ sentBy: 'agent', agentId: owner });
   });
 });

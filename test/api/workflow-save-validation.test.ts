@@ -34,8 +34,17 @@ async function setup() {
     ownList: await created('/interactive-lists', key, listBody),
     liveList: await created('/interactive-lists', live, listBody),
     otherList: await created('/interactive-lists', otherKey, listBody),
-    ownAgent: await created('/agents', key, agentBody('sam@example.com')),
-    otherAgent: await created('/agents', otherKey, agentBody('sam@other.example')),
+    ownAgent: t.agent('Sam', 'sam@example.com').id,
+    otherAgent: t.core.services.members.createAgent(
+      {
+        workspaceId: other,
+        actor: { kind: 'system', id: null, name: null },
+        memberId: null,
+        sessionId: null,
+        address: null,
+      },
+      agentBody('sam@other.example'),
+    ).id,
   };
   const flow = (steps: unknown[]) => ({ name: 'Flow', trigger: { type: 'manual' }, steps });
   const post = (steps: unknown[], k = key) =>

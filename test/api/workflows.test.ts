@@ -1521,7 +1521,7 @@ describe('steps', () => {
     const { key, workflow, start, conversationOf } = await setup();
     expect(await conversationOf(CAROL)).toEqual([]);
     const agent = await t.request('POST', '/agents', {
-      key,
+      session: 'test',
       body: { name: 'Sam', email: 'sam@example.com' },
     });
     expect(agent.status).toBe(201);

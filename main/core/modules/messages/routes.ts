@@ -62,9 +62,8 @@ const SEND_TEXT_DOCS: OperationDocs = {
 };
 
 /**
- * Who a send is from. The desk's session acts as the agent it names in `X-Parley-Agent` (the
- * Contacts screen sends as that agent, so the thread labels it theirs); a header naming no
- * agent of the workspace, or an API key (a script), is the API.
+ * Who a send is from. A session is its signed-in member (the desktop window its owner), so the
+ * thread labels the send theirs; an API key (a script) is the API, whatever header it adds.
  */
 function senderOf(req: FastifyRequest): Sender {
   const { kind, agent } = req.principal;
