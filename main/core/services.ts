@@ -25,7 +25,12 @@ import { walletService } from './modules/wallet/service.ts';
 import { webhooksService } from './modules/webhooks/service.ts';
 import { workspacesService } from './modules/workspaces/service.ts';
 import { auditService } from './modules/audit/service.ts';
-import { membersService } from './modules/members/service.ts';
+import {
+  membersService,
+  SESSION_ABSOLUTE_MS,
+  SESSION_IDLE_MS,
+  signInSweeper,
+} from './modules/members/service.ts';
 import type { ScryptCost } from './modules/members/passwords.ts';
 import { DEFAULT_SCRYPT_COST } from './modules/members/passwords.ts';
 import type { Resolver } from './net/outbound.ts';
@@ -65,16 +70,19 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const outbox = createOutbox(db, clock, ids, scheduler);
   const outbound = createOutbound(opts.resolveHost ? { resolve: opts.resolveHost } : {});
   const governor = createGovernor(db, clock);
-  // The governor forgets recipients whose pair clock and 24 h tier slot both ended.
+  const audit = auditService(db, clock);
+  // The governor forgets recipients whose pair clock and 24 h tier slot both ended; the audit
+  // trail is kept 400 days; sign-in records 30 days after they end.
   const retention = createRetention(db, clock, scheduler, opts.retention ?? DEFAULT_RETENTION, [
     governor.prune,
+    audit.prune,
+    signInSweeper(db, clock.now, SESSION_IDLE_MS, SESSION_ABSOLUTE_MS),
   ]);
   const hub = createHub(db, { prunedThrough: retention.prunedThrough, now: clock.now });
   outbox.onCommit(hub.flush);
   const simulator = simulatorSettings(db);
   const simulated = createSimulatedChannel(simulator, random, clock, undo);
   const workspaces = workspacesService(db, clock, ids);
-  const audit = auditService(db, clock);
   const members = membersService({
     db,
     clock,

@@ -93,7 +93,9 @@ export function auditService(db: Db, clock: Clock) {
        target_id, target_label, address, details, created_at)
      VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
   );
-  const prune = db.prepare('DELETE FROM audit WHERE created_at < ?');
+  const prune = db.prepare(
+    'DELETE FROM audit WHERE seq IN (SELECT seq FROM audit WHERE created_at < ? LIMIT ?)',
+  );
   const cache = new Map<string, ReturnType<Db['prepare']>>();
 
   /** One statement per filter shape, prepared once. */
@@ -151,7 +153,8 @@ export function auditService(db: Db, clock: Clock) {
       const rows = query(filter, 1000, after)(workspaceId);
       return { rows: rows.map(csvRow), last: rows.length === 1000 ? rows[999]!.seq : null };
     },
-    prune: (): number => prune.run(clock.now() - AUDIT_RETENTION_MS).changes,
+    /** Retention's sweep (jobs/retention.ts): entries older than 400 days, a batch at a time. */
+    prune: (limit: number): number => prune.run(clock.now() - AUDIT_RETENTION_MS, limit).changes,
   };
   return service;
 }

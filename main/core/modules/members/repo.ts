@@ -171,10 +171,40 @@ export function loginLinksRepo(db: Db) {
   const use = db.prepare(
     'UPDATE login_links SET used_at = ? WHERE token_hash = ? AND used_at IS NULL AND expires_at > ?',
   );
-  const prune = db.prepare('DELETE FROM login_links WHERE expires_at < ?');
   return {
     insert: (hash: string, at: number, expiresAt: number) => insert.run(hash, at, expiresAt),
     use: (hash: string, at: number) => use.run(at, hash, at).changes > 0,
-    prune: (before: number) => prune.run(before).changes,
+  };
+}
+
+/** Sign-in records past any use are kept this long after they end (then swept). */
+export const ENDED_SIGN_IN_KEPT_MS = 30 * 24 * 3600 * 1000;
+
+/**
+ * Retention's sweep of sign-in records (jobs/retention.ts): sessions that ended (or expired
+ * unused) 30 days ago, spent or expired one-click links after a day, and invites 30 days after
+ * they were accepted, withdrawn or expired. A batch of each per run.
+ */
+export function signInSweeper(db: Db, now: () => number, idleMs: number, absoluteMs: number) {
+  const sessions = db.prepare(
+    `DELETE FROM sessions WHERE id IN (SELECT id FROM sessions
+       WHERE coalesce(ended_at, min(last_seen_at + ?, created_at + ?)) < ? LIMIT ?)`,
+  );
+  const links = db.prepare(
+    `DELETE FROM login_links WHERE token_hash IN (SELECT token_hash FROM login_links
+       WHERE expires_at < ? LIMIT ?)`,
+  );
+  const invites = db.prepare(
+    `DELETE FROM invites WHERE id IN (SELECT id FROM invites
+       WHERE coalesce(accepted_at, revoked_at, expires_at) < ? LIMIT ?)`,
+  );
+  return (limit: number): number => {
+    const t = now();
+    const before = t - ENDED_SIGN_IN_KEPT_MS;
+    return (
+      sessions.run(idleMs, absoluteMs, before, limit).changes +
+      links.run(t - 24 * 3600 * 1000, limit).changes +
+      invites.run(before, limit).changes
+    );
   };
 }

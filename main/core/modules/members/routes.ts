@@ -95,7 +95,7 @@ export const membersRoutes: RegisterRoutes = (app, { members }) => {
   app.patch(
     '/members/:id',
     {
-      config: { right: 'members' },
+      config: { right: 'members', docs: { errors: ['invalid_state'] } },
       schema: {
         operationId: 'updateMember',
         tags,
@@ -127,7 +127,7 @@ export const membersRoutes: RegisterRoutes = (app, { members }) => {
   app.post(
     '/members/invites',
     {
-      config: { right: 'members' },
+      config: { right: 'members', docs: { errors: ['invalid_state'] } },
       schema: {
         operationId: 'inviteMember',
         tags,
@@ -147,7 +147,7 @@ export const membersRoutes: RegisterRoutes = (app, { members }) => {
   app.delete(
     '/members/invites/:id',
     {
-      config: { right: 'members' },
+      config: { right: 'members', docs: { errors: ['invalid_state'] } },
       schema: {
         operationId: 'revokeInvite',
         tags,
@@ -165,7 +165,7 @@ export const membersRoutes: RegisterRoutes = (app, { members }) => {
   app.post(
     '/invites/preview',
     {
-      config: { right: 'public' },
+      config: { right: 'public', docs: { errors: ['not_found'] } },
       schema: {
         operationId: 'previewInvite',
         tags,
@@ -181,7 +181,7 @@ export const membersRoutes: RegisterRoutes = (app, { members }) => {
   app.post(
     '/invites/accept',
     {
-      config: { right: 'public' },
+      config: { right: 'public', docs: { errors: ['not_found', 'invalid_state'] } },
       schema: {
         operationId: 'acceptInvite',
         tags,
@@ -201,7 +201,7 @@ export const membersRoutes: RegisterRoutes = (app, { members }) => {
   app.post(
     '/login',
     {
-      config: { right: 'public' },
+      config: { right: 'public', docs: { errors: ['invalid_credentials'] } },
       schema: {
         operationId: 'signIn',
         tags,
@@ -307,7 +307,7 @@ export const membersRoutes: RegisterRoutes = (app, { members }) => {
   app.post(
     '/api/me/password',
     {
-      config: { right: 'sessions' },
+      config: { right: 'sessions', docs: { errors: ['invalid_credentials'] } },
       schema: {
         operationId: 'changePassword',
         tags,

@@ -29,6 +29,9 @@ import type { InviteRow, MemberRow, SessionRow } from './repo.ts';
 import { invitesRepo, loginLinksRepo, membersRepo, sessionsRepo } from './repo.ts';
 import { createSignInThrottle } from './throttle.ts';
 
+/** Retention sweeps sign-in records with the rest (services.ts wires it). */
+export { signInSweeper } from './repo.ts';
+
 export const SESSION_IDLE_MS = 12 * 3600 * 1000;
 export const SESSION_ABSOLUTE_MS = 30 * 24 * 3600 * 1000;
 export const LOGIN_LINK_TTL_MS = 10 * 60 * 1000;
@@ -525,6 +528,11 @@ export function membersService(d: MembersDeps) {
           if (existing.password_hash !== null && existing.active === 1) {
             throw new ApiError('invalid_state', `${r.email} is a member already: sign in instead.`);
           }
+          // The owner took this address after the invite was sent: an invite never changes
+          // the owner (their role, their password).
+          if (existing.role === 'owner') {
+            throw new ApiError('invalid_state', `${r.email} is the owner’s address.`);
+          }
           m = {
             ...existing,
             name: body.name,
@@ -622,7 +630,6 @@ export function membersService(d: MembersDeps) {
     mintLoginLink(): string {
       const token = randomBase62(random, 43);
       const now = clock.now();
-      links.prune(now - 24 * 3600 * 1000);
       links.insert(tokenHash(token), now, now + LOGIN_LINK_TTL_MS);
       return token;
     },
