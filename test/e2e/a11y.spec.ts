@@ -5,7 +5,7 @@
  */
 import { createRequire } from 'node:module';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
-import { apiPost, createApiKey, expect, test, type ParleyServer } from './fixtures.ts';
+import { apiPost, createApiKey, expect, signInLink, test, type ParleyServer } from './fixtures.ts';
 
 const require = createRequire(import.meta.url);
 const AXE_PATH = require.resolve('axe-core/axe.min.js');
@@ -24,7 +24,7 @@ async function axePage(browser: Browser, server: ParleyServer): Promise<Page> {
     bypassCSP: true,
     viewport: { width: 1366, height: 850 },
   });
-  const login = await context.request.get(server.loginUrl, { maxRedirects: 0 });
+  const login = await context.request.get(await signInLink(server), { maxRedirects: 0 });
   expect(login.status(), 'the sign-in link answers a redirect').toBe(303);
   return context.newPage();
 }

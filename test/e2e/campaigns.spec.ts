@@ -2,7 +2,7 @@ import type { APIRequestContext } from '@playwright/test';
 import { funnelHolds, type FunnelCounts } from '../../shared/campaign-rules.ts';
 import { customerPhone, seedCampaignAudience } from './campaign-seed.ts';
 import { audit } from './axe-audit.ts';
-import { apiPost, createApiKey, expect, test, waitForLiveUpdates } from './fixtures.ts';
+import { apiPost, createApiKey, expect, signInLink, test, waitForLiveUpdates } from './fixtures.ts';
 
 const RECIPIENTS = 120;
 const phoneOf = customerPhone;
@@ -164,7 +164,9 @@ test('the campaign screens, their dialogs and the recipients table pass axe', as
 
   // axe is injected as a script, which the app's CSP refuses: this context bypasses it.
   const context = await browser.newContext({ bypassCSP: true });
-  expect((await context.request.get(server.loginUrl, { maxRedirects: 0 })).status()).toBe(303);
+  expect((await context.request.get(await signInLink(server), { maxRedirects: 0 })).status()).toBe(
+    303,
+  );
   const page = await context.newPage();
   const found: string[] = [];
 

@@ -8,7 +8,7 @@ import type { Page } from '@playwright/test';
 import { startFakeGraph, type FakeGraph } from '../fake-graph.ts';
 import * as meta from '../fixtures/meta/webhooks.ts';
 import { audit } from './axe-audit.ts';
-import { allowPrivateTargets, expect, test, waitForLiveUpdates } from './fixtures.ts';
+import { allowPrivateTargets, expect, signInLink, test, waitForLiveUpdates } from './fixtures.ts';
 
 const CUSTOMER_WA = '14155550123';
 const CUSTOMER = `+${CUSTOMER_WA}`;
@@ -217,7 +217,9 @@ test('the Channel section passes axe in test mode and in live mode, connected an
   fake = graph;
   // Channel settings are the admin session's (no API key may aim the core at a host).
   const admin = await browser.newContext();
-  expect((await admin.request.get(server.loginUrl, { maxRedirects: 0 })).status()).toBe(303);
+  expect((await admin.request.get(await signInLink(server), { maxRedirects: 0 })).status()).toBe(
+    303,
+  );
   await allowPrivateTargets(admin.request);
   const put = await admin.request.put('/api/channel', {
     headers: { 'X-Parley-Environment': 'live' },
@@ -235,7 +237,9 @@ test('the Channel section passes axe in test mode and in live mode, connected an
 
   // axe is injected as a script, which the app's CSP refuses: this context bypasses it.
   const context = await browser.newContext({ bypassCSP: true });
-  expect((await context.request.get(server.loginUrl, { maxRedirects: 0 })).status()).toBe(303);
+  expect((await context.request.get(await signInLink(server), { maxRedirects: 0 })).status()).toBe(
+    303,
+  );
   const page = await context.newPage();
   const found: string[] = [];
 

@@ -9,6 +9,7 @@ import {
   apiPost,
   createApiKey,
   expect,
+  signInLink,
   test,
   waitForLiveUpdates,
 } from './fixtures.ts';
@@ -337,7 +338,9 @@ test('the email screens, their dialogs, the settings and the recipients table pa
 
   // axe is injected as a script, which the app's CSP refuses: this context bypasses it.
   const context = await browser.newContext({ bypassCSP: true });
-  expect((await context.request.get(server.loginUrl, { maxRedirects: 0 })).status()).toBe(303);
+  expect((await context.request.get(await signInLink(server), { maxRedirects: 0 })).status()).toBe(
+    303,
+  );
   const page = await context.newPage();
   const found: string[] = [];
 

@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import './localhost-names.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 const bin = path.join(repoRoot, 'main/cli/bin.mjs');
@@ -21,8 +22,11 @@ const READY_TIMEOUT_MS = 30_000;
 const STOP_TIMEOUT_MS = 5_000;
 
 export interface ParleyServer {
+  /** The UI's own origin, `http://p<PORT>.localhost:<PORT>` (README "Sessions and sign-in"). */
   url: string;
-  /** The sign-in link `parley serve` printed. */
+  /** The address `parley serve` listens on, `http://127.0.0.1:<PORT>`. */
+  listenUrl: string;
+  /** The one-click sign-in link `parley serve` printed (single use: see `signInLink`). */
   loginUrl: string;
   /** The server's own data dir: the CLI can act on it while the server runs (README "The parley command"). */
   dataDir: string;
@@ -40,6 +44,11 @@ export async function parleyCli<T>(server: ParleyServer, args: string[]): Promis
     { cwd: repoRoot, env: { ...process.env, PARLEY_DATA_DIR: server.dataDir } },
   );
   return JSON.parse(stdout) as T;
+}
+
+/** A fresh one-click sign-in link (`parley login-url`): each works once, for 10 minutes. */
+export async function signInLink(server: ParleyServer): Promise<string> {
+  return (await parleyCli<{ loginUrl: string }>(server, ['login-url'])).loginUrl;
 }
 
 /** A POST with an API key, as a script would; fails the test unless it answers 2xx. */
@@ -94,7 +103,9 @@ export async function createApiKey(
   return created.key;
 }
 
-function waitForListening(child: ChildProcess): Promise<{ url: string; loginUrl: string }> {
+function waitForListening(
+  child: ChildProcess,
+): Promise<{ url: string; listenUrl: string; loginUrl: string }> {
   return new Promise((resolve, reject) => {
     let output = '';
     const fail = (why: string) => {
@@ -107,7 +118,9 @@ function waitForListening(child: ChildProcess): Promise<{ url: string; loginUrl:
       const signIn = /sign in: (http:\/\/\S+)/.exec(output);
       if (listening?.[1] && signIn?.[1]) {
         cleanup();
-        resolve({ url: listening[1].replace(/\/+$/, ''), loginUrl: signIn[1] });
+        const listenUrl = listening[1].replace(/\/+$/, '');
+        const port = new URL(listenUrl).port;
+        resolve({ url: `http://p${port}.localhost:${port}`, listenUrl, loginUrl: signIn[1] });
       }
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
@@ -143,7 +156,7 @@ async function stop(child: ChildProcess): Promise<void> {
 async function serve(
   dataDir: string,
   port: string,
-): Promise<{ child: ChildProcess; url: string; loginUrl: string }> {
+): Promise<{ child: ChildProcess; url: string; listenUrl: string; loginUrl: string }> {
   const child = spawn(process.execPath, [bin, 'serve', '--port', port, '--data-dir', dataDir], {
     cwd: repoRoot,
     env: { ...process.env, PARLEY_DATA_DIR: dataDir },
@@ -197,6 +210,7 @@ export const test = base.extend<{ server: ParleyServer; signedIn: boolean }>({
       const port = new URL(first.url).port;
       await use({
         url: first.url,
+        listenUrl: first.listenUrl,
         loginUrl: first.loginUrl,
         dataDir,
         restart: async () => {
