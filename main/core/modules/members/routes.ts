@@ -20,7 +20,7 @@ import {
 } from '../../../../shared/schemas/members.ts';
 import { can } from '../../../../shared/permissions.ts';
 import type { Principal } from '../../http/auth.ts';
-import { clearSessionCookie, clientOf, setSessionCookie } from '../../http/session.ts';
+import { clearSessionCookie, clientOf, setSessionCookie, uiBaseUrl } from '../../http/session.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 import type { AuditActor } from '../audit/service.ts';
 import type { MemberContext } from './service.ts';
@@ -41,8 +41,13 @@ export const contextOf = (req: FastifyRequest): MemberContext => ({
   address: req.ip,
 });
 
-/** The base URL the caller reached us by (the guard has checked the Host is ours). */
-const baseUrlOf = (req: FastifyRequest): string => `${req.protocol}://${req.headers.host ?? ''}`;
+/**
+ * The base URL of an invite link: the one the caller reached us by (the guard has checked the
+ * Host is ours), moved to the UI's own host name on loopback (session.ts), where the invitee's
+ * cookie will reach no other local server.
+ */
+const baseUrlOf = (req: FastifyRequest): string =>
+  uiBaseUrl(`${req.protocol}://${req.headers.host ?? '127.0.0.1'}`);
 
 /** Members, invites and sessions: admins manage members; every member their own sessions. */
 export const membersRoutes: RegisterRoutes = (app, { members }) => {
