@@ -33,6 +33,8 @@ export interface TestCore {
       session?: Environment;
       /** A member's session token (the `parley_session` cookie), from `member()` or `signIn()`. */
       cookie?: string;
+      /** The client's address (inject's default is 127.0.0.1). */
+      remoteAddress?: string;
     },
   ): Promise<{ status: number; body: any; headers: Record<string, unknown>; text: string }>; // eslint-disable-line @typescript-eslint/no-explicit-any
   /** An agent who cannot sign in (as `POST /agents` adds one). */
@@ -101,6 +103,7 @@ export async function makeCore(opts: Partial<CoreOptions> = {}): Promise<TestCor
         url,
         headers,
         ...(payload !== undefined ? { payload } : {}),
+        ...(o.remoteAddress ? { remoteAddress: o.remoteAddress } : {}),
       });
       let body: unknown;
       try {
@@ -136,6 +139,24 @@ export async function makeCore(opts: Partial<CoreOptions> = {}): Promise<TestCor
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** The `parley_session` token an answer's Set-Cookie carries, or null. */
+export function sessionTokenOf(res: { headers: Record<string, unknown> }): string | null {
+  const m = /(?:^|, )parley_session=([^;]*)/.exec(String(res.headers['set-cookie'] ?? ''));
+  return m?.[1] || null;
+}
+
+/** A member's sign-in (`POST /login`), which must succeed: the session token it set. */
+export async function signIn(
+  t: TestCore,
+  email: string,
+  password: string,
+  opts: { remoteAddress?: string; headers?: Record<string, string> } = {},
+): Promise<string> {
+  const res = await t.request('POST', '/login', { body: { email, password }, ...opts });
+  if (res.status !== 204) throw new Error(`sign-in of ${email}: ${res.status} ${res.text}`);
+  return sessionTokenOf(res)!;
 }
 
 /** The pid of a process that has exited (and been reaped): what a SIGKILLed core leaves. */

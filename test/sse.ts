@@ -51,3 +51,27 @@ export async function readEvents(
   controller.abort();
   return { events, comments };
 }
+
+/**
+ * Opens an SSE stream with fetch and keeps reading it: `ended` resolves when the server closes
+ * it (the test's own timeout is the deadline); `close()` aborts it from this side.
+ */
+export async function openStream(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ ended: Promise<void>; close: () => void }> {
+  const controller = new AbortController();
+  const res = await fetch(url, { headers, signal: controller.signal });
+  expect(res.status).toBe(200);
+  expect(res.headers.get('content-type')).toMatch(/text\/event-stream/);
+  const reader = res.body!.getReader();
+  const ended = (async () => {
+    try {
+      for (;;) if ((await reader.read()).done) return;
+    } catch (e) {
+      // Closed from this side: not the server ending it, and nobody waits for it any more.
+      if (!controller.signal.aborted) throw e;
+    }
+  })();
+  return { ended, close: () => controller.abort() };
+}

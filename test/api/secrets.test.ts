@@ -374,7 +374,7 @@ describe('secrets at rest', () => {
       const dir = path.join(dataDir(), 'fresh');
       let c = await coreOn(dir);
       expect(modeOf(dir)).toBe(0o700);
-      for (const f of ['parley.db', 'parley.db-wal', 'parley.db-shm', 'session.secret']) {
+      for (const f of ['parley.db', 'parley.db-wal', 'parley.db-shm']) {
         expect([f, modeOf(path.join(dir, f))]).toEqual([f, 0o600]);
       }
       await c.close();

@@ -2,11 +2,37 @@ import { BIN, cliHarness } from './harness.ts';
 import type { ChildProcess } from 'node:child_process';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCore } from '../../main/core/core.ts';
+import { makeCore } from '../helpers.ts';
 
 const { children, dataDir, parley, json } = cliHarness('parley-cli-');
+
+/**
+ * A GET as a browser sends it: connected to loopback, with the URL's own Host — browsers resolve
+ * `p<PORT>.localhost` to loopback themselves; Node's resolver does not, and fetch sets its own Host.
+ */
+function browse(url: string): Promise<{ status: number; headers: http.IncomingHttpHeaders }> {
+  const u = new URL(url);
+  return new Promise((resolve, reject) => {
+    http
+      .get(
+        {
+          host: '127.0.0.1',
+          port: u.port,
+          path: `${u.pathname}${u.search}`,
+          headers: { host: u.host },
+        },
+        (res) => {
+          res.resume();
+          res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers }));
+        },
+      )
+      .on('error', reject);
+  });
+}
 
 describe('parley CLI', () => {
   it('manages workspaces, keys and the wallet, with --json giving one object', async () => {
@@ -191,11 +217,24 @@ describe('parley CLI', () => {
     expect((await parley(['--help'], dir)).stdout).toMatch(/settings set KEY VALUE/);
   });
 
-  it('prints a sign-in link when serving, and again with login-url; a restart keeps it valid', async () => {
+  it('prints a fresh single-use sign-in link on the UI’s own host name, with serve and login-url', async () => {
     const dir = dataDir();
     expect((await parley(['login-url'], dir)).stderr.trim()).toMatch(
       /^parley: parley serve has not run on this data dir yet; start it, or pass --port/,
     );
+    const link = (port: number | string) =>
+      new RegExp(`^http://p${port}\\.localhost:${port}/login\\?token=[A-Za-z0-9]{43}$`);
+    const a = (await parley(['login-url', '--port', '4999'], dir)).stdout.trim();
+    const b = (await parley(['login-url', '--port', '4999'], dir)).stdout.trim();
+    expect(a).toMatch(link(4999));
+    expect(b).toMatch(link(4999));
+    expect(b).not.toBe(a);
+    expect(await json(['login-url', '--port', '4999'], dir)).toEqual({
+      loginUrl: expect.stringMatching(link(4999)),
+      url: 'http://127.0.0.1:4999',
+      expiresInSeconds: 600,
+    });
+
     const start = async (port: string) => {
       const child = spawn(process.execPath, [BIN, 'serve', '--port', port, '--data-dir', dir], {
         stdio: ['ignore', 'pipe', 'pipe'],
@@ -218,29 +257,62 @@ describe('parley CLI', () => {
       await exited;
     };
     const first = await start('0');
-    const secret = fs.readFileSync(path.join(dir, 'session.secret'), 'utf8').trim();
-    expect(first.login).toBe(`${first.url}/login?token=${secret}`);
-    if (process.platform !== 'win32') {
-      expect(fs.statSync(path.join(dir, 'session.secret')).mode & 0o777).toBe(0o600);
-    }
-    expect((await parley(['login-url'], dir)).stdout.trim()).toBe(first.login);
-    expect(await json(['login-url', '--port', '4999'], dir)).toEqual({
-      loginUrl: `http://127.0.0.1:4999/login?token=${secret}`,
-      url: 'http://127.0.0.1:4999',
-    });
-
-    const login = await fetch(first.login, { redirect: 'manual' });
-    expect(login.status).toBe(303);
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
-    const me = () => fetch(`${first.url}/api/me`, { headers: { cookie } });
-    expect((await me()).status).toBe(200);
-
-    await stop(first.child);
     const port = new URL(first.url).port;
+    expect(first.login).toMatch(link(port));
+
+    // A link the CLI mints while the core runs (another process, the same database) signs in.
+    const minted = (await parley(['login-url'], dir)).stdout.trim();
+    expect(minted).toMatch(link(port));
+    expect(minted).not.toBe(first.login);
+    const login = await browse(minted);
+    expect(login.status).toBe(303);
+    expect(login.headers.location).toBe('/');
+    const cookie = String(login.headers['set-cookie']).split(';')[0]!;
+    expect(cookie).toMatch(/^parley_session=[A-Za-z0-9]{43}$/);
+    expect((await browse(minted)).status).toBe(403);
+    const me = () => fetch(`${first.url}/api/me`, { headers: { cookie } });
+    const who = await me();
+    expect(who.status).toBe(200);
+    expect(await who.json()).toMatchObject({ auth: 'session', role: 'owner' });
+    // The link serve printed is good once too.
+    expect((await browse(first.login)).status).toBe(303);
+    expect((await browse(first.login)).status).toBe(403);
+
+    // A restart prints another link; the session lives on (it is in the database).
+    await stop(first.child);
     const second = await start(port);
-    expect(second.login).toBe(first.login);
+    expect(second.login).toMatch(link(port));
+    expect(second.login).not.toBe(first.login);
     expect((await me()).status).toBe(200);
     await stop(second.child);
+  });
+
+  it('records what it changes in the audit trail, as the actor cli', async () => {
+    const dir = dataDir();
+    const key = await json(['keys', 'create', '--env', 'test', '--name', 'Ops'], dir);
+    expect((await parley(['wallet', 'topup', '--amount', '5.00'], dir)).code).toBe(0);
+    expect((await parley(['keys', 'revoke', key.id], dir)).code).toBe(0);
+    const t = await makeCore({ dataDir: dir });
+    try {
+      const res = await t.request('GET', '/audit?actor=cli', { session: 'test' });
+      expect(res.status).toBe(200);
+      const entries = res.body.data as { action: string; actor: unknown; target: unknown }[];
+      expect(entries.map((e) => e.action)).toEqual([
+        'api_key.revoked',
+        'wallet.topped_up',
+        'api_key.created',
+      ]);
+      expect(entries[2]).toMatchObject({
+        actor: { kind: 'cli', id: 'cli', name: expect.stringMatching(/^parley \(.+\)$/) },
+        target: { type: 'api_key', id: key.id },
+        address: null,
+        details: { environment: 'test' },
+      });
+      expect(entries[0]).toMatchObject({ target: { type: 'api_key', id: key.id } });
+      expect(entries[1]).toMatchObject({ details: { amountMicros: 5_000_000 } });
+    } finally {
+      await t.close();
+    }
   });
 
   it('says so when the port is taken', async () => {

@@ -12,7 +12,7 @@ const POSIX = process.platform !== 'win32';
 const modeOf = (file: string) => fs.statSync(file).mode & 0o777;
 
 describe('secrets at rest, on disk', () => {
-  it('the database, its WAL and a parley backup hold no secret in plain text; all owner-only', async () => {
+  it('the database, its WAL, a parley backup and an audit export hold no secret in plain text; the data dir and the backup are owner-only', async () => {
     const dir = dataDir();
     const t = await makeCore({ dataDir: dir });
     const core = { ...t, close: () => t.core.stop() };
@@ -74,6 +74,23 @@ describe('secrets at rest, on disk', () => {
       expect(link.ok).toBe(true);
       if (link.ok) secrets.linkKey = link.value;
 
+      // A member signs in, and saves the audit trail's export to disk (a download: its mode is
+      // the browser's). It names what changed, never a secret.
+      const ada = await core.member({ name: 'Ada', role: 'admin' });
+      secrets.sessionToken = ada.cookie;
+      secrets.password = ada.password;
+      const exported = await core.request('GET', '/audit/export', { cookie: ada.cookie });
+      expect(exported.status).toBe(200);
+      const csv = path.join(dataDir(), 'downloads', 'parley-audit.csv');
+      fs.mkdirSync(path.dirname(csv));
+      fs.writeFileSync(csv, exported.text);
+      const exportedText = fs.readFileSync(csv, 'utf8');
+      expect(exportedText).toContain('settings.updated');
+      expect(exportedText).toContain('member.joined');
+      for (const [name, secret] of Object.entries(secrets)) {
+        expect([name, exportedText.includes(secret)]).toEqual([name, false]);
+      }
+
       // A backup by the real bin while the core holds the database open (its WAL in use).
       const file = path.join(dataDir(), 'copies', 'parley-backup.db');
       const backup = await json(['backup', file], dir);
@@ -94,10 +111,23 @@ describe('secrets at rest, on disk', () => {
       }
 
       if (POSIX) {
+        // Whatever the run wrote in the data dir: every folder 0700, every file 0600.
+        const walk = (d: string): string[] =>
+          fs.readdirSync(d, { withFileTypes: true }).flatMap((e) => {
+            const p = path.join(d, e.name);
+            return e.isDirectory() ? [p, ...walk(p)] : [p];
+          });
+        const entries = walk(dir);
+        expect(entries.map((p) => path.relative(dir, p))).toEqual(
+          expect.arrayContaining(['parley.db', 'parley.db-wal', 'parley.db-shm', 'secret.key']),
+        );
         expect(modeOf(dir)).toBe(0o700);
-        for (const f of ['parley.db', 'parley.db-wal', 'parley.db-shm', 'secret.key']) {
-          expect([f, modeOf(path.join(dir, f))]).toEqual([f, 0o600]);
-        }
+        const loose = entries
+          .map((p) => [path.relative(dir, p), modeOf(p).toString(8)])
+          .filter(
+            ([p, mode]) => mode !== (fs.statSync(path.join(dir, p!)).isDirectory() ? '700' : '600'),
+          );
+        expect(loose).toEqual([]);
         expect(modeOf(file)).toBe(0o600);
       }
 
