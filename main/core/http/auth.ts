@@ -84,10 +84,10 @@ export function createAuthenticator(deps: {
     if (named === null) return { id: null, named: null };
     return { id: deps.members.findActive(workspaceId, named)?.id ?? null, named };
   };
-  const refuse = (req: FastifyRequest): never => {
+  const refuse = (req: FastifyRequest, message?: string): never => {
     // A flood of bad credentials is throttled too: it answers 429 once its bucket is empty.
     deps.anonymousRateLimit(clientKey(req));
-    throw new ApiError('invalid_api_key');
+    throw new ApiError('invalid_api_key', message);
   };
   const environmentOf = (req: FastifyRequest) => {
     const env = environmentSchema.safeParse(header(req, 'x-parley-environment') ?? 'test');
@@ -160,6 +160,8 @@ export function createAuthenticator(deps: {
         deps.sessionRateLimit(s.sessionId);
         return memberPrincipal(req, s.member, s.grants, s.sessionId);
       }
+      // Same code as any missing credential (the API's one 401), in words for a person.
+      return refuse(req, 'Your session has ended (signed out, expired or revoked): sign in again.');
     }
     return refuse(req);
   };
