@@ -42,7 +42,7 @@ export function EmptyState({ testId, children }: { testId: string; children: Rea
   );
 }
 
-interface PagedTableProps {
+interface RowsTableProps {
   /** Without rows, `empty` shows instead of the table. */
   hasRows: boolean;
   empty: ReactNode;
@@ -54,13 +54,10 @@ interface PagedTableProps {
   actions?: boolean;
   /** The rows (`<tr>`s). */
   children: ReactNode;
-  nextCursor: string | null;
-  loadingMore: boolean;
-  loadMore: () => Promise<void>;
 }
 
-/** A paged list's table (or what it shows while it has no rows), then its "Load more" footer. */
-export function PagedTable({
+/** A list's table, or what it shows while it has no rows. */
+export function RowsTable({
   hasRows,
   empty,
   emptyTestId,
@@ -69,22 +66,29 @@ export function PagedTable({
   columns,
   actions,
   children,
-  nextCursor,
-  loadingMore,
-  loadMore,
-}: PagedTableProps) {
+}: RowsTableProps) {
+  if (!hasRows) return <EmptyState testId={emptyTestId}>{empty}</EmptyState>;
+  return (
+    <div className="table-wrap">
+      <table className={className ? `table ${className}` : 'table'} data-testid={testId}>
+        <TableHead columns={columns} actions={actions} />
+        <tbody>{children}</tbody>
+      </table>
+    </div>
+  );
+}
+
+interface PagedTableProps extends RowsTableProps {
+  nextCursor: string | null;
+  loadingMore: boolean;
+  loadMore: () => Promise<void>;
+}
+
+/** A paged list's table (or what it shows while it has no rows), then its "Load more" footer. */
+export function PagedTable({ nextCursor, loadingMore, loadMore, ...table }: PagedTableProps) {
   return (
     <>
-      {hasRows ? (
-        <div className="table-wrap">
-          <table className={className ? `table ${className}` : 'table'} data-testid={testId}>
-            <TableHead columns={columns} actions={actions} />
-            <tbody>{children}</tbody>
-          </table>
-        </div>
-      ) : (
-        <EmptyState testId={emptyTestId}>{empty}</EmptyState>
-      )}
+      <RowsTable {...table} />
       <LoadMore nextCursor={nextCursor} loadingMore={loadingMore} loadMore={loadMore} />
     </>
   );

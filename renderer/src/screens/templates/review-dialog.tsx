@@ -2,11 +2,12 @@ import { useId, useState, type FormEvent } from 'react';
 import type { Template } from '../../../../shared/schemas/index.ts';
 import { ApiRequestError, errorMessage, type ReviewDecision } from '../../api/client.ts';
 import { FormDialog } from '../../components/form-dialog.tsx';
+import { RadioCards, type RadioChoice } from '../../components/radio-cards.tsx';
 import { TemplateStatusBadge } from '../../components/template-status.tsx';
 import { useTemplates } from '../../stores/templates.ts';
 import { notify } from '../../stores/toasts.ts';
 
-const DECISIONS: { value: ReviewDecision; label: string; help: string }[] = [
+const DECISIONS: RadioChoice<ReviewDecision>[] = [
   { value: 'approve', label: 'Approve', help: 'The template becomes sendable.' },
   { value: 'reject', label: 'Reject', help: 'The reason is shown with the template.' },
   { value: 'pause', label: 'Pause', help: 'As the provider does after poor feedback.' },
@@ -69,25 +70,15 @@ export function ReviewDialog({ template, onClose }: { template: Template; onClos
         </>
       }
     >
-      <fieldset className="radio-list">
-        <legend className="visually-hidden">Decision</legend>
-        {DECISIONS.map((d) => (
-          <label key={d.value} className={`radio-card${decision === d.value ? ' selected' : ''}`}>
-            <input
-              type="radio"
-              name="decision"
-              value={d.value}
-              checked={decision === d.value}
-              onChange={() => setDecision(d.value)}
-              data-testid={`review-${d.value}`}
-            />
-            <span>
-              <span className="radio-title">{d.label}</span>
-              <span className="hint">{d.help}</span>
-            </span>
-          </label>
-        ))}
-      </fieldset>
+      <RadioCards
+        name="decision"
+        legend="Decision"
+        legendHidden
+        choices={DECISIONS}
+        value={decision}
+        onChange={setDecision}
+        testId={(value) => `review-${value}`}
+      />
       {decision === 'reject' ? (
         <div className="field">
           <label htmlFor={`${formId}-reason`}>Rejection reason</label>
