@@ -1,27 +1,35 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { isDesktop } from './api/client.ts';
 import { events } from './api/events.ts';
-import { ConnectionBanner, SignInScreen } from './components/connection-banner.tsx';
+import { ConnectionBanner, SessionEndedScreen } from './components/connection-banner.tsx';
 import { ErrorBanner } from './components/error-banner.tsx';
+import { ForbiddenPage } from './components/forbidden-page.tsx';
 import { Sidebar } from './components/sidebar.tsx';
 import { Toaster } from './components/toaster.tsx';
 import { ModeBanner, TopBar } from './components/top-bar.tsx';
+import { useCanOpen } from './components/use-can.ts';
+import { AccountScreen } from './screens/account/account-screen.tsx';
+import { AuditScreen } from './screens/audit/audit-screen.tsx';
 import { CampaignsScreen } from './screens/campaigns/campaigns-screen.tsx';
 import { CannedRepliesScreen } from './screens/canned-replies/canned-replies-screen.tsx';
 import { ContactsScreen } from './screens/contacts/contacts-screen.tsx';
 import { EmailScreen } from './screens/email/email-screen.tsx';
 import { InboxScreen } from './screens/inbox/inbox-screen.tsx';
 import { InteractiveListsScreen } from './screens/interactive-lists/interactive-lists-screen.tsx';
+import { MembersScreen } from './screens/members/members-screen.tsx';
 import { PlaygroundScreen } from './screens/playground/playground-screen.tsx';
 import { ApiKeysScreen } from './screens/settings/api-keys-screen.tsx';
 import { ChannelSettingsScreen } from './screens/settings/channel-settings.tsx';
+import { isJoinPage, JoinPage } from './screens/sign-in/join-page.tsx';
+import { SignInPage } from './screens/sign-in/sign-in-page.tsx';
 import { TemplatesScreen } from './screens/templates/templates-screen.tsx';
 import { WalletScreen } from './screens/wallet/wallet-screen.tsx';
 import { WorkflowsScreen } from './screens/workflows/workflows-screen.tsx';
 import { useAgents } from './stores/agents.ts';
 import { useInbox } from './stores/inbox.ts';
 import { startInboxAlerts } from './stores/inbox-alerts.ts';
-import { useRoute, type Route } from './stores/route.ts';
-import { useSession } from './stores/session.ts';
+import { DEFAULT_ROUTE, hrefFor, startHashRouting, useRoute, type Route } from './stores/route.ts';
+import { startMeRefresh, useSession } from './stores/session.ts';
 
 function Screen({ route }: { route: Route }) {
   switch (route) {
@@ -49,7 +57,26 @@ function Screen({ route }: { route: Route }) {
       return <ApiKeysScreen />;
     case 'settings/channel':
       return <ChannelSettingsScreen />;
+    case 'settings/members':
+      return <MembersScreen />;
+    case 'settings/audit':
+      return <AuditScreen />;
+    case 'settings/account':
+      return <AccountScreen />;
   }
+}
+
+/** A screen the member may open, or what right it needs (opened by its address). */
+function AllowedScreen({ route }: { route: Route }) {
+  const allowed = useCanOpen(route);
+  return allowed ? <Screen route={route} /> : <ForbiddenPage route={route} />;
+}
+
+/** After an invite was accepted: the app's own address, the invite link out of the history. */
+function leaveJoinPage(): void {
+  const home = new URL('.', location.href);
+  home.hash = hrefFor(DEFAULT_ROUTE);
+  history.replaceState(null, '', home);
 }
 
 export function App() {
@@ -60,10 +87,15 @@ export function App() {
   const environment = useSession((s) => s.environment);
   const workspaceId = useSession((s) => s.workspaceId);
   const bootstrap = useSession((s) => s.bootstrap);
+  // An invite link opens the join page; the app starts once it was accepted (and signed in).
+  const [joining, setJoining] = useState(() => !isDesktop() && isJoinPage());
 
   useEffect(() => {
-    if (useSession.getState().status === 'idle') void bootstrap();
-  }, [bootstrap]);
+    if (!joining && useSession.getState().status === 'idle') void bootstrap();
+  }, [bootstrap, joining]);
+
+  // The join page's address carries the invite in its hash: hash routing starts after it.
+  useEffect(() => (joining ? undefined : startHashRouting()), [joining]);
 
   // One event stream for the whole app, opened once the session's scope is known. The inbox
   // and the agents load with it wherever the app opens: unread counts and notices need them.
@@ -76,6 +108,20 @@ export function App() {
   }, [status, environment, workspaceId]);
 
   useEffect(() => startInboxAlerts(), []);
+  useEffect(() => startMeRefresh(), []);
+
+  if (joining) {
+    return (
+      <JoinPage
+        onJoined={() => {
+          leaveJoinPage();
+          setJoining(false);
+        }}
+      />
+    );
+  }
+  // A browser signs in with a form of its own; the desktop window's session comes from the app.
+  if (signedOut && !isDesktop()) return <SignInPage />;
 
   return (
     <div className={`app mode-${environment}`}>
@@ -85,11 +131,11 @@ export function App() {
         <ModeBanner />
         <ConnectionBanner />
         <main className={`content${route === 'inbox' ? ' content-flush' : ''}`}>
-          {signedOut ? <SignInScreen /> : null}
+          {signedOut ? <SessionEndedScreen /> : null}
           {!signedOut && status === 'error' && error ? (
             <ErrorBanner message={error} onRetry={() => void bootstrap()} />
           ) : null}
-          {!signedOut && status === 'ready' ? <Screen route={route} /> : null}
+          {!signedOut && status === 'ready' ? <AllowedScreen route={route} /> : null}
           {!signedOut && (status === 'loading' || status === 'idle') ? (
             <div className="loading-page" aria-busy="true">
               Connecting to Parley…

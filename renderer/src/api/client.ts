@@ -44,8 +44,10 @@ import type {
 /**
  * The one HTTP client of the renderer. The UI reaches the core only through here, exactly as a
  * third-party client would (README "Architecture"): every request carries the session (the desktop
- * preload's token, or in a browser the HttpOnly cookie `/login` set, which fetch sends by itself),
- * the environment (test | live) and, once known, the workspace.
+ * preload's token, or in a browser the HttpOnly cookie a sign-in set, which a same-origin fetch
+ * sends by itself), the environment (test | live) and, once known, the workspace. A session
+ * always acts as its signed-in member (the desktop window as the owner): the UI never names an
+ * agent with `X-Parley-Agent`, which is for API keys only.
  */
 import type {
   Agent,
@@ -78,6 +80,20 @@ import type {
   Wallet,
   Workspace,
 } from '../../../shared/schemas/index.ts';
+import type {
+  acceptInviteBody,
+  AuditEntry,
+  changePasswordBody,
+  CreatedInvite,
+  Invite,
+  inviteBody,
+  InvitePreview,
+  loginBody,
+  Member,
+  Session,
+  updateMeBody,
+  updateMemberBody,
+} from '../../../shared/schemas/members.ts';
 import { SINGLE_IMPORT_FIELDS } from '../../../shared/import-fields.ts';
 import { useRequestScope } from '../stores/request-scope.ts';
 
@@ -102,12 +118,19 @@ export class ApiRequestError extends Error {
   readonly param: string | undefined;
   readonly docs: string | undefined;
   readonly details: Record<string, unknown> | undefined;
+  /** Seconds to wait before trying again (a 429's `Retry-After`). */
+  readonly retryAfter: number | undefined;
 
   constructor(
     status: number,
     code: string,
     message: string,
-    extra: { param?: string; docs?: string; details?: Record<string, unknown> } = {},
+    extra: {
+      param?: string;
+      docs?: string;
+      details?: Record<string, unknown>;
+      retryAfter?: number;
+    } = {},
   ) {
     super(message);
     this.name = 'ApiRequestError';
@@ -116,6 +139,7 @@ export class ApiRequestError extends Error {
     this.param = extra.param;
     this.docs = extra.docs;
     this.details = extra.details;
+    this.retryAfter = extra.retryAfter;
   }
 }
 
@@ -131,11 +155,6 @@ export const isAbortError = (e: unknown): boolean =>
 interface Scope {
   environment: Environment;
   workspaceId: string | null;
-}
-
-/** Every later request acts as this agent (replies, `assignee: me`, the Mine filter). */
-export function setAgent(id: string | null): void {
-  useRequestScope.setState({ agentId: id });
 }
 
 /**
@@ -203,17 +222,16 @@ export function reportConnection(signal: ConnectionSignal): void {
 export function sessionEndedMessage(): string {
   return isDesktop()
     ? 'Parley restarted — reload the window.'
-    : 'Your session has ended — sign in again: open the link that parley serve printed.';
+    : 'Your session has ended — sign in again.';
 }
 
 /** The desktop session's credentials and scope, as headers (the event stream sends them too). */
 export function sessionHeaders(): Record<string, string> {
-  const { environment, workspaceId, agentId } = useRequestScope.getState();
+  const { environment, workspaceId } = useRequestScope.getState();
   const headers: Record<string, string> = { 'X-Parley-Environment': environment };
   const token = sessionToken();
   if (token) headers['X-Parley-Session'] = token;
   if (workspaceId) headers['X-Parley-Workspace'] = workspaceId;
-  if (agentId) headers['X-Parley-Agent'] = agentId;
   return headers;
 }
 
@@ -271,7 +289,10 @@ async function send(method: string, path: string, options: RequestOptions = {}):
     );
   }
   if (response.status === 401) {
-    // The session's requests carry no API key: a 401 means the session itself was refused.
+    const error = await toApiError(response);
+    // A password that was not right (signing in, changing it) says nothing about the session.
+    if (error.code === 'invalid_credentials') throw error;
+    // The session's requests carry no API key: any other 401 means the session itself was refused.
     reportConnection('refused');
     throw new ApiRequestError(401, 'session_ended', sessionEndedMessage());
   }
@@ -299,8 +320,10 @@ async function toApiError(response: Response): Promise<ApiRequestError> {
     envelope = null;
   }
   const error = envelope?.error;
+  const retryAfter = Number(response.headers.get('Retry-After') ?? NaN);
+  const wait = Number.isFinite(retryAfter) && retryAfter >= 0 ? { retryAfter } : {};
   if (!error || typeof error.message !== 'string') {
-    return new ApiRequestError(response.status, 'http_error', fallback);
+    return new ApiRequestError(response.status, 'http_error', fallback, wait);
   }
   return new ApiRequestError(
     response.status,
@@ -312,6 +335,7 @@ async function toApiError(response: Response): Promise<ApiRequestError> {
       ...(error.details && typeof error.details === 'object'
         ? { details: error.details as Record<string, unknown> }
         : {}),
+      ...wait,
     },
   );
 }
@@ -594,6 +618,56 @@ export interface EmailRecipientQuery extends PageParams {
 /** The SMTP server's answer to a connection check, in its own words. */
 export type SmtpCheck = z.infer<typeof smtpCheckSchema>;
 
+export type LoginBody = z.input<typeof loginBody>;
+export type AcceptInviteBody = z.input<typeof acceptInviteBody>;
+export type ChangePasswordBody = z.input<typeof changePasswordBody>;
+export type UpdateMeBody = z.input<typeof updateMeBody>;
+export type UpdateMemberBody = z.input<typeof updateMemberBody>;
+export type InviteBody = z.input<typeof inviteBody>;
+
+/** The audit trail's filters (`action` may name a family with a trailing dot: `member.`). */
+export interface AuditQuery extends PageParams {
+  actor?: string;
+  action?: string;
+  /** ISO 8601 instants. */
+  since?: string;
+  until?: string;
+}
+
+const auditFilters = (q: AuditQuery): Record<string, QueryValue> => ({
+  actor: q.actor,
+  action: q.action,
+  since: q.since,
+  until: q.until,
+});
+
+/** A file the core makes (a CSV export): its bytes and the name it suggests. */
+export interface Download {
+  blob: Blob;
+  filename: string;
+}
+
+/**
+ * Reads an export with the session's headers (the desktop window signs requests with a header a
+ * plain link could not send), for the page to save as a file.
+ */
+async function download(
+  path: string,
+  query: Record<string, QueryValue>,
+  fallbackName: string,
+): Promise<Download> {
+  const response = await send('GET', path, { query, accept: 'text/csv' });
+  const disposition = response.headers.get('Content-Disposition') ?? '';
+  const named = /filename\*=UTF-8''([^;]+)|filename="?([^";]+)"?/i.exec(disposition);
+  let filename = fallbackName;
+  try {
+    if (named) filename = decodeURIComponent(named[1] ?? named[2] ?? fallbackName);
+  } catch {
+    // A malformed name: keep ours.
+  }
+  return { blob: await response.blob(), filename };
+}
+
 export interface Health {
   status: string;
   version: string;
@@ -614,6 +688,67 @@ export const api = {
   me: (): Promise<Me> => json('GET', '/api/me'),
   workspaces: (p?: PageParams): Promise<Page<Workspace>> =>
     json('GET', '/api/workspaces', { query: pageQuery(p) }),
+
+  /** Signing in and out of a browser session (public: they carry their own proof). */
+  auth: {
+    /** Sets the session cookie (204); 401 `invalid_credentials`, 429 `rate_limited`. */
+    login: async (body: LoginBody): Promise<void> => {
+      await send('POST', '/login', { body });
+    },
+    /** Ends this session and clears its cookie. */
+    logout: async (): Promise<void> => {
+      await send('POST', '/logout');
+    },
+  },
+
+  /** The signed-in member's own account. */
+  account: {
+    update: (body: UpdateMeBody): Promise<Member> => json('PATCH', '/api/me', { body }),
+    /** Ends every other session of the member; this one is issued again (a new cookie). */
+    changePassword: async (body: ChangePasswordBody): Promise<void> => {
+      await send('POST', '/api/me/password', { body });
+    },
+  },
+
+  /** Sign-in sessions: yours, or with `memberId` another member's (admins). */
+  sessions: {
+    list: (memberId?: string): Promise<Page<Session>> =>
+      json('GET', '/sessions', { query: { memberId } }),
+    revoke: async (id: string): Promise<void> => {
+      await send('DELETE', `/sessions/${encodeURIComponent(id)}`);
+    },
+  },
+
+  members: {
+    /** Every member, the owner first, then by name; deactivated ones included. */
+    list: (): Promise<{ data: Member[] }> => json('GET', '/members'),
+    patch: (id: string, body: UpdateMemberBody): Promise<Member> =>
+      json('PATCH', `/members/${encodeURIComponent(id)}`, { body }),
+    /** Invites not yet accepted, revoked or expired. */
+    invites: (): Promise<{ data: Invite[] }> => json('GET', '/members/invites'),
+    invite: (body: InviteBody): Promise<CreatedInvite> =>
+      json('POST', '/members/invites', { body }),
+    revokeInvite: async (id: string): Promise<void> => {
+      await send('DELETE', `/members/invites/${encodeURIComponent(id)}`);
+    },
+  },
+
+  /** An invite link's page (public: the token is the proof). */
+  invites: {
+    /** 404 `not_found` when the link is unknown, used, revoked or expired (its message says which). */
+    preview: (token: string): Promise<InvitePreview> =>
+      json('POST', '/invites/preview', { body: { token } }),
+    /** Makes the member and signs them in (sets the session cookie). */
+    accept: (body: AcceptInviteBody): Promise<Member> => json('POST', '/invites/accept', { body }),
+  },
+
+  audit: {
+    list: (q: AuditQuery = {}): Promise<Page<AuditEntry>> =>
+      json('GET', '/audit', { query: { ...pageQuery(q), ...auditFilters(q) } }),
+    /** The same filters as a CSV file (UTF-8 with BOM, formula-safe). */
+    export: (q: AuditQuery = {}): Promise<Download> =>
+      download('/audit/export', auditFilters(q), 'parley-audit.csv'),
+  },
 
   keys: {
     list: (p?: PageParams): Promise<Page<ApiKey>> =>
@@ -867,10 +1002,9 @@ export const api = {
       json('POST', `/workflows/runs/${encodeURIComponent(runId)}/cancel`),
   },
 
+  /** Every member as an assignee: the picker offers active ones; inactive names still resolve. */
   agents: {
     list: (): Promise<Page<Agent>> => json('GET', '/agents'),
-    create: (body: { name: string; email: string }): Promise<Agent> =>
-      json('POST', '/agents', { body }),
   },
 
   simulator: {
@@ -928,6 +1062,8 @@ export async function sendWithApiKey(request: RawRequest): Promise<RawResponse> 
       method: request.method,
       headers,
       body: request.body ?? null,
+      // A script has no sign-in cookie: the key alone must decide what the call may do.
+      credentials: 'omit',
     });
   } catch {
     throw new ApiRequestError(

@@ -31,6 +31,13 @@ interface Subscription {
 /** Back-off for reconnects the library gives up on (non-200 answers, e.g. a restarting core). */
 const RETRY_MIN_MS = 1_000;
 const RETRY_MAX_MS = 30_000;
+/** A stream open at least this long that ends is tried again after `QUICK_RETRY_MS`. */
+const QUICK_RETRY_AFTER_MS = 1_000;
+/**
+ * Not quite at once: a password change ends the member's streams as its answer sets the new
+ * cookie, and a retry that beat the cookie would be refused.
+ */
+const QUICK_RETRY_MS = 250;
 
 const scopeKey = (): string => {
   const { environment, workspaceId } = currentScope();
@@ -154,25 +161,36 @@ class EventStream {
     });
     this.source = source;
 
+    let openedAt: number | null = null;
     source.addEventListener('open', () => {
       if (this.source !== source) return;
+      openedAt = performance.now();
       this.retryDelay = RETRY_MIN_MS;
       this.setStatus('open');
       reportConnection('stream-open');
     });
     source.addEventListener('error', (error) => {
       if (this.source !== source) return;
+      // An open stream that ends: the core closed it (a session that was signed out, revoked or
+      // deactivated; a core stopping) or the connection dropped. It is tried again within a
+      // quarter second, not after the server's `retry:` wait (2 s), so an ended session shows
+      // the sign-in within the second.
+      const dropped = error.code === undefined && openedAt !== null;
       // 401: the session was refused (retries go on, backing off, so a sign-in in another tab
-      // brings the stream back); no status or a 5xx: the connection dropped, the core is gone or
-      // stopping.
+      // brings the stream back); no status or a 5xx: the core is gone or stopping.
       if (error.code === 401) reportConnection('refused');
-      else if (error.code === undefined || error.code >= 500) reportConnection('unreachable');
-      if (source.readyState === source.CLOSED) {
-        // The library does not retry after an HTTP error: do it here, backing off.
-        this.source = null;
-        this.scheduleRetry();
+      else if (!dropped && (error.code === undefined || error.code >= 500)) {
+        reportConnection('unreachable');
       }
       this.setStatus('reconnecting');
+      if (dropped || source.readyState === source.CLOSED) {
+        // The library does not retry after an HTTP error: do it here, backing off. A stream
+        // that had only just opened waits too, so a core that keeps ending it is not hammered.
+        source.close();
+        this.source = null;
+        const lived = openedAt === null ? 0 : performance.now() - openedAt;
+        this.scheduleRetry(dropped && lived >= QUICK_RETRY_AFTER_MS ? QUICK_RETRY_MS : undefined);
+      }
     });
     // The core could not resume from our Last-Event-ID (older than its retention, or ahead of a
     // restored store): the stream goes on from now, and what we show may have missed changes.
@@ -187,10 +205,27 @@ class EventStream {
     source.addEventListener('message', onEvent);
   }
 
-  private scheduleRetry(): void {
+  /**
+   * Connects again now rather than when the back-off says (a sign-in just happened); a no-op
+   * while a connection is open or before `start()`.
+   */
+  retryNow(): void {
+    if (!this.started || this.source) return;
+    if (this.retryTimer !== null) {
+      window.clearTimeout(this.retryTimer);
+      this.retryTimer = null;
+    }
+    this.retryDelay = RETRY_MIN_MS;
+    this.reconcile();
+  }
+
+  /** Connects again after `delay`, or after the back-off (which then doubles). */
+  private scheduleRetry(delay?: number): void {
     if (this.retryTimer !== null) return;
-    const delay = this.retryDelay;
-    this.retryDelay = Math.min(RETRY_MAX_MS, this.retryDelay * 2);
+    if (delay === undefined) {
+      delay = this.retryDelay;
+      this.retryDelay = Math.min(RETRY_MAX_MS, this.retryDelay * 2);
+    }
     this.retryTimer = window.setTimeout(() => {
       this.retryTimer = null;
       if (!this.started || this.source) return;

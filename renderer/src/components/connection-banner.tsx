@@ -1,4 +1,4 @@
-import { isDesktop, sessionEndedMessage } from '../api/client.ts';
+import { sessionEndedMessage } from '../api/client.ts';
 import { useSession } from '../stores/session.ts';
 
 const reload = () => window.location.reload();
@@ -49,31 +49,15 @@ export function ConnectionBanner() {
 }
 
 /**
- * Shown instead of the screens when the core refuses the session: how to sign in, never the
- * API's "API key is missing or invalid".
+ * The desktop window's session was refused: the shell's per-launch token no longer holds (the
+ * core restarted with another), so reloading the window is the way back. A browser shows the
+ * sign-in form instead.
  */
-export function SignInScreen() {
-  const wasSignedIn = useSession((s) => s.wasSignedIn);
-  const bootstrap = useSession((s) => s.bootstrap);
-  if (isDesktop()) {
-    return (
-      <div className="loading-page" role="alert" data-testid="sign-in">
-        <p>{sessionEndedMessage()}</p>
-        <ReloadButton />
-      </div>
-    );
-  }
+export function SessionEndedScreen() {
   return (
     <div className="loading-page" role="alert" data-testid="sign-in">
-      <h2>{wasSignedIn ? 'Your session has ended — sign in again' : 'Sign in to Parley'}</h2>
-      <p>
-        Open the link <code>parley serve</code> printed in its terminal (it starts with{' '}
-        <code>{window.location.origin}/login?token=</code>). Lost it? Run{' '}
-        <code>parley login-url</code> on the same data dir.
-      </p>
-      <button type="button" className="button button-small" onClick={() => void bootstrap()}>
-        Try again
-      </button>
+      <p>{sessionEndedMessage()}</p>
+      <ReloadButton />
     </div>
   );
 }

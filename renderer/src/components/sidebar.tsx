@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { useInbox } from '../stores/inbox.ts';
-import { hrefFor, useRoute, type Route } from '../stores/route.ts';
+import { hrefFor, ROUTES, SCREEN_NAMES, useRoute, type Route } from '../stores/route.ts';
 import {
   ChatIcon,
   CodeIcon,
@@ -8,27 +8,24 @@ import {
   ContactsIcon,
   KeyIcon,
   ListIcon,
+  LogIcon,
   MailIcon,
   MegaphoneIcon,
+  PersonIcon,
   PhoneIcon,
   ReplyIcon,
+  ShieldIcon,
   TemplateIcon,
   WalletIcon,
 } from './icons.tsx';
 import { StreamIndicator } from './stream-indicator.tsx';
+import { useCanOpen, useCanOpenAny } from './use-can.ts';
 
-function NavLink({
-  route,
-  icon,
-  children,
-  badge,
-}: {
-  route: Route;
-  icon: ReactNode;
-  children: ReactNode;
-  badge?: ReactNode;
-}) {
+/** A screen's link, shown only to members who may open it. */
+function NavLink({ route, icon, badge }: { route: Route; icon: ReactNode; badge?: ReactNode }) {
   const active = useRoute((s) => s.route === route);
+  const allowed = useCanOpen(route);
+  if (!allowed) return null;
   return (
     <a
       href={hrefFor(route)}
@@ -37,7 +34,7 @@ function NavLink({
       data-testid={`nav-${route.replace('/', '-')}`}
     >
       {icon}
-      <span>{children}</span>
+      <span>{SCREEN_NAMES[route]}</span>
       {badge}
     </a>
   );
@@ -53,6 +50,29 @@ function UnreadBadge() {
   );
 }
 
+/** A titled group of links; without a link the member may open, no heading either. */
+function NavGroup({
+  heading,
+  routes,
+  children,
+}: {
+  heading: string;
+  routes: readonly Route[];
+  children: ReactNode;
+}) {
+  const shown = useCanOpenAny(routes);
+  if (!shown) return null;
+  return (
+    <div className="nav-group">
+      <div className="nav-heading">{heading}</div>
+      {children}
+    </div>
+  );
+}
+
+const DEVELOPER_ROUTES: readonly Route[] = ['playground'];
+const SETTINGS_ROUTES = ROUTES.filter((route) => route.startsWith('settings/'));
+
 export function Sidebar() {
   return (
     <nav className="sidebar" aria-label="Main">
@@ -63,49 +83,26 @@ export function Sidebar() {
         <span className="brand-name">Parley</span>
       </div>
       <div className="nav-group">
-        <NavLink route="inbox" icon={<ChatIcon />} badge={<UnreadBadge />}>
-          Inbox
-        </NavLink>
-        <NavLink route="contacts" icon={<ContactsIcon />}>
-          Contacts
-        </NavLink>
-        <NavLink route="templates" icon={<TemplateIcon />}>
-          Templates
-        </NavLink>
-        <NavLink route="campaigns" icon={<MegaphoneIcon />}>
-          Campaigns
-        </NavLink>
-        <NavLink route="email" icon={<MailIcon />}>
-          Email
-        </NavLink>
-        <NavLink route="canned-replies" icon={<ReplyIcon />}>
-          Canned replies
-        </NavLink>
-        <NavLink route="interactive-lists" icon={<ListIcon />}>
-          Interactive lists
-        </NavLink>
-        <NavLink route="workflows" icon={<FlowIcon />}>
-          Workflows
-        </NavLink>
-        <NavLink route="wallet" icon={<WalletIcon />}>
-          Wallet
-        </NavLink>
+        <NavLink route="inbox" icon={<ChatIcon />} badge={<UnreadBadge />} />
+        <NavLink route="contacts" icon={<ContactsIcon />} />
+        <NavLink route="templates" icon={<TemplateIcon />} />
+        <NavLink route="campaigns" icon={<MegaphoneIcon />} />
+        <NavLink route="email" icon={<MailIcon />} />
+        <NavLink route="canned-replies" icon={<ReplyIcon />} />
+        <NavLink route="interactive-lists" icon={<ListIcon />} />
+        <NavLink route="workflows" icon={<FlowIcon />} />
+        <NavLink route="wallet" icon={<WalletIcon />} />
       </div>
-      <div className="nav-group">
-        <div className="nav-heading">Developers</div>
-        <NavLink route="playground" icon={<CodeIcon />}>
-          API playground
-        </NavLink>
-      </div>
-      <div className="nav-group">
-        <div className="nav-heading">Settings</div>
-        <NavLink route="settings/keys" icon={<KeyIcon />}>
-          API keys
-        </NavLink>
-        <NavLink route="settings/channel" icon={<PhoneIcon />}>
-          Channel
-        </NavLink>
-      </div>
+      <NavGroup heading="Developers" routes={DEVELOPER_ROUTES}>
+        <NavLink route="playground" icon={<CodeIcon />} />
+      </NavGroup>
+      <NavGroup heading="Settings" routes={SETTINGS_ROUTES}>
+        <NavLink route="settings/keys" icon={<KeyIcon />} />
+        <NavLink route="settings/channel" icon={<PhoneIcon />} />
+        <NavLink route="settings/members" icon={<ShieldIcon />} />
+        <NavLink route="settings/audit" icon={<LogIcon />} />
+        <NavLink route="settings/account" icon={<PersonIcon />} />
+      </NavGroup>
       <StreamIndicator />
     </nav>
   );

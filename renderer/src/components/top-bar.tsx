@@ -1,5 +1,5 @@
 import { useSession, selectWorkspaceName } from '../stores/session.ts';
-import { AgentPicker } from './agent-picker.tsx';
+import { AccountMenu } from './account-menu.tsx';
 import { ModeSwitch } from './mode-switch.tsx';
 
 export function TopBar() {
@@ -35,7 +35,7 @@ export function TopBar() {
         {account ? <span className="workspace-account">· {account}</span> : null}
       </div>
       <div className="topbar-actions">
-        <AgentPicker />
+        <AccountMenu />
         <ModeSwitch />
       </div>
     </header>

@@ -3,7 +3,6 @@ import type { Conversation, ConversationStatus, Message } from '../../../shared/
 import { contactLabel } from '../../../shared/phone.ts';
 import { api, type ConversationQuery } from '../api/client.ts';
 import { events, type StreamStatus } from '../api/events.ts';
-import { useAgents } from './agents.ts';
 import {
   reduceConversationEvent,
   rememberConversations,
@@ -16,6 +15,7 @@ import { KnownConversations } from './known-conversations.ts';
 import { MESSAGE_EVENTS } from './message-list.ts';
 import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
 import { registerScopedStore } from './scope.ts';
+import { selectMemberId, useSession } from './session.ts';
 
 export type { AssigneeFilter, InboxFilters } from './inbox-reducer.ts';
 
@@ -129,7 +129,12 @@ export const useInbox = create<InboxState>()((set, get) => {
   const dispatch = (event: InboxEvent): void => {
     const current = get();
     const view = viewOf(current);
-    const next = reduceConversationEvent(view, event, current.filters, useAgents.getState().meId);
+    const next = reduceConversationEvent(
+      view,
+      event,
+      current.filters,
+      selectMemberId(useSession.getState()),
+    );
     if (next.state !== view) set(next.state);
     for (const id of next.recheck) queueRecheck(id);
     if (next.reconcileCounts) scheduleReconcile();
@@ -333,9 +338,9 @@ events.subscribe(MESSAGE_EVENTS, (event) => {
   if (message?.conversationId) useInbox.getState().applyMessage(message);
 });
 
-// The Mine filter follows whoever the desk acts as.
-useAgents.subscribe((s, previous) => {
-  if (s.meId === previous.meId) return;
+// The Mine filter follows whoever is signed in.
+useSession.subscribe((s, previous) => {
+  if (selectMemberId(s) === selectMemberId(previous)) return;
   const inbox = useInbox.getState();
   if (inbox.filters.assignee === 'me' && inbox.status !== 'idle') void inbox.load();
 });

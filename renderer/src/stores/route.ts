@@ -1,4 +1,5 @@
 import { create } from 'zustand';
+import type { Right } from '../../../shared/permissions.ts';
 
 export const ROUTES = [
   'inbox',
@@ -13,8 +14,54 @@ export const ROUTES = [
   'playground',
   'settings/keys',
   'settings/channel',
+  'settings/members',
+  'settings/audit',
+  'settings/account',
 ] as const;
 export type Route = (typeof ROUTES)[number];
+
+/**
+ * The right each screen needs to open (README "Security"): the sidebar hides the others, and one
+ * opened by its address says which right is missing instead of failing request by request.
+ * Screens of what the business builds open read-only; their writing controls ask for `*.write`.
+ */
+export const ROUTE_RIGHTS: Readonly<Record<Route, Right>> = {
+  inbox: 'inbox',
+  contacts: 'contacts',
+  templates: 'templates.read',
+  campaigns: 'campaigns.read',
+  email: 'campaigns.read',
+  'canned-replies': 'inbox',
+  'interactive-lists': 'lists.read',
+  workflows: 'automation.read',
+  wallet: 'wallet.read',
+  // The playground calls the API with a key: it is for those who may hold keys.
+  playground: 'keys',
+  'settings/keys': 'keys',
+  'settings/channel': 'channel.read',
+  'settings/members': 'members',
+  'settings/audit': 'audit',
+  'settings/account': 'sessions',
+};
+
+/** Each screen's name, as the sidebar shows it. */
+export const SCREEN_NAMES: Readonly<Record<Route, string>> = {
+  inbox: 'Inbox',
+  contacts: 'Contacts',
+  templates: 'Templates',
+  campaigns: 'Campaigns',
+  email: 'Email',
+  'canned-replies': 'Canned replies',
+  'interactive-lists': 'Interactive lists',
+  workflows: 'Workflows',
+  wallet: 'Wallet',
+  playground: 'API playground',
+  'settings/keys': 'API keys',
+  'settings/channel': 'Channel',
+  'settings/members': 'Members',
+  'settings/audit': 'Audit',
+  'settings/account': 'Your account',
+};
 
 export const DEFAULT_ROUTE: Route = 'inbox';
 

@@ -1,13 +1,17 @@
 import { create } from 'zustand';
+import type { Right } from '../../../shared/permissions.ts';
 import type { Me, Workspace } from '../../../shared/schemas/index.ts';
 import {
   api,
   ApiRequestError,
   errorMessage,
   onConnectionSignal,
+  scopeGeneration,
   setScope,
   type Environment,
+  type LoginBody,
 } from '../api/client.ts';
+import { events } from '../api/events.ts';
 import { resetScopedStores, type LoadStatus } from './scope.ts';
 import { notifyError } from './toasts.ts';
 
@@ -59,6 +63,21 @@ interface SessionState {
   status: LoadStatus;
   error: string | null;
   bootstrap: () => Promise<void>;
+  /** A member's sign-in (POST /login), then the app loads as them. */
+  signIn: (body: LoginBody) => Promise<void>;
+  /** After a sign-in made elsewhere (an accepted invite): drops what was shown, loads afresh. */
+  signedIn: () => Promise<void>;
+  /** Ends this browser session (POST /logout): the sign-in form shows. */
+  signOut: () => Promise<void>;
+  /** This session was ended on purpose (signed out, revoked here): nothing of it stays. */
+  forget: () => void;
+  /**
+   * Reads who is signed in again, quietly (an admin may have changed their role or rights since):
+   * the screens stay as they are unless someone else is signed in now.
+   */
+  refreshMe: () => Promise<void>;
+  /** Puts a fresher copy of the signed-in member in place (their name, email, password). */
+  setMember: (member: SignedInMember) => void;
   setEnvironment: (environment: Environment) => void;
   setWorkspace: (workspaceId: string) => void;
 }
@@ -66,6 +85,13 @@ interface SessionState {
 export const useSession = create<SessionState>()((set, get) => {
   // Only the latest bootstrap may write: a quick double switch must not end on the first answer.
   let bootstrapSeq = 0;
+  // Reads of /api/me under way: their own answer says the core accepts the session again, which
+  // must not start yet another bootstrap.
+  let readingMe = 0;
+  /** The session is accepted again (signed in from another tab): load as on a fresh start. */
+  const reloadSignedOut = (): void => {
+    if (readingMe === 0) void get().bootstrap();
+  };
   let bootId: string | null = null;
   let probeTimer: number | null = null;
   let probeDelay = PROBE_MIN_MS;
@@ -108,7 +134,7 @@ export const useSession = create<SessionState>()((set, get) => {
     } else if (signal === 'stream-open') {
       // The core answers (a refused session is accepted again: load afresh), and every
       // (re)opened stream may be a new start of it, however quickly it came back.
-      if (connection === 'signed_out') void get().bootstrap();
+      if (connection === 'signed_out') reloadSignedOut();
       checkHealth(probe);
     } else if (signal === 'stale') {
       if (connection === 'ok') set({ connection: 'stale' });
@@ -116,14 +142,22 @@ export const useSession = create<SessionState>()((set, get) => {
       if (connection === 'ok') set({ connection: 'unreachable' });
       if (get().connection === 'unreachable') probe();
     } else if (connection === 'signed_out') {
-      // The session is accepted again (signed in from another tab): load as on a fresh start.
-      void get().bootstrap();
+      reloadSignedOut();
     } else if (connection === 'unreachable') {
       probe();
     }
   });
 
   const loadMe = async (): Promise<Me> => {
+    readingMe += 1;
+    try {
+      return await readMe();
+    } finally {
+      readingMe -= 1;
+    }
+  };
+
+  const readMe = async (): Promise<Me> => {
     try {
       return await api.me();
     } catch (e) {
@@ -162,6 +196,10 @@ export const useSession = create<SessionState>()((set, get) => {
       try {
         const me = await loadMe();
         if (seq !== bootstrapSeq) return;
+        // Someone else signed in (in this tab or another): nothing of the previous member's stays.
+        if (previous && (previous.member?.id ?? null) !== (me.member?.id ?? null)) {
+          resetScopedStores();
+        }
         if (me.workspace.id !== get().workspaceId) {
           writeSetting(WORKSPACE_KEY, me.workspace.id);
           setScope({ workspaceId: me.workspace.id });
@@ -185,6 +223,46 @@ export const useSession = create<SessionState>()((set, get) => {
       }
     },
 
+    signIn: async (body) => {
+      await api.auth.login(body);
+      await get().signedIn();
+    },
+
+    signedIn: async () => {
+      resetScopedStores();
+      set({ me: null, status: 'loading' });
+      await get().bootstrap();
+      // The stream was refused meanwhile and is backing off: it may open now.
+      events.retryNow();
+    },
+
+    signOut: async () => {
+      await api.auth.logout();
+      get().forget();
+    },
+
+    forget: () => {
+      resetScopedStores();
+      set({ connection: 'signed_out', wasSignedIn: false, me: null, status: 'idle', error: null });
+    },
+
+    refreshMe: async () => {
+      const { status, connection, me: before } = get();
+      if (status !== 'ready' || connection === 'signed_out' || !before) return;
+      const generation = scopeGeneration();
+      const me = await api.me();
+      if (generation !== scopeGeneration() || get().me !== before) return;
+      if ((me.member?.id ?? null) !== (before.member?.id ?? null)) return void get().bootstrap();
+      // Unchanged (the usual case): nothing re-renders.
+      if (JSON.stringify(me) !== JSON.stringify(before)) set({ me });
+    },
+
+    setMember: ({ id, name, email, role, canSignIn }) => {
+      const { me } = get();
+      if (me?.member?.id === id)
+        set({ me: { ...me, member: { id, name, email, role, canSignIn } } });
+    },
+
     setEnvironment: (environment) => {
       if (environment === get().environment) return;
       writeSetting(ENVIRONMENT_KEY, environment);
@@ -205,5 +283,33 @@ export const useSession = create<SessionState>()((set, get) => {
   };
 });
 
+/**
+ * Re-reads who is signed in whenever the page is shown again, so what it offers follows a role
+ * or rights change an admin made meanwhile (the core enforces it from the next request anyway).
+ */
+export function startMeRefresh(): () => void {
+  const onVisible = (): void => {
+    if (document.visibilityState === 'visible')
+      useSession
+        .getState()
+        .refreshMe()
+        .catch(() => {});
+  };
+  document.addEventListener('visibilitychange', onVisible);
+  window.addEventListener('focus', onVisible);
+  return () => {
+    document.removeEventListener('visibilitychange', onVisible);
+    window.removeEventListener('focus', onVisible);
+  };
+}
+
 export const selectWorkspaceName = (s: SessionState): string => s.me?.workspace.name ?? '…';
+/** The signed-in member (the desktop window's is the workspace's owner). */
+export type SignedInMember = NonNullable<Me['member']>;
+export const selectMember = (s: SessionState): SignedInMember | null => s.me?.member ?? null;
+/** Who "me" is: the Mine filter, "Assign to me", "(you)" beside a name. */
+export const selectMemberId = (s: SessionState): string | null => s.me?.member?.id ?? null;
+const NO_RIGHTS: readonly Right[] = [];
+/** What the signed-in member may do in this environment (the UI hides or disables the rest). */
+export const selectRights = (s: SessionState): readonly Right[] => s.me?.rights ?? NO_RIGHTS;
 export const selectIsTestMode = (s: SessionState): boolean => s.environment === 'test';

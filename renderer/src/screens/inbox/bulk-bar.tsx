@@ -1,7 +1,8 @@
 import { MAX_LABEL_LENGTH, MAX_LABELS, splitLabels } from '../../../../shared/labels.ts';
 import { useState, type FormEvent } from 'react';
 import { api, errorMessage, type PatchConversation } from '../../api/client.ts';
-import { useAgents } from '../../stores/agents.ts';
+import { isAssignable, useAgents } from '../../stores/agents.ts';
+import { selectMemberId, useSession } from '../../stores/session.ts';
 import { conversationTitle, knownConversation, useInbox } from '../../stores/inbox.ts';
 import './inbox-list.css';
 
@@ -31,7 +32,7 @@ export function BulkBar() {
   const selection = useInbox((s) => s.selection);
   const clearSelection = useInbox((s) => s.clearSelection);
   const agents = useAgents((s) => s.agents);
-  const meId = useAgents((s) => s.meId);
+  const meId = useSession(selectMemberId);
   const [job, setJob] = useState<Job | null>(null);
   const [label, setLabel] = useState('');
 
@@ -110,7 +111,7 @@ export function BulkBar() {
             data-testid="bulk-assign"
           >
             <option value="">Assign…</option>
-            {agents.map((a) => (
+            {agents.filter(isAssignable).map((a) => (
               <option key={a.id} value={a.id}>
                 {a.id === meId ? `${a.name} (me)` : a.name}
               </option>

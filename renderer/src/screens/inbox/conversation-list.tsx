@@ -6,6 +6,7 @@ import { Tab } from '../../components/tab.tsx';
 import { useDebounced } from '../../components/use-debounced.ts';
 import { useNow } from '../../components/use-now.ts';
 import { useAgents } from '../../stores/agents.ts';
+import { selectMemberId, useSession } from '../../stores/session.ts';
 import { useInbox, type AssigneeFilter } from '../../stores/inbox.ts';
 import { useThread } from '../../stores/thread.ts';
 import { notifyError } from '../../stores/toasts.ts';
@@ -46,7 +47,7 @@ function ListFilters() {
   const knownLabels = useInbox((s) => s.knownLabels);
   const setFilters = useInbox((s) => s.setFilters);
   const selectStatus = useInbox((s) => s.selectStatus);
-  const hasMe = useAgents((s) => s.meId !== null);
+  const hasMe = useSession((s) => selectMemberId(s) !== null);
   const [composing, setComposing] = useState(false);
   const [q, setQ] = useState(filters.q);
   const [label, setLabel] = useState(filters.label);
@@ -82,7 +83,6 @@ function ListFilters() {
                 className={`filter-chip${filters.assignee === chip.value ? ' selected' : ''}`}
                 aria-pressed={filters.assignee === chip.value}
                 disabled={disabled}
-                title={disabled ? 'Add yourself as an agent first' : undefined}
                 onClick={() => setFilters({ assignee: chip.value })}
                 data-testid={`assignee-filter-${chip.value}`}
               >
@@ -233,7 +233,7 @@ export function ConversationList() {
   const selection = useInbox((s) => s.selection);
   const toggleSelected = useInbox((s) => s.toggleSelected);
   const agentList = useAgents((s) => s.agents);
-  const meId = useAgents((s) => s.meId);
+  const meId = useSession(selectMemberId);
   const now = useNow(30_000);
   const scrollRef = useRef<HTMLDivElement>(null);
 

@@ -1,11 +1,12 @@
 import { useCallback, useEffect, useState } from 'react';
 import { ErrorBanner } from '../../components/error-banner.tsx';
-import { ChatIcon } from '../../components/icons.tsx';
+import { ChatIcon, PlusIcon } from '../../components/icons.tsx';
+import { useCan } from '../../components/use-can.ts';
 import { useMediaQuery } from '../../components/use-media-query.ts';
 import { useAgents } from '../../stores/agents.ts';
 import { useInbox } from '../../stores/inbox.ts';
+import { hrefFor } from '../../stores/route.ts';
 import { useThread } from '../../stores/thread.ts';
-import { AgentSetupCard } from './agent-setup.tsx';
 import { CONTACT_PANEL_ID, ContactPanel } from './contact-panel.tsx';
 import { ConversationList } from './conversation-list.tsx';
 import { ReplyComposer } from './reply-composer.tsx';
@@ -30,6 +31,22 @@ function readPanelSetting(): boolean {
   }
 }
 
+/** Admins bring teammates in from Members; the link is not shown to those who cannot. */
+function InviteTeammate() {
+  const allowed = useCan('members');
+  if (!allowed) return null;
+  return (
+    <a
+      href={hrefFor('settings/members')}
+      className="button button-small"
+      data-testid="invite-teammate"
+    >
+      <PlusIcon />
+      Invite a teammate
+    </a>
+  );
+}
+
 function NoSelection({ onHelp }: { onHelp: () => void }) {
   return (
     <div className="inbox-placeholder" data-testid="no-conversation">
@@ -43,6 +60,7 @@ function NoSelection({ onHelp }: { onHelp: () => void }) {
       <button type="button" className="link-button" onClick={onHelp}>
         Keyboard shortcuts <kbd className="kbd">?</kbd>
       </button>
+      <InviteTeammate />
     </div>
   );
 }
@@ -114,7 +132,6 @@ export function InboxScreen() {
   const ensureLoaded = useInbox((s) => s.ensureLoaded);
   const selectedId = useThread((s) => s.conversationId);
   const ensureAgents = useAgents((s) => s.ensureLoaded);
-  const noAgents = useAgents((s) => s.status === 'ready' && s.agents.length === 0);
   const [panelSetting, setPanelSetting] = useState(readPanelSetting);
   const narrow = useMediaQuery(NARROW_QUERY);
   // Over the thread the panel hides what the agent works on: it opens only when asked, each time.
@@ -154,7 +171,7 @@ export function InboxScreen() {
         <Thread panelOpen={panelOpen} togglePanel={togglePanel} overlay={narrow} />
       ) : (
         <section className="inbox-thread">
-          {noAgents ? <AgentSetupCard /> : <NoSelection onHelp={showHelp} />}
+          <NoSelection onHelp={showHelp} />
         </section>
       )}
       {help ? <ShortcutsDialog onClose={() => setHelp(false)} /> : null}

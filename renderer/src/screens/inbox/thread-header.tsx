@@ -17,7 +17,8 @@ import {
 } from '../../components/icons.tsx';
 import { SearchField } from '../../components/search-field.tsx';
 import { useNow } from '../../components/use-now.ts';
-import { selectMe, useAgents } from '../../stores/agents.ts';
+import { isAssignable, useAgents } from '../../stores/agents.ts';
+import { selectMemberId, useSession } from '../../stores/session.ts';
 import { conversationTitle } from '../../stores/inbox.ts';
 import { notifyError } from '../../stores/toasts.ts';
 import { changeConversation as change, useThread } from '../../stores/thread.ts';
@@ -35,7 +36,7 @@ const STATUS_LABELS: Record<Conversation['status'], string> = {
 
 function AssignMenu({ conversation }: { conversation: Conversation }) {
   const agents = useAgents((s) => s.agents);
-  const me = useAgents(selectMe);
+  const meId = useSession(selectMemberId);
   const assignee = agents.find((a) => a.id === conversation.assignee) ?? null;
   const shown = assignee ? assignee.name : conversation.assignee ? 'Another agent' : 'Unassigned';
   return (
@@ -66,8 +67,7 @@ function AssignMenu({ conversation }: { conversation: Conversation }) {
               close();
               change({ assignee: 'me' });
             }}
-            disabled={!me || conversation.assignee === me.id}
-            hint={me ? undefined : 'Add yourself as an agent first'}
+            disabled={!meId || conversation.assignee === meId}
             testId="assign-me"
           >
             Assign to me <kbd className="kbd">a</kbd>
@@ -75,8 +75,7 @@ function AssignMenu({ conversation }: { conversation: Conversation }) {
           <div className="menu-section">
             <div className="menu-heading">Agents</div>
             <div className="menu-scroll">
-              {agents.length === 0 ? <p className="menu-empty">No agents yet.</p> : null}
-              {agents.map((agent) => (
+              {agents.filter(isAssignable).map((agent) => (
                 <MenuButton
                   key={agent.id}
                   checked={agent.id === conversation.assignee}
@@ -90,7 +89,7 @@ function AssignMenu({ conversation }: { conversation: Conversation }) {
                     <Avatar name={agent.name} colorKey={agent.id} size="small" />
                     <span className="truncate">
                       {agent.name}
-                      {agent.id === me?.id ? <span className="muted"> (you)</span> : null}
+                      {agent.id === meId ? <span className="muted"> (you)</span> : null}
                     </span>
                   </span>
                 </MenuButton>

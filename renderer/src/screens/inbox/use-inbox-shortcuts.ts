@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { useAgents } from '../../stores/agents.ts';
+import { selectMemberId, useSession } from '../../stores/session.ts';
 import { useInbox } from '../../stores/inbox.ts';
 import { changeConversation as change, useThread } from '../../stores/thread.ts';
 import { REPLY_INPUT_ID } from './reply-composer.tsx';
@@ -53,7 +53,7 @@ export function useInboxShortcuts(showHelp: () => void): void {
           if (conversation.status !== 'resolved') change({ status: 'resolved' });
           break;
         case 'a': {
-          const meId = useAgents.getState().meId;
+          const meId = selectMemberId(useSession.getState());
           if (!conversation || !meId) return;
           if (conversation.assignee !== meId) change({ assignee: 'me' });
           break;

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { CONVERSATION_STATUSES } from '../../../../../shared/workflow-steps/update-conversation.ts';
-import { useAgents } from '../../../stores/agents.ts';
+import { isAssignable, useAgents } from '../../../stores/agents.ts';
 import { controlProps, Field, LabelsInput } from '../step-fields.tsx';
 import type { StepEditor, StepFieldsProps } from './step-editor.ts';
 
@@ -64,11 +64,13 @@ function UpdateConversationFields({ step, field, set }: StepFieldsProps) {
           >
             <option value="">Leave as it is</option>
             <option value="-">Unassign</option>
-            {agents.map((a) => (
-              <option key={a.id} value={a.id}>
-                {a.name}
-              </option>
-            ))}
+            {agents
+              .filter((a) => isAssignable(a) || a.id === assignee)
+              .map((a) => (
+                <option key={a.id} value={a.id}>
+                  {isAssignable(a) ? a.name : `${a.name} (deactivated)`}
+                </option>
+              ))}
             {assignee && assignee !== '-' && !agents.some((a) => a.id === assignee) ? (
               <option value={assignee}>An agent no longer here</option>
             ) : null}
