@@ -5,6 +5,7 @@ import { ConnectionBanner, SessionEndedScreen } from './components/connection-ba
 import { ErrorBanner } from './components/error-banner.tsx';
 import { ForbiddenPage } from './components/forbidden-page.tsx';
 import { Sidebar } from './components/sidebar.tsx';
+import { RightNotes } from './components/needs-right.tsx';
 import { Toaster } from './components/toaster.tsx';
 import { ModeBanner, TopBar } from './components/top-bar.tsx';
 import { useCanOpen } from './components/use-can.ts';
@@ -28,7 +29,15 @@ import { WorkflowsScreen } from './screens/workflows/workflows-screen.tsx';
 import { useAgents } from './stores/agents.ts';
 import { useInbox } from './stores/inbox.ts';
 import { startInboxAlerts } from './stores/inbox-alerts.ts';
-import { DEFAULT_ROUTE, hrefFor, startHashRouting, useRoute, type Route } from './stores/route.ts';
+import {
+  DEFAULT_ROUTE,
+  hrefFor,
+  ROUTE_RIGHTS,
+  SCREEN_NAMES,
+  startHashRouting,
+  useRoute,
+  type Route,
+} from './stores/route.ts';
 import { startMeRefresh, useSession } from './stores/session.ts';
 
 function Screen({ route }: { route: Route }) {
@@ -69,7 +78,8 @@ function Screen({ route }: { route: Route }) {
 /** A screen the member may open, or what right it needs (opened by its address). */
 function AllowedScreen({ route }: { route: Route }) {
   const allowed = useCanOpen(route);
-  return allowed ? <Screen route={route} /> : <ForbiddenPage route={route} />;
+  if (allowed) return <Screen route={route} />;
+  return <ForbiddenPage title={SCREEN_NAMES[route]} right={ROUTE_RIGHTS[route]} />;
 }
 
 /** After an invite was accepted: the app's own address, the invite link out of the history. */
@@ -144,6 +154,7 @@ export function App() {
         </main>
       </div>
       <Toaster />
+      <RightNotes />
     </div>
   );
 }

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
+import type { Right } from '../../../shared/permissions.ts';
 import { FormButtons } from './form-buttons.tsx';
+import { useRefusal } from './use-can.ts';
 
 interface EditorSaveProps {
   /** The editor's form, which the Save button submits. */
@@ -12,6 +14,8 @@ interface EditorSaveProps {
   onShowProblem: () => void;
   /** `<prefix>-save`, `<prefix>-save-blocker`, `<prefix>-show-problem`. */
   testIdPrefix: string;
+  /** What saving needs: without it the editor only shows, and Save says why it is disabled. */
+  right: Right;
   /** Buttons before Cancel (e.g. pause, activate). */
   before?: ReactNode;
   /** The Save button's label. */
@@ -29,10 +33,12 @@ export function EditorSave({
   blocker,
   onShowProblem,
   testIdPrefix,
+  right,
   before,
   children,
 }: EditorSaveProps) {
   const blockerId = `${formId}-blocker`;
+  const refusal = useRefusal(right);
   return (
     <div className="list-editor-actions">
       <div className="list-editor-buttons">
@@ -41,14 +47,22 @@ export function EditorSave({
           onCancel={onCancel}
           cancelDisabled={busy}
           form={formId}
-          disabled={busy || blocker !== null}
-          describedBy={blocker ? blockerId : undefined}
+          disabled={busy || blocker !== null || refusal !== null}
+          describedBy={blocker || refusal ? blockerId : undefined}
           testId={`${testIdPrefix}-save`}
         >
           {children}
         </FormButtons>
       </div>
-      {blocker ? (
+      {refusal ? (
+        <p
+          className="list-editor-blocker"
+          id={blockerId}
+          data-testid={`${testIdPrefix}-save-refused`}
+        >
+          Read-only: {refusal}
+        </p>
+      ) : blocker ? (
         <p
           className="list-editor-blocker"
           id={blockerId}

@@ -1,18 +1,17 @@
-import { ROUTE_RIGHTS, SCREEN_NAMES, type Route } from '../stores/route.ts';
+import type { Right } from '../../../shared/permissions.ts';
 import { PageHeader } from './page-header.tsx';
 import { useRefusal } from './use-can.ts';
 
 /**
- * A screen opened by its address by a member without its right: which right it needs and who
- * can give it, instead of a screen whose every request is refused.
+ * A screen (or a part of one) opened by its address by a member without its right: which right
+ * it needs and who can give it, instead of a screen whose every request is refused.
  */
-export function ForbiddenPage({ route }: { route: Route }) {
-  const right = ROUTE_RIGHTS[route];
+export function ForbiddenPage({ title, right }: { title: string; right: Right }) {
   const reason = useRefusal(right);
   return (
     <div className="screen" data-testid="screen-forbidden">
       <PageHeader
-        title={SCREEN_NAMES[route]}
+        title={title}
         description="This screen is not open to your role in this workspace."
       />
       <div className="banner banner-info" role="alert">

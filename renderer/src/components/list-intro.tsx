@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
+import type { Right } from '../../../shared/permissions.ts';
 import { PlusIcon } from './icons.tsx';
+import { useRightGate } from './needs-right.tsx';
 
 interface ListIntroProps {
   title: string;
@@ -11,6 +13,8 @@ interface ListIntroProps {
   createTestId: string;
   /** A class beside `list-intro`, for the screen's own styles. */
   className?: string;
+  /** What creating needs: without it the button is disabled, saying why. */
+  right: Right;
 }
 
 /** What a list shows before it has anything: what it is for, and a button to make the first. */
@@ -22,7 +26,9 @@ export function ListIntro({
   testId,
   createTestId,
   className,
+  right,
 }: ListIntroProps) {
+  const { gate } = useRightGate(right);
   return (
     <div className={className ? `list-intro ${className}` : 'list-intro'} data-testid={testId}>
       <h2 className="card-title">{title}</h2>
@@ -30,6 +36,7 @@ export function ListIntro({
       <button
         type="button"
         className="button button-primary"
+        {...gate}
         onClick={onCreate}
         data-testid={createTestId}
       >

@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
+import type { Right } from '../../../shared/permissions.ts';
 import { LoadMore } from './load-more.tsx';
+import { useRightGate } from './needs-right.tsx';
 
 /** A column heading: its label, or the label and the cell class it shares with its column. */
 export type Column = string | { label: string; className: string };
@@ -97,6 +99,8 @@ export function PagedTable({ nextCursor, loadingMore, loadMore, ...table }: Page
 interface EditDeleteCellProps {
   /** What the row is, for the buttons' accessible names ("Edit /thanks"). */
   what: string;
+  /** What editing and deleting need: without it both are disabled, saying why. */
+  right: Right;
   onEdit: () => void;
   /** Asks first (a confirmation dialog): deleting is not undone. */
   onDelete: () => void;
@@ -107,17 +111,20 @@ interface EditDeleteCellProps {
 /** The last cell of a row of saved things (a table with `actions`): Edit, and Delete. */
 export function EditDeleteCell({
   what,
+  right,
   onEdit,
   onDelete,
   editTestId,
   deleteTestId,
 }: EditDeleteCellProps) {
+  const { gate } = useRightGate(right);
   return (
     <td className="col-actions">
       <div className="row-actions">
         <button
           type="button"
           className="button button-small"
+          {...gate}
           onClick={onEdit}
           aria-label={`Edit ${what}`}
           data-testid={editTestId}
@@ -127,6 +134,7 @@ export function EditDeleteCell({
         <button
           type="button"
           className="button button-small button-danger-ghost"
+          {...gate}
           onClick={onDelete}
           aria-label={`Delete ${what}`}
           data-testid={deleteTestId}

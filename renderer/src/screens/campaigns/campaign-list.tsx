@@ -15,6 +15,7 @@ import { formatCount } from './campaign-format.ts';
 import { CampaignStatusChip } from './campaign-status.tsx';
 import { CampaignTable } from './campaign-table.tsx';
 import { ProgressBar } from './progress-bar.tsx';
+import { ReadOnlyNote, useRightGate } from '../../components/needs-right.tsx';
 
 /** Where a campaign's row leads: a draft to its editor, any other to its progress. */
 export const campaignHref = (campaign: Pick<Campaign, 'id' | 'status'>): string =>
@@ -23,6 +24,7 @@ export const campaignHref = (campaign: Pick<Campaign, 'id' | 'status'>): string 
 function Intro({ onCreate }: { onCreate: () => void }) {
   return (
     <ListIntro
+      right="campaigns.write"
       title="Message many customers at once"
       createLabel="Create your first campaign"
       onCreate={onCreate}
@@ -89,6 +91,7 @@ const COLUMNS: Column[] = [
 export function CampaignList() {
   const navigate = useRoute((s) => s.navigate);
   const create = () => navigate('campaigns', 'new');
+  const { gate } = useRightGate('campaigns.write');
 
   return (
     <div className="screen" data-testid="screen-campaigns">
@@ -99,6 +102,7 @@ export function CampaignList() {
           <button
             type="button"
             className="button button-primary"
+            {...gate}
             onClick={create}
             data-testid="campaign-new"
           >
@@ -108,6 +112,7 @@ export function CampaignList() {
         }
       />
 
+      <ReadOnlyNote right="campaigns.write" what="campaigns" />
       <CampaignTable
         store={useCampaigns}
         label="Campaigns"

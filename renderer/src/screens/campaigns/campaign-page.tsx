@@ -16,6 +16,7 @@ import type { CampaignTarget } from '../../stores/campaigns-api.ts';
 import type { LoadStatus } from '../../stores/scope.ts';
 import { describeFilter } from './campaign-format.ts';
 import { useGroups } from './use-groups.ts';
+import { useRightGate } from '../../components/needs-right.tsx';
 
 /**
  * The campaign a page shows, from its kind's stores: opens it and its recipients (again after a
@@ -158,9 +159,19 @@ export function CampaignControls({
   onControl,
   onReschedule,
 }: CampaignControlsProps) {
+  const { gate } = useRightGate('campaigns.write');
   return (
     <>
-      {editHref ? (
+      {editHref && gate.disabled ? (
+        <button
+          type="button"
+          className="button button-primary"
+          {...gate}
+          data-testid={`${testIdPrefix}-edit`}
+        >
+          {editLabel}
+        </button>
+      ) : editHref ? (
         <a href={editHref} className="button button-primary" data-testid={`${testIdPrefix}-edit`}>
           {editLabel}
         </a>
@@ -172,6 +183,7 @@ export function CampaignControls({
               key={control}
               type="button"
               className="button"
+              {...gate}
               onClick={onReschedule}
               data-testid={`${testIdPrefix}-reschedule`}
             >
@@ -183,6 +195,7 @@ export function CampaignControls({
             key={control}
             type="button"
             className={`button${style}`}
+            {...gate}
             onClick={() => onControl(control)}
             data-testid={`${testIdPrefix}-${control}`}
           >

@@ -4,6 +4,7 @@ import { hrefFor, useRoute, type Route } from '../../stores/route.ts';
 import type { ScheduleDraft } from './campaign-draft.ts';
 import { timeZone } from './campaign-format.ts';
 import type { Busy } from './use-campaign-form.ts';
+import { useRightGate } from '../../components/needs-right.tsx';
 
 /**
  * What keeps a new campaign's editor on the screen `route` mounted as its address turns into the
@@ -48,6 +49,8 @@ export function EditorActions({
   formId,
   later,
 }: EditorActionsProps) {
+  // Messaging and email campaigns alike: reading one is open to all, saving and launching not.
+  const { gate } = useRightGate('campaigns.write');
   return (
     <>
       <button type="button" className="button" onClick={onCancel} disabled={busy !== null}>
@@ -56,8 +59,9 @@ export function EditorActions({
       <button
         type="button"
         className="button"
+        {...gate}
         onClick={onSave}
-        disabled={busy !== null}
+        disabled={busy !== null || gate.disabled}
         data-testid={`${testIdPrefix}-save`}
       >
         {busy === 'save' ? 'Saving…' : saveLabel}
@@ -66,7 +70,8 @@ export function EditorActions({
         type="submit"
         form={formId}
         className="button button-primary"
-        disabled={busy !== null}
+        {...gate}
+        disabled={busy !== null || gate.disabled}
         data-testid={`${testIdPrefix}-launch`}
       >
         {later ? 'Schedule…' : 'Launch…'}

@@ -20,6 +20,7 @@ type Editing = { reply: CannedReply | null } | null;
 function Intro({ onCreate }: { onCreate: () => void }) {
   return (
     <ListIntro
+      right="inbox"
       title="Answer common questions in two keystrokes"
       createLabel="Create your first canned reply"
       onCreate={onCreate}
@@ -124,6 +125,7 @@ export function CannedRepliesScreen() {
                   </td>
                   <td className="nowrap">{formatDateTime(reply.updatedAt)}</td>
                   <EditDeleteCell
+                    right="inbox"
                     what={`/${reply.shortcut}`}
                     onEdit={() => setEditing({ reply })}
                     onDelete={() => setDeleting(reply)}

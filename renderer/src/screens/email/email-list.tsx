@@ -17,6 +17,7 @@ import { canDoEmail } from './email-format.ts';
 import { EmailProgressBar } from './email-progress-bar.tsx';
 import { EmailCampaignStatusChip } from './email-status.tsx';
 import { EmailTabs } from './email-tabs.tsx';
+import { ReadOnlyNote, useRightGate } from '../../components/needs-right.tsx';
 
 /** Where a campaign's row leads: a draft to its editor, any other to its progress. */
 export const emailCampaignHref = (campaign: Pick<EmailCampaign, 'id' | 'status'>): string =>
@@ -25,6 +26,7 @@ export const emailCampaignHref = (campaign: Pick<EmailCampaign, 'id' | 'status'>
 function Intro({ onCreate }: { onCreate: () => void }) {
   return (
     <ListIntro
+      right="campaigns.write"
       title="Email your customers"
       createLabel="Create your first email campaign"
       onCreate={onCreate}
@@ -121,6 +123,7 @@ const COLUMNS: Column[] = [
 export function EmailList() {
   const navigate = useRoute((s) => s.navigate);
   const create = () => navigate('email', 'new');
+  const { gate } = useRightGate('campaigns.write');
 
   return (
     <div className="screen screen-wide" data-testid="screen-email">
@@ -131,6 +134,7 @@ export function EmailList() {
           <button
             type="button"
             className="button button-primary"
+            {...gate}
             onClick={create}
             data-testid="email-new"
           >
@@ -140,6 +144,7 @@ export function EmailList() {
         }
       />
       <EmailTabs current="campaigns" />
+      <ReadOnlyNote right="campaigns.write" what="email campaigns" />
 
       <CampaignTable
         store={useEmailCampaigns}

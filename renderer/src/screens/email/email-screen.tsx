@@ -1,4 +1,6 @@
 import { Fragment } from 'react';
+import { ForbiddenPage } from '../../components/forbidden-page.tsx';
+import { useCan } from '../../components/use-can.ts';
 import { useRoute } from '../../stores/route.ts';
 import { useSession } from '../../stores/session.ts';
 import { EmailDetail } from './email-detail.tsx';
@@ -25,12 +27,19 @@ function viewOf(subPath: string | null): View {
   return { kind: 'detail', campaignId: id ?? subPath };
 }
 
+/** The email settings, or which right they need. */
+function EmailSettings() {
+  const allowed = useCan('email_settings.read');
+  if (!allowed) return <ForbiddenPage title="Email settings" right="email_settings.read" />;
+  return <EmailSettingsView />;
+}
+
 function EmailView({ view }: { view: View }) {
   switch (view.kind) {
     case 'list':
       return <EmailList />;
     case 'settings':
-      return <EmailSettingsView />;
+      return <EmailSettings />;
     case 'editor':
       return <EmailEditor key={emailEditorKey(view.campaignId)} campaignId={view.campaignId} />;
     case 'detail':

@@ -1,3 +1,4 @@
+import { useCan } from '../../components/use-can.ts';
 import { hrefFor } from '../../stores/route.ts';
 
 export type EmailSection = 'campaigns' | 'settings';
@@ -9,9 +10,11 @@ const SECTIONS: { value: EmailSection; label: string; subPath: string | null }[]
 
 /** The Email screen's two parts, as links (each has its own address). */
 export function EmailTabs({ current }: { current: EmailSection }) {
+  // The settings are an administrator's: others do not see the tab.
+  const settings = useCan('email_settings.read');
   return (
     <nav className="tabs email-tabs" aria-label="Email">
-      {SECTIONS.map((section) => (
+      {SECTIONS.filter((s) => settings || s.value !== 'settings').map((section) => (
         <a
           key={section.value}
           href={hrefFor('email', section.subPath)}

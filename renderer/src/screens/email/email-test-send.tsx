@@ -6,6 +6,7 @@ import { errorAria, FieldError } from '../../components/field-error.tsx';
 import { SendIcon } from '../../components/icons.tsx';
 import type { EmailMessage } from '../../stores/email-api.ts';
 import { EMAIL_STATUS_LABELS, rememberedTestAddress, rememberTestAddress } from './email-format.ts';
+import { useRightGate } from '../../components/needs-right.tsx';
 
 type Outcome =
   | { kind: 'idle' }
@@ -42,6 +43,7 @@ export function EmailTestSend({ send, disabled, testMode }: EmailTestSendProps) 
   const [to, setTo] = useState(rememberedTestAddress);
   const [error, setError] = useState<string | undefined>(undefined);
   const [outcome, setOutcome] = useState<Outcome>({ kind: 'idle' });
+  const { gate } = useRightGate('campaigns.write');
   const mounted = useRef(true);
   useEffect(
     () => () => {
@@ -115,8 +117,9 @@ export function EmailTestSend({ send, disabled, testMode }: EmailTestSendProps) 
           <button
             type="button"
             className="button"
+            {...gate}
             onClick={() => void submit()}
-            disabled={disabled || outcome.kind === 'sending'}
+            disabled={disabled || outcome.kind === 'sending' || gate.disabled}
             data-testid="email-test-send"
           >
             <SendIcon />

@@ -160,6 +160,7 @@ export function ListEditor({ list }: { list: InteractiveList | null }) {
         }
         actions={
           <EditorSave
+            right="lists.write"
             formId={FORM_ID}
             onCancel={leave}
             busy={busy}

@@ -5,6 +5,7 @@ import { ErrorBanner } from '../../components/error-banner.tsx';
 import { formatDateTime, plural } from '../../components/format.ts';
 import { PlusIcon } from '../../components/icons.tsx';
 import { ListIntro } from '../../components/list-intro.tsx';
+import { ReadOnlyNote, useRightGate } from '../../components/needs-right.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { EditDeleteCell, PagedTable, type Column } from '../../components/table.tsx';
 import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
@@ -14,6 +15,7 @@ import { hrefFor, useRoute } from '../../stores/route.ts';
 function Intro({ onCreate }: { onCreate: () => void }) {
   return (
     <ListIntro
+      right="lists.write"
       title="Let customers answer with a tap"
       createLabel="Create your first list"
       onCreate={onCreate}
@@ -50,6 +52,7 @@ export function ListsOverview() {
   const loadMore = useInteractiveLists((s) => s.loadMore);
   const navigate = useRoute((s) => s.navigate);
   const [deleting, setDeleting] = useState<InteractiveList | null>(null);
+  const { gate } = useRightGate('lists.write');
 
   useLoadWhenIdle(status, load);
 
@@ -66,6 +69,7 @@ export function ListsOverview() {
           <button
             type="button"
             className="button button-primary"
+            {...gate}
             onClick={create}
             data-testid="list-new"
           >
@@ -75,6 +79,7 @@ export function ListsOverview() {
         }
       />
 
+      <ReadOnlyNote right="lists.write" what="the lists" />
       {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
 
       <section className="card card-flush" aria-label="Interactive lists">
@@ -110,6 +115,7 @@ export function ListsOverview() {
                 </td>
                 <td className="nowrap muted">{formatDateTime(list.updatedAt)}</td>
                 <EditDeleteCell
+                  right="lists.write"
                   what={list.name}
                   onEdit={() => navigate('interactive-lists', list.id)}
                   onDelete={() => setDeleting(list)}

@@ -3,6 +3,7 @@ import { FilterToolbar } from '../../components/filter-toolbar.tsx';
 import { formatDateTime } from '../../components/format.ts';
 import { LoadMore } from '../../components/load-more.tsx';
 import { RowMenu, type MenuSection } from '../../components/menu.tsx';
+import { useRightGate } from '../../components/needs-right.tsx';
 import { EmptyState, TableHead } from '../../components/table.tsx';
 import { TemplateStatusBadge } from '../../components/template-status.tsx';
 import { componentText } from '../../components/template-text.ts';
@@ -44,6 +45,7 @@ export function TemplateList({ onEdit, onDelete, onReview, onCreate }: TemplateL
   const loadingMore = useTemplates((s) => s.loadingMore);
   const loadMore = useTemplates((s) => s.loadMore);
   const testMode = useSession(selectIsTestMode);
+  const { refusal, gate } = useRightGate('templates.write');
 
   const menu = (template: Template): MenuSection[] => [
     {
@@ -68,6 +70,8 @@ export function TemplateList({ onEdit, onDelete, onReview, onCreate }: TemplateL
           label: 'Delete…',
           danger: true,
           onSelect: () => onDelete(template),
+          disabled: refusal !== null,
+          ...(refusal ? { hint: refusal } : {}),
           testId: 'delete-template',
         },
       ],
@@ -98,7 +102,7 @@ export function TemplateList({ onEdit, onDelete, onReview, onCreate }: TemplateL
           ) : (
             <>
               <p>No templates yet. A template is needed to start a conversation.</p>
-              <button type="button" className="button button-primary" onClick={onCreate}>
+              <button type="button" className="button button-primary" {...gate} onClick={onCreate}>
                 Create your first template
               </button>
             </>
@@ -146,13 +150,15 @@ export function TemplateList({ onEdit, onDelete, onReview, onCreate }: TemplateL
                       <button
                         type="button"
                         className="button button-small"
-                        disabled={!editable}
+                        {...gate}
+                        disabled={!editable || gate.disabled}
                         title={
-                          editable
+                          gate.title ??
+                          (editable
                             ? 'Edit and send for review again'
                             : template.status === 'PENDING'
                               ? 'In review: it can be edited once reviewed'
-                              : 'Disabled templates cannot be edited'
+                              : 'Disabled templates cannot be edited')
                         }
                         onClick={() => onEdit(template)}
                         data-testid="edit-template"

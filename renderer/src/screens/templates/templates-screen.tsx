@@ -3,6 +3,7 @@ import type { Template } from '../../../../shared/schemas/index.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { SyncIcon } from '../../components/icons.tsx';
 import { plural } from '../../components/format.ts';
+import { ReadOnlyNote, useRightGate } from '../../components/needs-right.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { notify, notifyError } from '../../stores/toasts.ts';
@@ -25,6 +26,8 @@ export function TemplatesScreen() {
   const [reviewing, setReviewing] = useState<Template | null>(null);
   const [syncing, setSyncing] = useState(false);
   const [lastSync, setLastSync] = useState<string | null>(null);
+  // Syncing writes what the provider decided: it is a change like the others.
+  const { gate } = useRightGate('templates.write');
 
   useLoadWhenIdle(status, load);
 
@@ -69,10 +72,11 @@ export function TemplatesScreen() {
             <button
               type="button"
               className="button"
+              {...gate}
               onClick={() => void runSync()}
-              disabled={syncing}
+              disabled={syncing || gate.disabled}
               data-testid="templates-sync"
-              title="Ask the provider for pending reviews and reconcile statuses"
+              title={gate.title ?? 'Ask the provider for pending reviews and reconcile statuses'}
             >
               <SyncIcon />
               {syncing ? 'Syncing…' : 'Sync'}
@@ -80,6 +84,7 @@ export function TemplatesScreen() {
             <button
               type="button"
               className="button button-primary"
+              {...gate}
               onClick={() => setView({ mode: 'create' })}
               data-testid="new-template"
             >
@@ -98,6 +103,7 @@ export function TemplatesScreen() {
         </div>
       ) : null}
 
+      <ReadOnlyNote right="templates.write" what="templates" />
       {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
 
       <TemplateList

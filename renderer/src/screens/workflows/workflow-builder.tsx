@@ -189,6 +189,7 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
         }
         actions={
           <EditorSave
+            right="automation.write"
             formId={FORM_ID}
             onCancel={leave}
             busy={busy}

@@ -8,10 +8,12 @@ import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { hrefFor, useRoute } from '../../stores/route.ts';
 import { useWorkflows, type Workflow } from '../../stores/workflows.ts';
 import { StatusActions, WorkflowStatusChip } from './workflow-status.tsx';
+import { ReadOnlyNote, useRightGate } from '../../components/needs-right.tsx';
 
 function Intro({ onCreate }: { onCreate: () => void }) {
   return (
     <ListIntro
+      right="automation.write"
       title="Follow up with customers automatically"
       createLabel="Build your first workflow"
       onCreate={onCreate}
@@ -55,6 +57,7 @@ export function WorkflowList() {
   const loadingMore = useWorkflows((s) => s.loadingMore);
   const loadMore = useWorkflows((s) => s.loadMore);
   const navigate = useRoute((s) => s.navigate);
+  const { gate } = useRightGate('automation.write');
 
   useLoadWhenIdle(status, load);
 
@@ -71,6 +74,7 @@ export function WorkflowList() {
           <button
             type="button"
             className="button button-primary"
+            {...gate}
             onClick={create}
             data-testid="workflow-new"
           >
@@ -80,6 +84,7 @@ export function WorkflowList() {
         }
       />
 
+      <ReadOnlyNote right="automation.write" what="workflows" />
       {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
 
       <section className="card card-flush" aria-label="Workflows">

@@ -21,6 +21,7 @@ import { RunStatusChip } from './run-status.tsx';
 import { TestRunDialog } from './test-run-dialog.tsx';
 import { triggerText } from './workflow-list.tsx';
 import { WorkflowStatusChip } from './workflow-status.tsx';
+import { useRightGate } from '../../components/needs-right.tsx';
 
 const FILTERS: readonly RunStatusFilter[] = ['', ...RUN_STATUSES];
 const COLUMNS: Column[] = ['Contact', 'Status', 'Now at', 'Version', 'Started', 'Ended'];
@@ -30,14 +31,19 @@ const runHref = (run: Pick<WorkflowRun, 'id' | 'workflowId'>) =>
 
 function TestRunButton({ workflow }: { workflow: Workflow }) {
   const [open, setOpen] = useState(false);
+  const { gate } = useRightGate('automation.write');
   return (
     <>
       <button
         type="button"
         className="button button-primary"
+        {...gate}
         onClick={() => setOpen(true)}
-        disabled={workflow.status !== 'active'}
-        title={workflow.status === 'active' ? undefined : 'Only an active workflow starts runs.'}
+        disabled={workflow.status !== 'active' || gate.disabled}
+        title={
+          gate.title ??
+          (workflow.status === 'active' ? undefined : 'Only an active workflow starts runs.')
+        }
         data-testid="wf-test-run"
       >
         Test run
@@ -168,6 +174,7 @@ export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: st
   const cancel = useWorkflowRun((s) => s.cancel);
   const openId = useWorkflowRun((s) => s.runId);
   const [confirming, setConfirming] = useState(false);
+  const { gate } = useRightGate('automation.write');
 
   useEffect(() => {
     if (openId !== runId) open(runId);
@@ -212,6 +219,7 @@ export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: st
             <button
               type="button"
               className="button button-danger-ghost"
+              {...gate}
               onClick={() => setConfirming(true)}
               data-testid="wf-run-cancel"
             >

@@ -5,6 +5,7 @@ import { SecretBox } from '../../components/secret-box.tsx';
 import { useAction } from '../../components/use-action.ts';
 import { notify } from '../../stores/toasts.ts';
 import { WORKFLOW_STATUS_LABELS, useWorkflows, type Workflow } from '../../stores/workflows.ts';
+import { useRightGate } from '../../components/needs-right.tsx';
 
 /** A workflow's state in words (the word carries it; the colour repeats it). */
 export function WorkflowStatusChip({ status }: { status: WorkflowStatus }) {
@@ -49,6 +50,7 @@ export function StatusActions({
 }) {
   const setStatus = useWorkflows((s) => s.setStatus);
   const { busy, error, run } = useAction();
+  const { gate } = useRightGate('automation.write');
   return (
     <>
       {ACTIONS[workflow.status].map((action) => (
@@ -56,7 +58,8 @@ export function StatusActions({
           key={action.to}
           type="button"
           className={`button${small ? ' button-small' : ''}`}
-          disabled={busy}
+          {...gate}
+          disabled={busy || gate.disabled}
           aria-label={`${action.label} ${workflow.name}`}
           onClick={() =>
             void run(async () => {
