@@ -71,7 +71,8 @@ export function SessionsList({ memberId, owner }: SessionsListProps) {
                 type="button"
                 className="button button-small button-danger-ghost"
                 onClick={() => setRevoking(session)}
-                aria-label={`Sign out ${session.device || 'this browser'} (${session.address})`}
+                // It begins with what it shows, so speech input can name it by that.
+                aria-label={`${session.current ? 'Sign out' : 'Revoke'} ${session.device || 'a browser'} at ${session.address}`}
                 data-testid="revoke-session"
               >
                 {session.current ? 'Sign out' : 'Revoke'}
