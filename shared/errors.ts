@@ -87,6 +87,12 @@ export const ERROR_CATALOG = {
     description:
       'An `Idempotency-Key` replays the first response for 24 hours; reusing it with a different method, path or body is refused.',
   },
+  conversation_changed: {
+    status: 409,
+    message: 'Someone else answered in this conversation since the message you replied to.',
+    description:
+      '`POST /conversations/:id/reply` with `basedOnMessageId`: the conversation has a newer outbound message or private note from someone else (another member, the API, a workflow). Nothing was sent. `details.message` is the newest of them, as the API shows messages; read it, then send again with `basedOnMessageId` set to its id ("Send anyway") or drop the reply.',
+  },
   payload_too_large: {
     status: 413,
     message: 'The request body is too large.',

@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { expect } from 'vitest';
 
 /** A real SSE client for the API tests: fetch and parse, as a third party would. */
@@ -5,6 +6,32 @@ export interface SseEvent {
   id: string;
   event: string;
   data: { id: string; type: string; environment: string; data: Record<string, unknown> };
+}
+
+/**
+ * Takes the complete frames off the front of `buffer` (what arrived so far): each event and
+ * comment goes to its callback; returns what is left (a frame still arriving).
+ */
+function takeFrames(
+  buffer: string,
+  onEvent: (e: SseEvent) => void,
+  onComment: (text: string) => void = () => {},
+): string {
+  let i;
+  while ((i = buffer.indexOf('\n\n')) >= 0) {
+    const block = buffer.slice(0, i);
+    buffer = buffer.slice(i + 2);
+    const fields: Record<string, string> = {};
+    for (const line of block.split('\n')) {
+      if (line.startsWith(':')) onComment(line.slice(1).trim());
+      const m = /^(\w+): ?(.*)$/.exec(line);
+      if (m) fields[m[1]!] = m[2]!;
+    }
+    if (fields.event) {
+      onEvent({ id: fields.id!, event: fields.event, data: JSON.parse(fields.data!) });
+    }
+  }
+  return buffer;
 }
 
 /**
@@ -32,20 +59,11 @@ export async function readEvents(
   while (events.length < count && Date.now() < deadline) {
     const { value, done } = await reader.read();
     if (done) break;
-    buffer += decoder.decode(value, { stream: true });
-    let i;
-    while ((i = buffer.indexOf('\n\n')) >= 0) {
-      const block = buffer.slice(0, i);
-      buffer = buffer.slice(i + 2);
-      const fields: Record<string, string> = {};
-      for (const line of block.split('\n')) {
-        if (line.startsWith(':')) comments.push(line.slice(1).trim());
-        const m = /^(\w+): ?(.*)$/.exec(line);
-        if (m) fields[m[1]!] = m[2]!;
-      }
-      if (fields.event)
-        events.push({ id: fields.id!, event: fields.event, data: JSON.parse(fields.data!) });
-    }
+    buffer = takeFrames(
+      buffer + decoder.decode(value, { stream: true }),
+      (e) => events.push(e),
+      (c) => comments.push(c),
+    );
   }
   await opened;
   controller.abort();
@@ -74,4 +92,81 @@ export async function openStream(
     }
   })();
   return { ended, close: () => controller.abort() };
+}
+
+/**
+ * Follows an SSE stream until `close()`: `events` grows as they come, `waitFor` resolves with
+ * the first event (already received or still to come) that matches, or rejects at its
+ * deadline. Resolves once the server answered (it has subscribed). Over node:http, so that
+ * `close()` closes the connection at once, as a closed browser tab does (an aborted fetch
+ * leaves its socket to undici's keep-alive, and the server's shutdown waits for it).
+ */
+export async function followEvents(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{
+  events: SseEvent[];
+  waitFor(match: (e: SseEvent) => boolean, deadlineMs?: number): Promise<SseEvent>;
+  /** Resolves when the stream ends (either side). */
+  ended: Promise<void>;
+  close(): void;
+}> {
+  const req = http.get(url, { headers, agent: false });
+  const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+    req.once('response', resolve);
+    req.once('error', reject);
+  });
+  expect(res.statusCode).toBe(200);
+  expect(res.headers['content-type']).toMatch(/text\/event-stream/);
+  res.setEncoding('utf8');
+  const events: SseEvent[] = [];
+  const waiters = new Set<() => void>();
+  let over = false;
+  let buffer = '';
+  res.on('data', (chunk: string) => {
+    buffer = takeFrames(buffer + chunk, (e) => {
+      events.push(e);
+      for (const w of waiters) w();
+    });
+  });
+  const ended = new Promise<void>((resolve) => {
+    const end = () => {
+      over = true;
+      for (const w of waiters) w();
+      resolve();
+    };
+    res.once('close', end);
+    req.once('error', end);
+  });
+  return {
+    events,
+    ended,
+    waitFor(match, deadlineMs = 5000) {
+      return new Promise<SseEvent>((resolve, reject) => {
+        const check = () => {
+          const hit = events.find(match);
+          if (hit) {
+            done();
+            resolve(hit);
+          } else if (over) {
+            done();
+            reject(new Error(`the stream ended first; it had: ${events.map((e) => e.event)}`));
+          }
+        };
+        const timer = setTimeout(() => {
+          done();
+          reject(
+            new Error(`no such event in ${deadlineMs} ms; got: ${events.map((e) => e.event)}`),
+          );
+        }, deadlineMs);
+        const done = () => {
+          clearTimeout(timer);
+          waiters.delete(check);
+        };
+        waiters.add(check);
+        check();
+      });
+    },
+    close: () => req.destroy(),
+  };
 }

@@ -25,6 +25,9 @@ import { walletService } from './modules/wallet/service.ts';
 import { webhooksService } from './modules/webhooks/service.ts';
 import { workspacesService } from './modules/workspaces/service.ts';
 import { auditService } from './modules/audit/service.ts';
+import { assignmentService } from './modules/assignment/service.ts';
+import { notifications } from './modules/presence/notifications.ts';
+import { presenceService } from './modules/presence/service.ts';
 import {
   membersService,
   SESSION_ABSOLUTE_MS,
@@ -140,6 +143,8 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     prices,
     workspaces,
   });
+  // Presence, viewing and typing: in memory, on the stream only (modules/presence).
+  const presence = presenceService({ clock, hub, members });
   const conversations = conversationsService({
     db,
     clock,
@@ -150,6 +155,15 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     workspaces,
     members,
     store: conversationRows,
+    notify: notifications({ hub, isOpen: () => db.open }),
+  });
+  const assignment = assignmentService({
+    db,
+    conversations,
+    presence,
+    workspaces,
+    members,
+    audit,
   });
   const campaigns = campaignsService({
     db,
@@ -211,6 +225,8 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   // reply resumes the workflow runs waiting for it.
   messages.onCampaignMessage(campaigns.noteProgress);
   messages.onInbound(workflows.resumeOnReply);
+  // After the workflows: a customer's message to an unassigned conversation may assign it.
+  messages.onInbound(assignment.onInbound);
   return {
     db,
     email,
@@ -232,6 +248,8 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     workspaces,
     members,
     audit,
+    presence,
+    assignment,
     keys: keysService(db, clock, random, ids),
     contacts,
     wallet,

@@ -128,6 +128,17 @@ export const replyBody = z
     variables: z.record(z.string(), z.string().max(1024)).optional(),
     listId: z.string().max(100).optional(),
     as: z.enum(['agent', 'bot']).default('agent'),
-    private: z.boolean().default(false).describe('an internal note: never reaches the channel'),
+    private: z
+      .boolean()
+      .default(false)
+      .describe('an internal note: never reaches the channel; `@Name` mentions a member'),
+    basedOnMessageId: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe(
+        'the newest message the replier saw: a newer outbound message or note from someone else answers 409 `conversation_changed` (send again based on that message to send anyway); absent: no check',
+      ),
   })
   .describe('one of { text } | { templateName, variables } | { listId }');

@@ -91,19 +91,38 @@ export interface EventPayloads {
 }
 
 /**
- * Ephemeral events: who is online, who is viewing or typing in a conversation. They go to the
- * streams that are open now (to an audience of agents, or to everyone in the scope) and are
- * never stored, replayed after a reconnect, or sent to webhooks; they carry no `id`.
+ * Ephemeral events: who is online, who is viewing or typing in a conversation, and a member's
+ * own notifications. They go to the streams that are open now (to an audience of members, or to
+ * everyone in the scope but the member who caused them) and are never stored, replayed after a
+ * reconnect, or sent to webhooks; they carry no `id`.
  */
 export const EPHEMERAL_EVENT_TYPES = [
   'presence.updated',
   'conversation.viewing',
   'conversation.typing',
+  'notification',
 ] as const;
 export type EphemeralEventType = (typeof EPHEMERAL_EVENT_TYPES)[number];
 
+export const PRESENCE_STATUSES = ['online', 'away', 'offline'] as const;
+export type PresenceStatus = (typeof PRESENCE_STATUSES)[number];
+
+/** Why a member is notified: work was assigned to them, or a private note named them. */
+export const NOTIFICATION_KINDS = ['assigned', 'mention'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
 export interface EphemeralPayloads {
-  'presence.updated': { agentId: string; status: 'online' | 'away' | 'offline' };
-  'conversation.viewing': { conversationId: string; agentId: string };
-  'conversation.typing': { conversationId: string; agentId: string };
+  'presence.updated': { memberId: string; status: PresenceStatus };
+  'conversation.viewing': { conversationId: string; memberId: string };
+  'conversation.typing': { conversationId: string; memberId: string };
+  /**
+   * To the member concerned only. `by`: the member who did it, or null (auto-assignment, a
+   * workflow, an API key). `messageId`: the note of a mention.
+   */
+  notification: {
+    kind: NotificationKind;
+    conversationId: string;
+    by: string | null;
+    messageId?: string;
+  };
 }

@@ -98,6 +98,9 @@ export const messageSchema = z.object({
     .object({ emoji: z.string(), at: isoDate })
     .nullable()
     .describe("the customer's reaction to this message (WhatsApp shows it on the bubble)"),
+  mentions: z
+    .array(z.string())
+    .describe('a private note: the members its `@name`s mention (member ids); else empty'),
 });
 export type Message = z.infer<typeof messageSchema>;
 

@@ -36,12 +36,12 @@ it('reaches the open streams of its scope (its audience only, when given), and i
         hub.publish(
           scope,
           'conversation.typing',
-          { conversationId: 'conv_1', agentId: 'agt_x' },
+          { conversationId: 'conv_1', memberId: 'agt_x' },
           {
             audience: [ana.id],
           },
         ),
-        hub.publish(scope, 'presence.updated', { agentId: ana.id, status: 'online' }),
+        hub.publish(scope, 'presence.updated', { memberId: ana.id, status: 'online' }),
       ];
     })(),
   ]);
@@ -52,7 +52,7 @@ it('reaches the open streams of its scope (its audience only, when given), and i
     type: 'conversation.typing',
     workspaceId: t.workspaceId,
     environment: 'test',
-    data: { conversationId: 'conv_1', agentId: 'agt_x' },
+    data: { conversationId: 'conv_1', memberId: 'agt_x' },
   });
   expect(anyone.events.map((e) => e.event)).toEqual(['presence.updated']);
   expect(live.events).toEqual([]);

@@ -75,6 +75,7 @@ function message(id: string, conversationId: string, over: Partial<Message> = {}
     list: null,
     listReply: null,
     reaction: null,
+    mentions: [],
     ...over,
   };
 }

@@ -150,16 +150,17 @@ export function createHub(
       };
     },
     /**
-     * An ephemeral message (presence, viewing, typing): written now to the live streams of its
-     * scope — to the agents of `audience` only, when given — and nowhere else: not stored, not
-     * replayed after a reconnect, never a webhook. It carries no `id`, so it never moves a
-     * reader's Last-Event-ID. Returns how many streams it reached.
+     * An ephemeral message (presence, viewing, typing, a notification): written now to the live
+     * streams of its scope — to the agents of `audience` only, when given; never to those of
+     * `exclude` (the member who caused it) — and nowhere else: not stored, not replayed after a
+     * reconnect, never a webhook. It carries no `id`, so it never moves a reader's
+     * Last-Event-ID. Returns how many streams it reached.
      */
     publish<T extends EphemeralEventType>(
       scope: Scope,
       type: T,
       data: EphemeralPayloads[T],
-      opts: { audience?: readonly string[] } = {},
+      opts: { audience?: readonly string[]; exclude?: readonly string[] } = {},
     ): number {
       const body = JSON.stringify({
         type,
@@ -175,6 +176,7 @@ export function createHub(
         if (s.workspaceId !== scope.workspaceId || s.environment !== scope.environment) continue;
         if (s.types && !s.types.has(type)) continue;
         if (opts.audience && (s.agentId === null || !opts.audience.includes(s.agentId))) continue;
+        if (opts.exclude && s.agentId !== null && opts.exclude.includes(s.agentId)) continue;
         s.write(frame);
         reached++;
       }

@@ -17,6 +17,8 @@ import { workflowsRoutes } from '../modules/workflows/routes.ts';
 import { contactsRoutes } from '../modules/contacts/routes.ts';
 import { conversationsRoutes } from '../modules/conversations/routes.ts';
 import { eventsRoutes } from '../modules/events/routes.ts';
+import { presenceRoutes } from '../modules/presence/routes.ts';
+import { assignmentRoutes } from '../modules/assignment/routes.ts';
 import { keysRoutes } from '../modules/keys/routes.ts';
 import { auditRoutes } from '../modules/audit/routes.ts';
 import { membersRoutes } from '../modules/members/routes.ts';
@@ -235,6 +237,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       templatesRoutes,
       messagesRoutes,
       conversationsRoutes,
+      presenceRoutes,
+      assignmentRoutes,
       cannedRepliesRoutes,
       campaignsRoutes,
       emailRoutes,

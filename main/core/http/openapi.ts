@@ -192,6 +192,7 @@ export const messageExample = {
   list: null,
   listReply: null,
   reaction: null,
+  mentions: [],
 };
 
 /** One NDJSON line of `POST /api/contacts/import` with `Accept: application/x-ndjson`. */

@@ -22,7 +22,7 @@ const tags = ['Conversations (inbox)'];
 
 const REPLY_DOCS: OperationDocs = {
   // A reply is a text, template or list send; `listId` naming no list is a 404 too.
-  errors: [...TEMPLATE_SEND_ERRORS],
+  errors: [...TEMPLATE_SEND_ERRORS, 'conversation_changed'],
   headers: ['X-Parley-Agent'],
   requestExample: { text: 'Your order has shipped.' },
   responseExample: messageExample,
@@ -115,7 +115,7 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
         summary:
           'Reply as the agent or the bot: { text } | { templateName, variables } | { listId }',
         description:
-          '`as`: agent (default; the `X-Parley-Agent` header or the assignee) or bot. `private: true` stores an internal note that never reaches the channel. Free text needs the 24-hour window (422 `outside_service_window`).',
+          '`as`: agent (default; the `X-Parley-Agent` header or the assignee) or bot. `private: true` stores an internal note that never reaches the channel; its `@Name`s mention members (`mentions`, and a `notification` to each). Free text needs the 24-hour window (422 `outside_service_window`). `basedOnMessageId` (the newest message the replier saw): when the conversation has a newer outbound message or note from someone else, nothing is sent and the answer is 409 `conversation_changed` with that message in `details.message`; send again with its id to send anyway. A member’s reply to an unassigned conversation assigns it to them (workspace setting `assignOnFirstReply`, on by default).',
         params: idParams,
         body: replyBody,
         response: { 200: messageSchema },

@@ -4,13 +4,15 @@ import { ApiError } from '../../../../shared/errors.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { decodeCursor, encodeCursor } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
+import { findMentions } from '../../../../shared/mentions.ts';
 import type { ActingAgent, Clock, Scope } from '../../runtime.ts';
 import { NO_AGENT, isoOrNull } from '../../runtime.ts';
 import type { ContactsService } from '../contacts/service.ts';
 import type { ContactRow } from '../contacts/repo.ts';
 import { phoneOrThrow } from '../contacts/service.ts';
 import type { MessagesService } from '../messages/service.ts';
-import { SERVICE_WINDOW_MS } from '../messages/service.ts';
+import { SERVICE_WINDOW_MS, toMessage } from '../messages/service.ts';
+import type { Notifications } from '../presence/notifications.ts';
 import type { ConversationFilter, ConversationRow } from './repo.ts';
 import { conversationsRepo } from './repo.ts';
 import type { MembersService } from '../members/service.ts';
@@ -50,6 +52,8 @@ export interface ReplyBody {
   listId?: string;
   as: 'agent' | 'bot';
   private: boolean;
+  /** The newest message the replier saw: a newer one from someone else answers 409. */
+  basedOnMessageId?: string | undefined;
 }
 
 /**
@@ -65,10 +69,12 @@ export function conversationsService(deps: {
   contacts: ContactsService;
   messages: MessagesService;
   workspaces: WorkspacesService;
-  /** Who may be assigned work: the workspace's active members. */
-  members: Pick<MembersService, 'findActive'>;
+  /** Who may be assigned work (the workspace's active members), and who a note may mention. */
+  members: Pick<MembersService, 'findActive' | 'agents'>;
   /** Where conversation rows are created and touched by messages (shared with messages). */
   store: ConversationStore;
+  /** The assignee's and the mentioned members' notifications (ephemeral, after the commit). */
+  notify: Notifications;
 }) {
   const { db, clock, scheduler, store } = deps;
   const repo = conversationsRepo(db);
@@ -129,12 +135,85 @@ export function conversationsService(deps: {
     );
   });
 
+  /**
+   * 409 `conversation_changed` when the conversation has an outbound message or note newer than
+   * the one the replier saw, from anyone but the replier (`memberId`; null: an API key, for
+   * which every such message is someone else's).
+   */
+  function checkBasis(row: ConversationRow, basedOnMessageId: string, memberId: string | null) {
+    const basis = deps.messages.byId(basedOnMessageId);
+    if (!basis || basis.conversation_id !== row.id) {
+      throw new ApiError(
+        'validation_error',
+        `basedOnMessageId names no message of conversation ${row.id}`,
+        { param: 'basedOnMessageId' },
+      );
+    }
+    const newer = deps.messages.newerOutbound(row.id, basis.id, memberId);
+    if (newer) {
+      const who =
+        newer.sent_by === 'agent'
+          ? 'another member'
+          : newer.sent_by === 'bot'
+            ? 'a workflow'
+            : 'the API';
+      throw new ApiError(
+        'conversation_changed',
+        `${who} wrote in this conversation after the message you replied to: read it, then send again with basedOnMessageId ${newer.id} to send anyway`,
+        { param: 'basedOnMessageId', details: { message: toMessage(newer) } },
+      );
+    }
+  }
+
+  /** A private note; the active members its `@name`s mention are stored on it and notified. */
+  function note(scope: Scope, row: ConversationRow, text: string, agentId: string | null) {
+    const mentions = text.includes('@')
+      ? findMentions(
+          text,
+          deps.members.agents(scope.workspaceId).filter((m) => m.active),
+        )
+      : [];
+    const message = deps.messages.note(scope, row, text, agentId, mentions);
+    for (const memberId of mentions) {
+      deps.notify.later(
+        scope,
+        memberId,
+        { kind: 'mention', conversationId: row.id, by: agentId, messageId: message.id },
+        () => deps.messages.byId(message.id) !== undefined,
+      );
+    }
+    return message;
+  }
+
+  function send(scope: Scope, row: ConversationRow, body: ReplyBody, agentId: string | null) {
+    const contact = deps.contacts.find(scope, row.contact_id)!;
+    const sender = { sentBy: body.as, agentId } as const;
+    if (body.text !== undefined) {
+      return deps.messages.sendText(scope, { contact, message: body.text }, sender).message;
+    }
+    if (body.templateName !== undefined) {
+      return deps.messages.sendTemplate(
+        scope,
+        {
+          contact,
+          templateName: body.templateName,
+          ...(body.variables ? { variables: body.variables } : {}),
+        },
+        sender,
+      ).message;
+    }
+    return deps.messages.sendList(scope, { contact, listId: body.listId! }, sender).message;
+  }
+
   const service = {
     repo,
 
     /** The conversation of a contact with a business account, if there is one. */
     byContact: (contactId: string, accountId: string): ConversationRow | undefined =>
       repo.byContact(contactId, accountId),
+
+    /** A conversation of the scope; 404 when there is none. */
+    find: (scope: Scope, id: string): ConversationRow => require(scope, id),
 
     list(scope: Scope, q: ListQuery, acting: ActingAgent = NO_AGENT): Buffer {
       const filter: ConversationFilter = {};
@@ -369,14 +448,29 @@ export function conversationsService(deps: {
               );
             }
             store.emitUpdated(scope, id, changes);
+            if (changes.assignee && next.assignee_id !== null) {
+              const to = next.assignee_id;
+              deps.notify.later(
+                scope,
+                to,
+                { kind: 'assigned', conversationId: id, by: acting.id },
+                () => repo.byId(id)?.assignee_id === to,
+              );
+            }
           }
           return repo.json(id, windowStart());
         })
         .immediate();
     },
 
+    /**
+     * A reply or a private note (README "Working together"). With `basedOnMessageId`, a newer
+     * outbound message or note from someone else answers 409 `conversation_changed` (nothing is
+     * sent): the check and the send commit in one transaction, so of two members replying on the
+     * same basis exactly one gets through. A member's reply to an unassigned conversation takes
+     * it (the workspace's `assignOnFirstReply`); a note's `@name`s are stored and notified.
+     */
     reply(scope: Scope, id: string, body: ReplyBody, acting: ActingAgent = NO_AGENT) {
-      const row = require(scope, id);
       const given = (['text', 'templateName', 'listId'] as const).filter(
         (k) => body[k] !== undefined,
       );
@@ -389,32 +483,31 @@ export function conversationsService(deps: {
           },
         );
       }
-      // An agent's reply is signed by the X-Parley-Agent header (checked), else by the assignee.
-      const agentId =
-        body.as === 'agent' ? (acting.named ? actingId(acting) : row.assignee_id) : null;
-      if (body.private) {
-        if (body.text === undefined) {
-          throw new ApiError('validation_error', 'a private note is text', { param: 'private' });
-        }
-        return deps.messages.note(scope, row, body.text, agentId);
+      if (body.private && body.text === undefined) {
+        throw new ApiError('validation_error', 'a private note is text', { param: 'private' });
       }
-      const contact = deps.contacts.find(scope, row.contact_id)!;
-      const sender = { sentBy: body.as, agentId } as const;
-      if (body.text !== undefined) {
-        return deps.messages.sendText(scope, { contact, message: body.text }, sender).message;
-      }
-      if (body.templateName !== undefined) {
-        return deps.messages.sendTemplate(
-          scope,
-          {
-            contact,
-            templateName: body.templateName,
-            ...(body.variables ? { variables: body.variables } : {}),
-          },
-          sender,
-        ).message;
-      }
-      return deps.messages.sendList(scope, { contact, listId: body.listId! }, sender).message;
+      return db
+        .transaction(() => {
+          const row = require(scope, id);
+          // An agent's reply is signed by the X-Parley-Agent header (checked), else by the assignee.
+          const agentId =
+            body.as === 'agent' ? (acting.named ? actingId(acting) : row.assignee_id) : null;
+          if (body.basedOnMessageId !== undefined) {
+            checkBasis(row, body.basedOnMessageId, acting.id);
+          }
+          if (body.private) return note(scope, row, body.text!, agentId);
+          const message = send(scope, row, body, agentId);
+          if (
+            body.as === 'agent' &&
+            agentId !== null &&
+            row.assignee_id === null &&
+            deps.workspaces.settings(scope.workspaceId).assignOnFirstReply
+          ) {
+            service.patch(scope, id, { assignee: agentId }, acting);
+          }
+          return message;
+        })
+        .immediate();
     },
   };
   return service;

@@ -6,6 +6,7 @@ import {
 } from '../../../../shared/schemas/events.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
+import { presenceClient } from '../presence/routes.ts';
 
 const KNOWN = new Set<string>([...EVENT_TYPES, ...EPHEMERAL_EVENT_TYPES]);
 
@@ -35,7 +36,7 @@ const EVENTS_DOCS: OperationDocs = {
 /** `GET /events`: the agent event stream (SSE), resumable with Last-Event-ID. */
 export const eventsRoutes =
   (heartbeatMs: number): RegisterRoutes =>
-  (app, { hub }) => {
+  (app, { hub, presence }) => {
     const open = new Map<string, number>();
     app.get(
       '/events',
@@ -46,7 +47,7 @@ export const eventsRoutes =
           tags: ['Events'],
           summary: 'The agent event stream (Server-Sent Events)',
           description:
-            'Each event: `id: <sequence>`, `event: <type>`, `data: {id, type, createdAt, workspaceId, environment, data}`. Reconnect with `Last-Event-ID` to resume without gaps or duplicates. A `: ping` comment comes at least every 15 s. Filter with `?types=message.received,message.read`. A `Last-Event-ID` older than the retention period, or ahead of the stream (after a restore), starts at the head with a `stream.reset` event first (`data: {reason: "expired"|"ahead", lastEventId, resumeFrom}`): reload your state. A reader that falls more than 256 KiB behind is disconnected and resumes with `Last-Event-ID`; at most 32 streams per credential. Ephemeral events — `presence.updated`, `conversation.viewing`, `conversation.typing` — go only to the streams open at the moment (to the agents they are meant for, by `X-Parley-Agent`): they carry no `id`, are never stored or replayed, and never reach webhooks.',
+            'Each event: `id: <sequence>`, `event: <type>`, `data: {id, type, createdAt, workspaceId, environment, data}`. Reconnect with `Last-Event-ID` to resume without gaps or duplicates. A `: ping` comment comes at least every 15 s. Filter with `?types=message.received,message.read`. A `Last-Event-ID` older than the retention period, or ahead of the stream (after a restore), starts at the head with a `stream.reset` event first (`data: {reason: "expired"|"ahead", lastEventId, resumeFrom}`): reload your state. A reader that falls more than 256 KiB behind is disconnected and resumes with `Last-Event-ID`; at most 32 streams per credential. Ephemeral events — `presence.updated {memberId, status}`, `conversation.viewing` and `conversation.typing` `{conversationId, memberId}` (never to the member who sent them), `notification {kind: "assigned"|"mention", conversationId, by, messageId?}` (to that member only: a session’s own member, an API key’s `X-Parley-Agent`) — go only to the streams open at the moment: they carry no `id`, are never stored or replayed, and never reach webhooks. A signed-in member’s open stream is what makes them present (online or away).',
           querystring: eventsQuery,
         },
       },
@@ -124,9 +125,13 @@ export const eventsRoutes =
           last === undefined ? null : Number(last),
         );
         const heartbeat = setInterval(() => write(': ping\n\n'), heartbeatMs);
+        // A signed-in member's stream is their presence (an API key's is nobody's).
+        const present = presenceClient(p);
+        if (present) presence.streamOpened(present);
         res.on('close', () => {
           clearInterval(heartbeat);
           unsubscribe();
+          if (present) presence.streamClosed(present);
           const n = (open.get(who) ?? 1) - 1;
           if (n > 0) open.set(who, n);
           else open.delete(who);

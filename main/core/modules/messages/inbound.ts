@@ -103,10 +103,15 @@ export function messageInbound(ctx: MessagesContext) {
           const changes = d.conversations.touchInbound(conversation, input.receivedAt, now);
           outbox.emit(scope, 'message.received', { message: toMessage(row) });
           for (const l of inboundListeners) {
-            l(scope, contact.id, {
-              text: input.text,
-              ...(input.listReply ? { listReply: input.listReply } : {}),
-            });
+            l(
+              scope,
+              contact.id,
+              {
+                text: input.text,
+                ...(input.listReply ? { listReply: input.listReply } : {}),
+              },
+              conversation.id,
+            );
           }
           // After the listeners: the event carries the conversation as they left it.
           d.conversations.emitUpdated(scope, conversation.id, changes);
@@ -134,12 +139,16 @@ export function messageInbound(ctx: MessagesContext) {
       return message;
     },
 
-    /** A private note in a conversation: stored and shown to agents, never sent or charged. */
+    /**
+     * A private note in a conversation: stored and shown to agents, never sent or charged.
+     * `mentions`: the members its `@name`s name (shared/mentions.ts).
+     */
     note(
       scope: Scope,
       conversation: ConversationRow,
       text: string,
       agentId: string | null,
+      mentions: readonly string[] = [],
     ): Message {
       return db
         .transaction(() => {
@@ -154,6 +163,7 @@ export function messageInbound(ctx: MessagesContext) {
             channel_message_id: null,
             created_at: clock.now(),
           });
+          if (mentions.length > 0) row.mentions = JSON.stringify(mentions);
           repo.insert(row);
           const message = toMessage(row);
           outbox.emit(scope, 'message.note', { message });

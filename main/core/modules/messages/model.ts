@@ -72,11 +72,15 @@ export const listFields = (list: InteractiveList): StoredFields => ({
   interactive: JSON.stringify(list),
 });
 
-/** Told (in the transaction) of every inbound message: waiting workflow runs resume on it. */
+/**
+ * Told (in the transaction) of every inbound message: waiting workflow runs resume on it, and
+ * auto-assignment gives its conversation to an agent.
+ */
 export type InboundListener = (
   scope: Scope,
   contactId: string,
   reply: { text: string; listReply?: ListReply },
+  conversationId: string,
 ) => void;
 
 export const toMessage = (r: MessageRow): Message => ({
@@ -109,6 +113,7 @@ export const toMessage = (r: MessageRow): Message => ({
   listReply:
     r.direction === 'inbound' && r.interactive ? (JSON.parse(r.interactive) as ListReply) : null,
   reaction: r.reaction ? { emoji: r.reaction, at: iso(r.reaction_at ?? r.created_at) } : null,
+  mentions: r.mentions ? (JSON.parse(r.mentions) as string[]) : [],
 });
 
 export function toChannelMessage(r: MessageRow): ChannelMessage {

@@ -35,16 +35,18 @@ export interface MessageRow {
   /** The customer's reaction to this message (an emoji), and when; absent on new rows. */
   reaction?: string | null;
   reaction_at?: number | null;
+  /** A private note's mentioned members (JSON array of member ids); null when it names nobody. */
+  mentions?: string | null;
 }
 
 export function messagesRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO messages (id, workspace_id, environment, conversation_id, contact_id, phone, direction, type,
        template_name, text, variables, status, sent_by, agent_id, category, cost_micros, channel_message_id, error_code, error_message,
-       created_at, sent_at, delivered_at, read_at, failed_at, campaign_id, interactive)
+       created_at, sent_at, delivered_at, read_at, failed_at, campaign_id, interactive, mentions)
      VALUES (@id, @workspace_id, @environment, @conversation_id, @contact_id, @phone, @direction, @type,
        @template_name, @text, @variables, @status, @sent_by, @agent_id, @category, @cost_micros, @channel_message_id, @error_code,
-       @error_message, @created_at, @sent_at, @delivered_at, @read_at, @failed_at, @campaign_id, @interactive)`,
+       @error_message, @created_at, @sent_at, @delivered_at, @read_at, @failed_at, @campaign_id, @interactive, @mentions)`,
   );
   const byId = db.prepare('SELECT * FROM messages WHERE id = ?');
   const setDispatching = db.prepare('UPDATE messages SET dispatching_at = ? WHERE id = ?');
@@ -69,12 +71,22 @@ export function messagesRepo(db: Db) {
          ORDER BY m.id DESC LIMIT @limit`,
       )
       .raw();
+  // The newest outbound message or note after `after` that is not the member's own (@me null:
+  // every one counts), by the conversation's (conversation_id, id) index.
+  const newerOutbound = db.prepare(
+    `SELECT * FROM messages WHERE conversation_id = @conversationId AND id > @after
+       AND direction = 'outbound' AND (@me IS NULL OR sent_by != 'agent' OR agent_id IS NOT @me)
+     ORDER BY id DESC LIMIT 1`,
+  );
   const byConversation = page('conversation_id');
   const byContact = page('contact_id');
   return {
-    insert: (r: MessageRow) => insert.run({ campaign_id: null, interactive: null, ...r }),
+    insert: (r: MessageRow) =>
+      insert.run({ campaign_id: null, interactive: null, mentions: null, ...r }),
     byId: (id: string) => byId.get(id) as MessageRow | undefined,
     byChannelId: (id: string) => byChannelId.get(id) as MessageRow | undefined,
+    newerOutbound: (conversationId: string, after: string, me: string | null) =>
+      newerOutbound.get({ conversationId, after, me }) as MessageRow | undefined,
     /** An outbound message's interactive part (JSON) by the channel's id; null or undefined if none. */
     sentInteractive: (channelMessageId: string) =>
       sentInteractive.get(channelMessageId) as string | null | undefined,

@@ -82,6 +82,15 @@ export function messagesService(d: MessagingDeps) {
 
     /** A message by its id, or undefined. */
     byId: (id: string): MessageRow | undefined => repo.byId(id),
+    /**
+     * The conversation's newest outbound message or note after `afterId` that is not the
+     * member's own (null: anyone's counts), or undefined: what a reply's basis missed.
+     */
+    newerOutbound: (
+      conversationId: string,
+      afterId: string,
+      memberId: string | null,
+    ): MessageRow | undefined => repo.newerOutbound(conversationId, afterId, memberId),
     /** A message by the channel's id for it (a status or reaction names it so), or undefined. */
     byChannelId: (channelMessageId: string): MessageRow | undefined =>
       repo.byChannelId(channelMessageId),

@@ -13,4 +13,5 @@ export const MESSAGE_JSON = `json_object('id', m.id, 'conversationId', m.convers
   'readAt', ${sqlIso('m.read_at')}, 'failedAt', ${sqlIso('m.failed_at')},
   'list', CASE WHEN m.direction = 'outbound' THEN json(m.interactive) END,
   'listReply', CASE WHEN m.direction = 'inbound' THEN json(m.interactive) END,
-  'reaction', CASE WHEN m.reaction IS NOT NULL THEN json_object('emoji', m.reaction, 'at', ${sqlIso('m.reaction_at')}) END)`;
+  'reaction', CASE WHEN m.reaction IS NOT NULL THEN json_object('emoji', m.reaction, 'at', ${sqlIso('m.reaction_at')}) END,
+  'mentions', json(coalesce(m.mentions, '[]')))`;

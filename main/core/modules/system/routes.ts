@@ -72,6 +72,14 @@ const settingsSchema = z.object({
     .int()
     .min(0)
     .describe('wallet.low_balance fires when a charge crosses it'),
+  autoAssign: z
+    .boolean()
+    .describe(
+      'a customer message to an unassigned conversation assigns it round-robin to an online agent under capacity (default off)',
+    ),
+  assignOnFirstReply: z
+    .boolean()
+    .describe('a member’s reply to an unassigned conversation assigns it to them (default on)'),
 });
 
 export const settingsRoutes: RegisterRoutes = (app, { workspaces }) => {

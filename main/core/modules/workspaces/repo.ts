@@ -46,8 +46,13 @@ export function workspacesRepo(db: Db) {
      FROM channel_settings WHERE business_account_id = ? AND provider = 'cloud_api'`,
   );
   const readSettings = db.prepare(
-    `SELECT w.allow_private_webhooks, wa.low_balance_threshold_micros FROM workspaces w
+    `SELECT w.allow_private_webhooks, wa.low_balance_threshold_micros, w.auto_assign,
+       w.assign_on_first_reply FROM workspaces w
      JOIN wallets wa ON wa.workspace_id = w.id WHERE w.id = ?`,
+  );
+  const setAssignment = db.prepare(
+    `UPDATE workspaces SET auto_assign = coalesce(@autoAssign, auto_assign),
+       assign_on_first_reply = coalesce(@assignOnFirstReply, assign_on_first_reply) WHERE id = @id`,
   );
   const setPrivate = db.prepare('UPDATE workspaces SET allow_private_webhooks = ? WHERE id = ?');
   const setThreshold = db.prepare(
@@ -79,7 +84,16 @@ export function workspacesRepo(db: Db) {
         | undefined,
     settings: (workspaceId: string) =>
       readSettings.get(workspaceId) as
-        { allow_private_webhooks: number; low_balance_threshold_micros: number } | undefined,
+        | {
+            allow_private_webhooks: number;
+            low_balance_threshold_micros: number;
+            auto_assign: number;
+            assign_on_first_reply: number;
+          }
+        | undefined,
+    /** Assignment's settings (design.md §6); null leaves one as it is. */
+    setAssignment: (id: string, autoAssign: 0 | 1 | null, assignOnFirstReply: 0 | 1 | null) =>
+      setAssignment.run({ id, autoAssign, assignOnFirstReply }),
     setPrivate: (workspaceId: string, allow: 0 | 1) => setPrivate.run(allow, workspaceId),
     setThreshold: (workspaceId: string, micros: number) => setThreshold.run(micros, workspaceId),
   };

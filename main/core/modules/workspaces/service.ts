@@ -9,6 +9,10 @@ import { workspacesRepo } from './repo.ts';
 export interface WorkspaceSettings {
   allowPrivateWebhooks: boolean;
   lowBalanceThresholdMicros: number;
+  /** New work goes round-robin to online agents under capacity (design.md §6). */
+  autoAssign: boolean;
+  /** A member's reply to an unassigned conversation assigns it to them. */
+  assignOnFirstReply: boolean;
 }
 
 export const toWorkspace = (r: WorkspaceRow): Workspace => ({
@@ -64,6 +68,8 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
       return {
         allowPrivateWebhooks: r.allow_private_webhooks === 1,
         lowBalanceThresholdMicros: r.low_balance_threshold_micros,
+        autoAssign: r.auto_assign === 1,
+        assignOnFirstReply: r.assign_on_first_reply === 1,
       };
     },
     updateSettings(workspaceId: string, patch: Partial<WorkspaceSettings>): WorkspaceSettings {
@@ -72,6 +78,10 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
           repo.setPrivate(workspaceId, patch.allowPrivateWebhooks ? 1 : 0);
         if (patch.lowBalanceThresholdMicros !== undefined)
           repo.setThreshold(workspaceId, patch.lowBalanceThresholdMicros);
+        if (patch.autoAssign !== undefined || patch.assignOnFirstReply !== undefined) {
+          const flag = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
+          repo.setAssignment(workspaceId, flag(patch.autoAssign), flag(patch.assignOnFirstReply));
+        }
       })();
       return service.settings(workspaceId);
     },
