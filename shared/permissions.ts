@@ -59,6 +59,8 @@ export const RIGHTS = [
   'members',
   /** The audit trail and its export. */
   'audit',
+  /** Sharing the desk on the network (the TLS listener, its certificate, the mDNS announcement). */
+  'team',
   /** Workspace settings (private targets, low-balance threshold): reading them. */
   'workspace.read',
   'workspace.manage',
@@ -123,6 +125,7 @@ export const PERMISSIONS: Readonly<Record<Right, readonly Role[]>> = {
   keys: ADMINS,
   members: ADMINS,
   audit: ADMINS,
+  team: ADMINS,
   'workspace.read': BUILDERS,
   'workspace.manage': ADMINS,
   'channel.read': BUILDERS,

@@ -1,5 +1,4 @@
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -24,12 +23,23 @@ import type { Scope } from '../core/runtime.ts';
 import type { Services } from '../core/services.ts';
 import { readImportStream } from '../core/modules/contacts/import.ts';
 import { defaultDataDir } from '../core/paths.ts';
+import { isLoopback, isWildcard } from '../core/modules/team/addresses.ts';
+import { CertificateError } from '../core/tls/certificate.ts';
+import { describeSharing, teamCommands } from './team.ts';
+import type { Ctx, Io, Values } from './common.ts';
+import { cliAudit, need, OPTIONS, table, UsageError } from './common.ts';
 
 const USAGE = `parley ${VERSION} — Parley's service core on the command line
 
 Usage: parley <command> [options]
 
   serve [--port 4780] [--host 127.0.0.1]       run the API and the UI headless; prints a sign-in link
+  serve --team [--host 0.0.0.0] [--port 4780] [--tls-cert F --tls-key F] [--announce]
+                                                 share the desk with the team on the network: TLS
+                                                 only (a self-signed certificate unless given; its
+                                                 fingerprint is printed and carried by invites);
+                                                 --announce also announces it on the LAN (mDNS).
+                                                 A --host off loopback always means --team
   login-url [--port N] [--host H]               the browser sign-in link again (default: where
                                                  serve last listened on this data dir)
   workspaces create NAME | workspaces list
@@ -45,6 +55,12 @@ Usage: parley <command> [options]
                                                  until it ends: exit 0 when completed, 1 otherwise;
                                                  Ctrl-C stops the waiting, not the campaign (130)
   campaigns pause ID                             resume with campaigns launch ID
+  members list [--workspace ID]
+  members invite EMAIL --name NAME --role agent|admin [--rights campaigns,automation]
+                                                 prints the one-use invite link (7 days)
+  members deactivate ID                          ends their sessions; they can no longer sign in
+  team status                                    shared or not, addresses, fingerprint, certificate
+                                                 expiry, sessions online (seen in 5 minutes)
   settings show [--workspace ID]
   settings set KEY VALUE [--workspace ID]        allowPrivateWebhooks true|false,
                                                  lowBalanceThresholdMicros N | lowBalanceThreshold 5.00
@@ -53,55 +69,6 @@ Usage: parley <command> [options]
 
 Every command takes --data-dir DIR (env PARLEY_DATA_DIR; default: the app's data folder)
 and --json (one JSON object on stdout, nothing else).`;
-
-class UsageError extends Error {}
-
-interface Io {
-  out: (s: string) => void;
-  err: (s: string) => void;
-  isTTY: boolean;
-}
-
-const OPTIONS = {
-  'data-dir': { type: 'string' },
-  json: { type: 'boolean', default: false },
-  help: { type: 'boolean', short: 'h', default: false },
-  version: { type: 'boolean', short: 'v', default: false },
-  port: { type: 'string' },
-  host: { type: 'string' },
-  env: { type: 'string' },
-  name: { type: 'string' },
-  workspace: { type: 'string' },
-  amount: { type: 'string' },
-  description: { type: 'string' },
-  status: { type: 'string' },
-  at: { type: 'string' },
-  wait: { type: 'boolean', default: false },
-} as const;
-
-type Values = {
-  [K in keyof typeof OPTIONS]?: (typeof OPTIONS)[K]['type'] extends 'boolean' ? boolean : string;
-};
-
-function table(rows: Record<string, string>[]): string {
-  if (rows.length === 0) return '(none)';
-  const cols = Object.keys(rows[0]!);
-  const width = cols.map((c) => Math.max(c.length, ...rows.map((r) => r[c]!.length)));
-  const line = (cells: string[]) =>
-    cells
-      .map((c, i) => c.padEnd(width[i]!))
-      .join('  ')
-      .trimEnd();
-  return [
-    line(cols.map((c) => c.toUpperCase())),
-    ...rows.map((r) => line(cols.map((c) => r[c]!))),
-  ].join('\n');
-}
-
-const need = (v: string | undefined, what: string): string => {
-  if (!v) throw new UsageError(`missing ${what}`);
-  return v;
-};
 
 export async function main(argv: string[], io: Io): Promise<number> {
   let parsed;
@@ -152,7 +119,11 @@ function fail(e: unknown, io: Io, json: boolean): number {
     io.err(`parley: ${e.message} (see parley --help)`);
     return 2;
   }
-  const known = e instanceof ApiError || e instanceof DatabaseOpenError || e instanceof ListenError;
+  const known =
+    e instanceof ApiError ||
+    e instanceof DatabaseOpenError ||
+    e instanceof ListenError ||
+    e instanceof CertificateError;
   const message = known
     ? (e as Error).message
     : `unexpected error: ${(e as Error)?.stack ?? String(e)}`;
@@ -162,17 +133,8 @@ function fail(e: unknown, io: Io, json: boolean): number {
   return 1;
 }
 
-interface Ctx {
-  values: Values;
-  dataDir: string;
-  positional: string[];
-  open: () => Store;
-  print: (human: string, data: unknown) => void;
-  io: Io;
-  json: boolean;
-}
-
 const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | number>> = {
+  ...teamCommands,
   'workspaces create': ({ positional, open, print }) => {
     const name = need(positional.join(' '), 'workspace NAME');
     const ws = open().services.workspaces.create(name);
@@ -479,24 +441,6 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
   },
 };
 
-/** What the command line changes is in the audit trail too, by the actor `cli`. */
-function cliAudit(
-  services: Store['services'],
-  workspaceId: string,
-  action: string,
-  target: { type: string; id: string | null },
-  details: Record<string, unknown> = {},
-): void {
-  services.audit.append({
-    workspaceId,
-    actor: { kind: 'cli', id: 'cli', name: `parley (${os.userInfo().username})` },
-    action,
-    target,
-    address: null,
-    details,
-  });
-}
-
 function retentionOrUsage(env: NodeJS.ProcessEnv) {
   try {
     return retentionFromEnv(env);
@@ -506,22 +450,45 @@ function retentionOrUsage(env: NodeJS.ProcessEnv) {
 }
 
 async function serve(values: Values, dataDir: string, io: Io, json: boolean): Promise<number> {
-  const host = values.host ?? '127.0.0.1';
   const port = Number(values.port ?? process.env.PARLEY_PORT ?? 4780);
   if (!Number.isInteger(port) || port < 0 || port > 65535)
     throw new UsageError('--port must be 0–65535');
+  const certFile = values['tls-cert'];
+  const keyFile = values['tls-key'];
+  if (!certFile !== !keyFile) throw new UsageError('--tls-cert and --tls-key go together');
+  // Off loopback the desk speaks TLS only: a --host there is the team desk.
+  const team =
+    values.team === true ||
+    values.announce === true ||
+    certFile !== undefined ||
+    (values.host !== undefined && !isLoopback(values.host));
+  const host = team ? '127.0.0.1' : (values.host ?? '127.0.0.1');
   const rendererDir = fileURLToPath(new URL('../renderer/', import.meta.url));
-  const wildcard = host === '0.0.0.0' || host === '::';
+  const wildcard = isWildcard(host);
   const core = await createCore({
     dataDir,
     rendererDir,
     ...rateLimitFromEnv(process.env.PARLEY_RATE_LIMIT),
     retention: retentionOrUsage(process.env),
-    extraHosts: wildcard ? [] : [host],
+    extraHosts: wildcard || team ? [] : [host],
   });
   let url: string;
+  let shared: Awaited<ReturnType<typeof core.team.share>> | null = null;
+  const teamHost = values.host ?? '0.0.0.0';
   try {
-    ({ url } = await core.start({ host, port }));
+    // The team desk's TLS listener takes --port; this machine's own (plain HTTP, loopback only,
+    // for the owner's browser and `parley login-url`) a free port beside it.
+    ({ url } = await core.start({ host, port: team ? 0 : port }));
+    if (team) {
+      shared = await core.team.share({
+        enabled: true,
+        host: teamHost,
+        port,
+        announce: values.announce === true,
+        certFile,
+        keyFile,
+      });
+    }
   } catch (e) {
     await core.stop();
     throw e;
@@ -534,7 +501,25 @@ async function serve(values: Values, dataDir: string, io: Io, json: boolean): Pr
   } catch (e) {
     io.err(`parley: cannot note the serving address in ${dataDir}: ${(e as Error).message}`);
   }
-  if (json) {
+  if (shared) {
+    const status = shared.status;
+    // Where this machine reaches the TLS listener (tests and the e2e connect there, never to a
+    // LAN address).
+    const teamUrl = `https://${isWildcard(teamHost) ? '127.0.0.1' : teamHost.includes(':') ? `[${teamHost}]` : teamHost}:${status.port}`;
+    if (json) {
+      io.out(
+        JSON.stringify({
+          url: local,
+          dataDir,
+          loginUrl: signIn,
+          team: { ...status, url: teamUrl, renewed: shared.renewed },
+        }),
+      );
+    } else {
+      describeSharing(shared, io, { url: local, signIn }, teamHost);
+      io.err(`parley: data in ${dataDir}; API reference at ${local}/docs; Ctrl+C stops`);
+    }
+  } else if (json) {
     io.out(JSON.stringify({ url, dataDir, loginUrl: signIn }));
   } else {
     io.out(`listening on ${url}`);

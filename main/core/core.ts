@@ -19,6 +19,8 @@ import { startCheckpointer } from './db/checkpointer.ts';
 import { databasePath, openDatabase } from './db/open.ts';
 import { sealPlaintextSecrets } from './db/seal-secrets.ts';
 import { privateDir, tightenDataDir } from './files.ts';
+import type { TeamDesk, TeamEnvironment } from './modules/team/service.ts';
+import { teamDesk } from './modules/team/service.ts';
 import type { KeyProvider } from './secrets.ts';
 import { createSealer, DataKeyUnavailable, fileKeyProvider } from './secrets.ts';
 import type { Channel } from './channel/types.ts';
@@ -152,6 +154,8 @@ export interface CoreOptions extends StoreOptions {
   extraHosts?: string[];
   /** SSE heartbeat interval (default 15 s). */
   heartbeatMs?: number;
+  /** What the team desk asks the OS (interfaces, host name) and how it announces (tests fake them). */
+  team?: TeamEnvironment;
 }
 
 export interface Core extends Store {
@@ -167,6 +171,8 @@ export interface Core extends Store {
   startRunners(): void;
   /** Stops accepting, lets in-flight requests and jobs finish, then closes the database. */
   stop(): Promise<void>;
+  /** The team desk: sharing this desk on the network over TLS (design.md §6). */
+  team: TeamDesk;
 }
 
 export async function createCore(opts: CoreOptions): Promise<Core> {
@@ -178,6 +184,20 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   let port: number | null = null;
   let app: FastifyInstance;
   const browserLogin = opts.browserLogin !== false;
+  const log = opts.log ?? ((m: string, e?: unknown) => console.error(`parley: ${m}`, e ?? ''));
+  const team = teamDesk({
+    ...opts.team,
+    dataDir: opts.dataDir,
+    clock: opts.clock ?? systemClock,
+    random,
+    log,
+    workspaceName: () => store.services.workspaces.resolve().name,
+    // The TLS listener's requests go to the same app as the loopback listener's.
+    handler: async () => {
+      await app.ready();
+      return (req, res) => app.routing(req, res);
+    },
+  });
   try {
     // Earlier versions kept a permanent sign-in secret: it signs nobody in any more.
     removeLegacySecret(opts.dataDir);
@@ -194,8 +214,9 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
       extraHosts: opts.extraHosts ?? [],
       heartbeatMs: opts.heartbeatMs ?? 15_000,
       port: () => port,
+      team,
       version: VERSION,
-      log: opts.log ?? ((m, e) => console.error(`parley: ${m}`, e ?? '')),
+      log,
     });
   } catch (e) {
     store.close();
@@ -206,6 +227,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
   return {
     ...store,
     app,
+    team,
     sessionToken,
     bootId,
     loginUrl: (baseUrl) =>
@@ -229,6 +251,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     stop() {
       stopping ??= (async () => {
         store.services.hub.closeAll();
+        await team.stop();
         await app.close();
         await store.services.scheduler.stop();
         store.services.email.closeTransports();

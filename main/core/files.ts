@@ -1,6 +1,7 @@
 /**
  * File modes of the data dir (README "Data, backups and security"): the folder 0700, every file Parley writes in it
- * 0600 — the database and its WAL/SHM, backups, secret.key, session.secret, serve.json. Windows
+ * 0600 — the database and its WAL/SHM, backups, secret.key, session.secret, serve.json, the team
+ * desk's team.json, team-cert.pem and team-key.pem. Windows
  * has no such modes (its ACLs follow the user's profile folder): skipped there.
  */
 import { randomBytes } from 'node:crypto';
@@ -77,6 +78,9 @@ const DATA_DIR_FILES = [
   'secret.key',
   'session.secret',
   'serve.json',
+  'team.json',
+  'team-cert.pem',
+  'team-key.pem',
 ];
 
 /**

@@ -290,7 +290,7 @@ describe('rate limits for sessions and unauthenticated requests', () => {
     expect((await t.request('GET', '/api/me')).status).toBe(401);
   });
 
-  it('limits each UI session as its own bucket, and the desktop window as one', async () => {
+  it('limits each member as one bucket, whatever session, and the desktop window as one', async () => {
     const clock = manualClock();
     const t = await core({ clock, sessionRateLimit: { perSecond: 2, burst: 3 } });
     const a = await signInByLink(t);
@@ -299,8 +299,11 @@ describe('rate limits for sessions and unauthenticated requests', () => {
     const over = await me(t, a);
     limited(over);
     expect(over.headers['ratelimit-policy']).toBe('"session";q=3;w=2');
-    // Another session, the desktop window and API keys have buckets of their own.
-    expect((await me(t, b)).status).toBe(200);
+    // The owner's other session is the same member: the same bucket.
+    limited(await me(t, b));
+    // Another member, the desktop window and API keys have buckets of their own.
+    const ana = await t.member({ name: 'Ana', role: 'agent' });
+    expect((await me(t, ana.cookie)).status).toBe(200);
     for (let i = 0; i < 3; i++) {
       expect((await t.request('GET', '/api/me', { session: 'test' })).status).toBe(200);
     }

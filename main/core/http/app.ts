@@ -22,6 +22,8 @@ import { assignmentRoutes } from '../modules/assignment/routes.ts';
 import { keysRoutes } from '../modules/keys/routes.ts';
 import { auditRoutes } from '../modules/audit/routes.ts';
 import { membersRoutes } from '../modules/members/routes.ts';
+import type { TeamDesk } from '../modules/team/service.ts';
+import { teamRoutes } from '../modules/team/routes.ts';
 import { registerAuditTrail } from '../modules/audit/trail.ts';
 import { messagesRoutes } from '../modules/messages/routes.ts';
 import { simulatorRoutes } from '../modules/simulator/routes.ts';
@@ -88,6 +90,8 @@ export interface AppOptions {
   bodyLimit: number;
   extraHosts: string[];
   port: () => number | null;
+  /** The team desk: its TLS listener, certificate and invite origin (modules/team). */
+  team: TeamDesk;
   heartbeatMs: number;
   version: string;
   log: (message: string, error?: unknown) => void;
@@ -155,6 +159,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // Error `docs` links point at this server's own reference: http://127.0.0.1:PORT/docs#code.
   const baseUrl = (req: FastifyRequest) => {
+    // Over the team desk's TLS listener, its own address (a teammate cannot open loopback).
+    const shared = req.protocol === 'https' ? opts.team.inviteOrigin()?.baseUrl : undefined;
+    if (shared) return shared;
     const port = opts.port();
     return port !== null ? `http://127.0.0.1:${port}` : `http://${req.headers.host ?? '127.0.0.1'}`;
   };
@@ -168,7 +175,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   );
 
   registerSecurityHeaders(app);
-  const guard = createOriginGuard({ port: opts.port, extraHosts: opts.extraHosts });
+  const guard = createOriginGuard({
+    port: opts.port,
+    extraHosts: opts.extraHosts,
+    tls: () => opts.team.tls(),
+  });
   // An email's tracking and unsubscribe links are opened by its recipients, through whatever
   // name `publicUrl` gives this server: they carry no authority but their unguessable token.
   // So are Meta's webhook calls (signed with the app secret instead of a key).
@@ -229,7 +240,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       systemRoutes,
       settingsRoutes,
       keysRoutes,
-      membersRoutes,
+      membersRoutes(() => opts.team.inviteOrigin()),
+      teamRoutes(opts.team),
       auditRoutes,
       walletRoutes,
       pricesRoutes,

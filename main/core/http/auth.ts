@@ -73,7 +73,7 @@ export function createAuthenticator(deps: {
   sessionToken: string | null;
   /** One bucket per API key id. */
   rateLimit: RateLimiter;
-  /** One bucket per UI session, whichever way it authenticated. */
+  /** One bucket per signed-in member (all their sessions), one for the desktop window. */
   sessionRateLimit: RateLimiter;
   /** Requests without a valid credential, per client address. */
   anonymousRateLimit: RateLimiter;
@@ -157,7 +157,9 @@ export function createAuthenticator(deps: {
     if (cookie !== undefined) {
       const s = deps.members.resolveSession(cookie);
       if (s) {
-        deps.sessionRateLimit(s.sessionId);
+        // One bucket per member, whatever device or tab: a team's members do not share one,
+        // and a member's many sessions do not get many.
+        deps.sessionRateLimit(`member:${s.member.id}`);
         return memberPrincipal(req, s.member, s.grants, s.sessionId);
       }
       // Same code as any missing credential (the API's one 401), in words for a person.

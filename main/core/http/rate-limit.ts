@@ -10,7 +10,7 @@ export interface RateLimitConfig {
 
 /** Per API key. */
 export const DEFAULT_RATE_LIMIT: RateLimitConfig = { perSecond: 100, burst: 200 };
-/** The UI session (cookie or the desktop's header): one bucket shared by every tab. */
+/** A signed-in member (every session and tab of theirs), and the desktop window: a bucket each. */
 export const DEFAULT_SESSION_RATE_LIMIT: RateLimitConfig = { perSecond: 100, burst: 200 };
 /**
  * Requests without a valid credential (401s, /login attempts), per client address. Loopback

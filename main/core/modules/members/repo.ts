@@ -106,6 +106,12 @@ export function sessionsRepo(db: Db) {
        AND last_seen_at > ? AND created_at > ?
      ORDER BY last_seen_at DESC LIMIT 200`,
   );
+  const seenSince = db
+    .prepare(
+      `SELECT COUNT(*) FROM sessions s JOIN members m ON m.id = s.member_id
+       WHERE s.ended_at IS NULL AND m.active = 1 AND s.last_seen_at >= ? AND s.created_at > ?`,
+    )
+    .pluck();
   return {
     insert: (r: SessionRow) => insert.run(r),
     byToken: (hash: string) =>
@@ -120,6 +126,9 @@ export function sessionsRepo(db: Db) {
       (endMember.all(at, reason, memberId, except) as { id: string }[]).map((r) => r.id),
     open: (memberId: string, idleSince: number, createdSince: number) =>
       open.all(memberId, idleSince, createdSince) as SessionRow[],
+    /** Open sessions of active members seen since `since` (and younger than `createdSince`). */
+    seenSince: (since: number, createdSince: number) =>
+      seenSince.get(since, createdSince) as number,
   };
 }
 export type SessionsRepo = ReturnType<typeof sessionsRepo>;

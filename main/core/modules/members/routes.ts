@@ -21,7 +21,8 @@ import {
 import { can } from '../../../../shared/permissions.ts';
 import type { Principal } from '../../http/auth.ts';
 import { clearSessionCookie, clientOf, setSessionCookie, uiBaseUrl } from '../../http/session.ts';
-import type { RegisterRoutes } from '../../http/types.ts';
+import type { RegisterRoutes, ZodApp } from '../../http/types.ts';
+import type { Services } from '../../services.ts';
 import type { AuditActor } from '../audit/service.ts';
 import type { MemberContext } from './service.ts';
 
@@ -49,8 +50,25 @@ export const contextOf = (req: FastifyRequest): MemberContext => ({
 const baseUrlOf = (req: FastifyRequest): string =>
   uiBaseUrl(`${req.protocol}://${req.headers.host ?? '127.0.0.1'}`);
 
-/** Members, invites and sessions: admins manage members; every member their own sessions. */
-export const membersRoutes: RegisterRoutes = (app, { members }) => {
+/** Where a shared desk's invite links point and the fingerprint they pin (modules/team). */
+export type TeamInviteOrigin = () => { baseUrl: string; fingerprint: string } | null;
+
+/**
+ * Members, invites and sessions: admins manage members; every member their own sessions. While
+ * the desk is shared on the network, invite links point at its team address and carry the
+ * certificate's fingerprint (`…/join#token=…&fp=sha256:…`, design.md §6), wherever the admin
+ * invited from; otherwise at the address the admin uses.
+ */
+export const membersRoutes =
+  (teamOrigin: TeamInviteOrigin): RegisterRoutes =>
+  (app, services) =>
+    registerMembersRoutes(app, services, teamOrigin);
+
+function registerMembersRoutes(
+  app: ZodApp,
+  { members }: Services,
+  teamOrigin: TeamInviteOrigin,
+): void {
   app.get(
     '/agents',
     {
@@ -145,7 +163,10 @@ export const membersRoutes: RegisterRoutes = (app, { members }) => {
     },
     (req, reply) => {
       reply.code(201);
-      return members.invite(contextOf(req), req.body, baseUrlOf(req));
+      const team = teamOrigin();
+      return team
+        ? members.invite(contextOf(req), req.body, team.baseUrl, team.fingerprint)
+        : members.invite(contextOf(req), req.body, baseUrlOf(req));
     },
   );
 
@@ -329,4 +350,4 @@ export const membersRoutes: RegisterRoutes = (app, { members }) => {
       return reply.code(204).send(null);
     },
   );
-};
+}

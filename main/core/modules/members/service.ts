@@ -414,6 +414,8 @@ export function membersService(d: MembersDeps) {
       ctx: MemberContext,
       body: { email: string; name: string; role: AssignableRole; rights?: Grant[] | undefined },
       baseUrl: string,
+      /** The shared desk's certificate fingerprint, which the link carries for the joiner to pin. */
+      pin: string | null = null,
     ): CreatedInvite {
       const email = body.email.toLowerCase();
       const token = randomBase62(random, 43);
@@ -456,7 +458,7 @@ export function membersService(d: MembersDeps) {
         });
         return r;
       })();
-      const inviteUrl = `${baseUrl.replace(/\/+$/, '')}/join#token=${token}`;
+      const inviteUrl = `${baseUrl.replace(/\/+$/, '')}/join#token=${token}${pin ? `&fp=${pin}` : ''}`;
       const by = ctx.actor.name ?? 'Your admin';
       const workspace = d.workspaceName(ctx.workspaceId);
       let emailed: boolean;
@@ -690,6 +692,10 @@ export function membersService(d: MembersDeps) {
         current: s.id === ctx.sessionId,
       }));
     },
+
+    /** Open sessions seen since `since` on the whole desk (`parley team status`: who is online). */
+    sessionsSeenSince: (since: number): number =>
+      sessions.seenSince(since, clock.now() - SESSION_ABSOLUTE_MS),
 
     /** Which member a session belongs to (for the route's own-or-admin check), or a 404. */
     sessionOwner(workspaceId: string, sessionId: string): string {
