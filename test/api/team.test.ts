@@ -317,7 +317,7 @@ describe('the team desk', () => {
     expect(stopped()).toBe(1);
   });
 
-  it('answers 409 when the port is taken', async () => {
+  it('answers 409 when the port is taken, 400 when a certificate of one’s own cannot be read', async () => {
     const { t } = await core();
     const busy = net.createServer();
     await new Promise<void>((resolve) => busy.listen(0, '127.0.0.1', resolve));
@@ -330,6 +330,31 @@ describe('the team desk', () => {
     } finally {
       await new Promise((resolve) => busy.close(resolve));
     }
+    // A certificate of one's own that cannot be read is the request's mistake, in words.
+    const missing = await share(t, {
+      enabled: true,
+      host: '127.0.0.1',
+      port: 0,
+      certFile: `${t.dataDir}/nope.pem`,
+      keyFile: `${t.dataDir}/nope-key.pem`,
+    });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({ code: 'validation_error', param: 'certFile' });
+    expect(missing.body.error.message).toContain('cannot read the certificate');
+    expect((await t.request('GET', '/api/team', { session: 'test' })).body.sharing).toBe(false);
+    // A desk already shared stays shared as it was when a move fails.
+    const shared = (await share(t, { enabled: true, host: '127.0.0.1', port: 0 })).body;
+    busy.listen(0, '127.0.0.1');
+    await new Promise((resolve) => busy.once('listening', resolve));
+    const taken = (busy.address() as net.AddressInfo).port;
+    expect((await share(t, { enabled: true, port: taken })).status).toBe(409);
+    const still = (await t.request('GET', '/api/team', { session: 'test' })).body;
+    expect(still).toMatchObject({
+      sharing: true,
+      port: shared.port,
+      fingerprint: shared.fingerprint,
+    });
+    await new Promise((resolve) => busy.close(resolve));
   });
 
   it('limits requests per member, whatever session: another member has a bucket of their own', async () => {

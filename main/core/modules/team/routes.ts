@@ -1,6 +1,7 @@
 import { ApiError } from '../../../../shared/errors.ts';
 import { shareTeamBody, teamStatusSchema } from '../../../../shared/schemas/team.ts';
 import { ListenError } from '../../http/server.ts';
+import { CertificateError } from '../../tls/certificate.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 import type { TeamDesk } from './service.ts';
 
@@ -45,6 +46,9 @@ export const teamRoutes =
         } catch (e) {
           if (e instanceof ListenError)
             throw new ApiError('invalid_state', e.message, { param: 'port' });
+          // A certificate of one's own that cannot be used: the files named, in words.
+          if (e instanceof CertificateError)
+            throw new ApiError('validation_error', e.message, { param: 'certFile' });
           throw e;
         }
       },

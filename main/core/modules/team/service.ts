@@ -281,13 +281,33 @@ export function teamDesk(d: TeamDeskDeps) {
           writeState();
           return { status: status(), renewed: null, created: false };
         }
-        const keep = s ? { host: s.host, announce: s.announcer !== null } : null;
+        const before: ShareOptions | null = s
+          ? {
+              enabled: true,
+              host: s.host,
+              port: s.listener.port,
+              announce: s.announcer !== null,
+              certFile: s.files?.certFile,
+              keyFile: s.files?.keyFile,
+            }
+          : null;
         await stopServing();
-        return start({
-          ...opts,
-          host: opts.host ?? keep?.host,
-          announce: opts.announce ?? keep?.announce,
-        });
+        try {
+          return await start({
+            ...opts,
+            host: opts.host ?? before?.host,
+            announce: opts.announce ?? before?.announce,
+          });
+        } catch (e) {
+          // A move that fails (a port in use, an unreadable certificate) leaves the desk shared
+          // as it was, not unshared.
+          if (before) {
+            await start(before).catch((again: unknown) =>
+              d.log('the team desk could not be shared again as it was', again),
+            );
+          }
+          throw e;
+        }
       });
     },
 
