@@ -251,6 +251,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
     stop() {
       stopping ??= (async () => {
         store.services.hub.closeAll();
+        store.services.presence.stop();
         await team.stop();
         await app.close();
         await store.services.scheduler.stop();

@@ -1,6 +1,18 @@
 // The Electron shell: start the core on a free loopback port, open the window, hand the
 // renderer the base URL and session token through the preload, shut down cleanly.
-import { app, BrowserWindow, dialog, ipcMain, Notification, safeStorage, shell } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  dialog,
+  ipcMain,
+  Menu,
+  Notification,
+  safeStorage,
+  session,
+  shell,
+} from 'electron';
+import type { IpcMainInvokeEvent } from 'electron';
+import { X509Certificate } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,8 +20,12 @@ import type { Core } from '../core/core.ts';
 import { createCore } from '../core/core.ts';
 import { retentionFromEnv } from '../core/jobs/retention.ts';
 import { keychainKeyProvider } from '../core/secrets.ts';
+import { fetchServerCertificate } from '../core/net/pin.ts';
+import type { DeskStore } from './desks.ts';
+import { certificateVerdict, deskStore, InviteLinkError, parseInvite } from './desks.ts';
 import {
   badgeCount,
+  configFor,
   electronNativeBinding,
   isExternalHttpUrl,
   isInternalUrl,
@@ -21,6 +37,9 @@ const buildDir = path.dirname(path.dirname(fileURLToPath(import.meta.url))); // 
 let core: Core | null = null;
 let win: BrowserWindow | null = null;
 let baseUrl = '';
+let desks: DeskStore | null = null;
+/** The desk the window shows: this computer's (baseUrl) or a joined team desk's origin. */
+let currentOrigin = '';
 
 if (!app.requestSingleInstanceLock()) {
   app.quit();
@@ -55,8 +74,14 @@ async function start() {
     fatal(e);
     return;
   }
+  desks = deskStore(dataDir);
+  currentOrigin = new URL(baseUrl).origin;
+  trustJoinedDesks();
+  registerDeskIpc();
+  // The per-launch token is this computer's desk's alone: a joined desk's pages (another
+  // machine's server) never receive it (policy.ts configFor).
   ipcMain.on('parley:config', (event) => {
-    event.returnValue = { baseUrl, sessionToken: core?.sessionToken ?? '' };
+    event.returnValue = configFor(event.senderFrame?.url ?? '', baseUrl, core?.sessionToken ?? '');
   });
   // Desktop touches: a native notification for a new inbound message while the window is not
   // focused (a click brings the window back on that conversation), and the unread badge.
@@ -110,7 +135,7 @@ function createWindow() {
     return { action: 'deny' };
   });
   win.webContents.on('will-navigate', (event, url) => {
-    if (!isInternalUrl(url, baseUrl)) {
+    if (!isDeskUrl(url)) {
       event.preventDefault();
       if (isExternalHttpUrl(url)) void shell.openExternal(url);
     }
@@ -119,6 +144,130 @@ function createWindow() {
     win = null;
   });
   void win.loadURL(baseUrl);
+  buildMenu();
+}
+
+/** The window shows this computer's desk and the desks it joined; anything else opens outside. */
+function isDeskUrl(url: string): boolean {
+  return (
+    isInternalUrl(url, baseUrl) || (desks?.list() ?? []).some((d) => isInternalUrl(url, d.origin))
+  );
+}
+
+/**
+ * A joined desk's self-signed certificate is trusted when it is the one pinned at join time,
+ * refused (with the reason shown once) when it is another; every other site is left to
+ * Chromium's own verification (README "Working as a team").
+ */
+function trustJoinedDesks() {
+  const told = new Set<string>();
+  session.defaultSession.setCertificateVerifyProc((request, callback) => {
+    // Electron names the host, not the port: every desk joined on that host must match.
+    let verdict: ReturnType<typeof certificateVerdict>;
+    try {
+      const der = new X509Certificate(request.certificate.data).raw;
+      verdict = certificateVerdict(desks?.list() ?? [], request.hostname, '', der);
+    } catch {
+      verdict = 'default';
+    }
+    if (verdict === 'trust') return callback(0);
+    if (verdict === 'default') return callback(-3);
+    callback(-2);
+    if (!told.has(request.hostname)) {
+      told.add(request.hostname);
+      void dialog.showMessageBox({
+        type: 'warning',
+        title: 'The desk’s certificate changed',
+        message: `${request.hostname} no longer shows the certificate you joined it with.`,
+        detail:
+          'If its admin renewed the certificate, paste the new invite link they give you (Settings → Team → Join a team desk). Otherwise someone may be between you and the desk: nothing was sent to it.',
+      });
+    }
+  });
+}
+
+/** Only this computer's desk may manage the list of desks (a joined desk's page may not). */
+function fromLocalDesk(event: IpcMainInvokeEvent): boolean {
+  return isInternalUrl(event.senderFrame?.url ?? '', baseUrl);
+}
+
+function deskList() {
+  return [
+    { origin: new URL(baseUrl).origin, name: 'This computer', kind: 'local' as const },
+    ...(desks?.list() ?? []).map((d) => ({ ...d, kind: 'team' as const })),
+  ];
+}
+
+function openDesk(origin: string, path = '/') {
+  if (!win) return;
+  currentOrigin = origin;
+  void win.loadURL(`${origin}${path}`);
+  buildMenu();
+}
+
+function registerDeskIpc() {
+  ipcMain.handle('parley:desks:list', (event) => (fromLocalDesk(event) ? deskList() : []));
+  ipcMain.handle('parley:desks:join', async (event, link: unknown) => {
+    if (!fromLocalDesk(event) || typeof link !== 'string') return { ok: false, error: 'refused' };
+    try {
+      const invite = parseInvite(link);
+      // The desk must show the certificate the invite names before anything is sent to it.
+      const shown = await fetchServerCertificate(invite.origin, { timeoutMs: 5_000 });
+      if (shown.fingerprint !== invite.fingerprint) {
+        return {
+          ok: false,
+          error: `${invite.origin} shows another certificate than the invite names (${shown.fingerprint}): ask your admin for a new invite, and join only on your own network.`,
+        };
+      }
+      desks!.save(invite, new URL(invite.origin).hostname, new Date());
+      openDesk(invite.origin, new URL(invite.joinUrl).pathname + new URL(invite.joinUrl).hash);
+      return { ok: true };
+    } catch (e) {
+      const reason =
+        e instanceof InviteLinkError
+          ? e.message
+          : `Could not reach the desk: ${(e as Error).message}. Check you are on the same network as it.`;
+      return { ok: false, error: reason };
+    }
+  });
+  ipcMain.handle('parley:desks:forget', (event, origin: unknown) => {
+    if (!fromLocalDesk(event) || typeof origin !== 'string') return deskList();
+    desks?.remove(origin);
+    return deskList();
+  });
+  ipcMain.handle('parley:desks:open', (event, origin: unknown) => {
+    if (!fromLocalDesk(event) || typeof origin !== 'string') return false;
+    if (!deskList().some((d) => d.origin === origin)) return false;
+    openDesk(origin);
+    return true;
+  });
+}
+
+/** The Desks menu: switch between this computer's desk and the joined ones from any page. */
+function buildMenu() {
+  const template: Electron.MenuItemConstructorOptions[] = [
+    ...(process.platform === 'darwin' ? [{ role: 'appMenu' as const }] : []),
+    { role: 'editMenu' },
+    {
+      label: 'Desks',
+      submenu: [
+        ...deskList().map((d) => ({
+          label: d.kind === 'local' ? 'This computer' : `${d.name} (${new URL(d.origin).host})`,
+          type: 'radio' as const,
+          checked: d.origin === currentOrigin,
+          click: () => openDesk(d.origin),
+        })),
+        { type: 'separator' as const },
+        {
+          label: 'Join a team desk…',
+          click: () => openDesk(new URL(baseUrl).origin, '/#/settings/team'),
+        },
+      ],
+    },
+    { role: 'viewMenu' },
+    { role: 'windowMenu' },
+  ];
+  Menu.setApplicationMenu(Menu.buildFromTemplate(template));
 }
 
 app.on('window-all-closed', () => {

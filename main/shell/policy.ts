@@ -17,6 +17,20 @@ export function webPreferences(preload: string) {
   } as const;
 }
 
+/**
+ * What the preload hands a page: the per-launch token only to this computer's desk. A joined team
+ * desk's pages (another machine's server, signed in with its own cookie) get no token, so no
+ * remote page can act as this computer's owner.
+ */
+export function configFor(pageUrl: string, baseUrl: string, sessionToken: string): ShellConfig {
+  if (isInternalUrl(pageUrl, baseUrl)) return { baseUrl, sessionToken };
+  try {
+    return { baseUrl: new URL(pageUrl).origin, sessionToken: '' };
+  } catch {
+    return { baseUrl: '', sessionToken: '' };
+  }
+}
+
 /** The window may only show the core's own pages; anything else opens in the user's browser. */
 export function isInternalUrl(url: string, baseUrl: string): boolean {
   try {

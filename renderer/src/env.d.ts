@@ -17,6 +17,24 @@ interface ParleyBridge {
   onOpenConversation?: (cb: (conversationId: string) => void) => () => void;
   /** The dock / taskbar badge. */
   setUnreadCount?: (n: number) => void;
+  /** The desks this desktop works with (the shell answers on this computer's desk only). */
+  desks?: ParleyDesks;
+}
+
+interface ParleyDesk {
+  origin: string;
+  name: string;
+  kind: 'local' | 'team';
+  fingerprint?: string;
+  joinedAt?: string;
+}
+
+interface ParleyDesks {
+  list: () => Promise<ParleyDesk[]>;
+  /** Pastes an invite link: checks the desk shows the pinned certificate, then opens its join page. */
+  join: (inviteLink: string) => Promise<{ ok: true } | { ok: false; error: string }>;
+  open: (origin: string) => Promise<boolean>;
+  forget: (origin: string) => Promise<ParleyDesk[]>;
 }
 
 interface Window {
