@@ -6,6 +6,7 @@
 import Database from 'better-sqlite3';
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -77,12 +78,38 @@ const client = (url, key) => async (method, p, body) => {
 /** The SMTP transport's pooled connections (main/core/email/smtp.ts). */
 const POOL = 5;
 
-/** The browser sign-in of `parley serve` (its login link), as the live environment. */
+/**
+ * The owner's browser session, signed in by a one-click link of `parley serve` (`parley
+ * login-url`), as the live environment. The link is for the UI's own host name,
+ * p<PORT>.localhost (on 127.0.0.1 it only redirects there), so it is asked with that Host —
+ * through node:http, as fetch sets the Host itself.
+ */
 async function sessionClient(url, dir) {
-  const secret = fs.readFileSync(path.join(dir, 'session.secret'), 'utf8').trim();
-  const login = await fetch(`${url}/login?token=${secret}`, { redirect: 'manual' });
-  const cookie = String(login.headers.get('set-cookie') ?? '').split(';')[0];
-  if (!cookie) throw new Error(`sign-in failed: ${login.status}`);
+  const link = new URL(
+    JSON.parse(
+      execFileSync(process.execPath, [BIN, 'login-url', '--json', '--data-dir', dir], {
+        encoding: 'utf8',
+      }),
+    ).loginUrl,
+  );
+  const { status, setCookie } = await new Promise((resolve, reject) =>
+    http
+      .get(
+        {
+          host: '127.0.0.1',
+          port: link.port,
+          path: link.pathname + link.search,
+          headers: { host: link.host },
+        },
+        (res) => {
+          res.resume();
+          resolve({ status: res.statusCode, setCookie: res.headers['set-cookie']?.[0] ?? '' });
+        },
+      )
+      .on('error', reject),
+  );
+  const cookie = setCookie.split(';')[0];
+  if (!cookie) throw new Error(`sign-in failed: ${status}`);
   return async (method, p, body) => {
     const res = await fetch(url + p, {
       method,

@@ -29,8 +29,10 @@ export function seedInbox(dir, conversations = 100_000, messages = 1_000_000) {
     .pluck()
     .get(ws);
   const agents = ['agt_bench_ann', 'agt_bench_bob', 'agt_bench_cho'];
+  // Agents are members who cannot sign in (migration 0017).
   const insertAgent = db.prepare(
-    'INSERT INTO agents (id, workspace_id, name, email, created_at) VALUES (?, ?, ?, ?, 0)',
+    `INSERT INTO members (id, workspace_id, name, email, role, created_at, updated_at)
+     VALUES (?, ?, ?, ?, 'agent', 0, 0)`,
   );
   agents.forEach((a, i) => insertAgent.run(a, ws, ['Ann', 'Bob', 'Cho'][i], `${a}@example.com`));
   const contact = db.prepare(
