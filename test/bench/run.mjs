@@ -1,7 +1,6 @@
 // `npm run bench`: the core against a floor measured in the same run, on 127.0.0.1 only.
 // Each scenario: 1 s warm-up, then BENCH_SECONDS (default 5) at 32 connections.
 import autocannon from 'autocannon';
-import Database from 'better-sqlite3';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,6 +8,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { campaignBench, printCampaignRows } from './campaigns.mjs';
 import { emailBench, printEmailRows } from './email.mjs';
+import { identityBench, printIdentityRows } from './identity.mjs';
+import { contactsStore, loadResult } from './serve-common.mjs';
 import { printStallRows, stallBench } from './stalls.mjs';
 import { printWorkflowRows, workflowBench } from './workflows.mjs';
 
@@ -16,55 +17,13 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const BIN = path.join(root, 'main/cli/bin.mjs');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 32;
-const SEED_CONTACTS = 10_000;
 const cleanup = [];
 
-/** A data dir with the Default workspace, one test key and SEED_CONTACTS contacts. */
+/** contactsStore(), removed when the run ends. */
 function seed() {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
-  cleanup.push(() => fs.rmSync(dir, { recursive: true, force: true }));
-  const key = JSON.parse(
-    execFileSync(
-      process.execPath,
-      [BIN, 'keys', 'create', '--env', 'test', '--name', 'bench', '--json', '--data-dir', dir],
-      {
-        encoding: 'utf8',
-      },
-    ),
-  );
-  const db = new Database(path.join(dir, 'parley.db'));
-  const insert = db.prepare(
-    `INSERT INTO contacts (id, workspace_id, environment, phone, name, labels, attributes, created_at, updated_at)
-     VALUES (?, ?, 'test', ?, ?, '["seed"]', '{"city":"Berlin"}', ?, ?)`,
-  );
-  const now = Date.now();
-  db.prepare(
-    `INSERT INTO templates (id, workspace_id, environment, name, category, language, components, variable_count, status,
-       approved_at, usable_at, created_at, updated_at)
-     VALUES ('tpl_bench', ?, 'test', 'bench_notice', 'UTILITY', 'en', ?, 1, 'APPROVED', ?, ?, ?, ?)`,
-  ).run(
-    key.workspaceId,
-    JSON.stringify([{ type: 'BODY', text: 'Your code is {{1}}' }]),
-    now,
-    now,
-    now,
-    now,
-  );
-  db.transaction(() => {
-    for (let i = 0; i < SEED_CONTACTS; i++) {
-      const id = `ct_0SEED${String(i).padStart(21, '0')}`;
-      insert.run(
-        id,
-        key.workspaceId,
-        `+4915112${String(i).padStart(6, '0')}`,
-        `Seed ${i}`,
-        now,
-        now,
-      );
-    }
-  })();
-  db.close();
-  return { dir, key: key.key };
+  const store = contactsStore();
+  cleanup.push(() => fs.rmSync(store.dir, { recursive: true, force: true }));
+  return store;
 }
 
 function startServer(args, env = {}) {
@@ -122,13 +81,7 @@ async function load(url, key, scenario, duration) {
           ],
         };
   const r = await autocannon({ ...opts, connections: CONNECTIONS, duration });
-  return {
-    rps: r.requests.average,
-    p50: r.latency.p50,
-    p99: r.latency.p99,
-    non2xx: r.non2xx,
-    errors: r.errors,
-  };
+  return loadResult(r);
 }
 
 async function measure(label, args, scenario, env) {
@@ -176,6 +129,11 @@ try {
       ratio: `${(ratio * 100).toFixed(0)}%`,
       verdict: target ? `${verdict} (≥${target.ratio * 100}%, p99<${target.p99}ms)` : '',
     });
+    if (scenario === 'get') {
+      // The session check, against the same floor (and sign-in's cost).
+      rows.identity = await identityBench({ floor });
+      rows.push(...rows.identity.rows);
+    }
   }
   rows.sse = await sseLatency();
   rows.inbox = await inbox();
@@ -302,6 +260,7 @@ printCampaignRows(rows.campaigns);
 printWorkflowRows(rows.workflows);
 printEmailRows(rows.email);
 printStallRows(rows.stalls);
+printIdentityRows(rows.identity);
 
 /**
  * SSE delivery latency: 100 subscribers on GET /events (over 4 keys: a key may hold 32

@@ -21,10 +21,62 @@ export const benchKey = (dir) =>
     ),
   );
 
-export function serve(dir) {
+/** How many contacts contactsStore() seeds: the page GET /api/contacts reads 50 of them. */
+const SEED_CONTACTS = 10_000;
+
+/**
+ * A data dir with the Default workspace, one test key, the approved template `bench_notice`
+ * ("Your code is {{1}}") and SEED_CONTACTS contacts: what the runner's HTTP scenarios load.
+ */
+export function contactsStore() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'parley-bench-'));
+  const key = benchKey(dir);
+  const db = new Database(path.join(dir, 'parley.db'));
+  const insert = db.prepare(
+    `INSERT INTO contacts (id, workspace_id, environment, phone, name, labels, attributes, created_at, updated_at)
+     VALUES (?, ?, 'test', ?, ?, '["seed"]', '{"city":"Berlin"}', ?, ?)`,
+  );
+  const now = Date.now();
+  db.prepare(
+    `INSERT INTO templates (id, workspace_id, environment, name, category, language, components, variable_count, status,
+       approved_at, usable_at, created_at, updated_at)
+     VALUES ('tpl_bench', ?, 'test', 'bench_notice', 'UTILITY', 'en', ?, 1, 'APPROVED', ?, ?, ?, ?)`,
+  ).run(
+    key.workspaceId,
+    JSON.stringify([{ type: 'BODY', text: 'Your code is {{1}}' }]),
+    now,
+    now,
+    now,
+    now,
+  );
+  db.transaction(() => {
+    for (let i = 0; i < SEED_CONTACTS; i++) {
+      const id = `ct_0SEED${String(i).padStart(21, '0')}`;
+      insert.run(
+        id,
+        key.workspaceId,
+        `+4915112${String(i).padStart(6, '0')}`,
+        `Seed ${i}`,
+        now,
+        now,
+      );
+    }
+  })();
+  db.close();
+  return { dir, key: key.key };
+}
+
+/**
+ * `parley serve` on a data dir (or another server that prints `listening on URL`: `argv`);
+ * `ipc` opens a message channel to it.
+ */
+export function serve(
+  dir,
+  { argv = [BIN, 'serve', '--port', '0', '--data-dir', dir], ipc = false } = {},
+) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--data-dir', dir], {
-      stdio: ['ignore', 'pipe', 'inherit'],
+    const child = spawn(process.execPath, argv, {
+      stdio: ['ignore', 'pipe', 'inherit', ...(ipc ? ['ipc'] : [])],
       env: { ...process.env, PARLEY_RATE_LIMIT: '100000000' },
     });
     let out = '';
@@ -69,6 +121,15 @@ export function maxPerSecond(times) {
 }
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+/** What the tables show of an autocannon run. */
+export const loadResult = (r) => ({
+  rps: r.requests.average,
+  p50: r.latency.p50,
+  p99: r.latency.p99,
+  non2xx: r.non2xx,
+  errors: r.errors,
+});
 
 /**
  * A fresh data dir for a runner bench: a test key, the approved template `bench_offer`
