@@ -75,12 +75,16 @@ export async function measureInboxRender(baseUrl, loginUrlOrDataDir) {
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
     const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
-    // The sign-in answer's cookie lands in this context; the measured load starts signed in.
-    const login = await context.request.get(loginUrl, { maxRedirects: 0 });
-    if (login.status() !== 303) throw new Error(`sign-in failed: HTTP ${login.status()}`);
+    // Chromium itself opens the one-click link (it resolves the UI's own host name,
+    // p<PORT>.localhost, where the cookie lands); the measured load starts signed in there.
+    const signIn = await context.newPage();
+    const login = await signIn.goto(loginUrl);
+    if (!login || !login.ok()) throw new Error(`sign-in failed: HTTP ${login?.status()}`);
+    const uiOrigin = new URL(signIn.url()).origin;
+    await signIn.close();
     const page = await context.newPage();
     await page.addInitScript(instrument, ROW);
-    await page.goto(`${baseUrl.replace(/\/+$/, '')}/#/inbox`, { waitUntil: 'commit' });
+    await page.goto(`${uiOrigin}/#/inbox`, { waitUntil: 'commit' });
     await page.waitForSelector(ROW, { timeout: 30_000 });
     await page.waitForFunction(() => window.__bench.firstRowMs !== null, null, { timeout: 10_000 });
     const firstRowMs = await page.evaluate(() => window.__bench.firstRowMs);

@@ -50,7 +50,6 @@ export function membersRepo(db: Db) {
      VALUES (@id, @workspace_id, @name, @email, @role, @rights, @password_hash, @active, @created_at, @updated_at)`,
   );
   const byId = db.prepare('SELECT * FROM members WHERE workspace_id = ? AND id = ?');
-  const anyById = db.prepare('SELECT * FROM members WHERE id = ?');
   const byEmail = db.prepare('SELECT * FROM members WHERE workspace_id = ? AND email = ?');
   const withEmail = db.prepare(
     'SELECT * FROM members WHERE email = ? AND password_hash IS NOT NULL ORDER BY created_at',
@@ -69,7 +68,6 @@ export function membersRepo(db: Db) {
   return {
     insert: (r: MemberRow) => insert.run(r),
     byId: (workspaceId: string, id: string) => byId.get(workspaceId, id) as MemberRow | undefined,
-    anyById: (id: string) => anyById.get(id) as MemberRow | undefined,
     byEmail: (workspaceId: string, email: string) =>
       byEmail.get(workspaceId, email) as MemberRow | undefined,
     /** Members anywhere on this desk who may sign in with this address. */
@@ -87,8 +85,10 @@ export function sessionsRepo(db: Db) {
     `INSERT INTO sessions (id, token_hash, member_id, workspace_id, device, address, created_at, last_seen_at)
      VALUES (@id, @token_hash, @member_id, @workspace_id, @device, @address, @created_at, @last_seen_at)`,
   );
+  // The session and its member in one read: the check every cookie request makes.
   const byToken = db.prepare(
-    `SELECT s.*, m.role, m.rights, m.name, m.active
+    `SELECT s.id AS session_id, s.created_at AS session_created_at,
+       s.last_seen_at AS session_last_seen_at, m.*
      FROM sessions s JOIN members m ON m.id = s.member_id
      WHERE s.token_hash = ? AND s.ended_at IS NULL`,
   );
@@ -116,7 +116,11 @@ export function sessionsRepo(db: Db) {
     insert: (r: SessionRow) => insert.run(r),
     byToken: (hash: string) =>
       byToken.get(hash) as
-        | (SessionRow & { role: MemberRow['role']; rights: string; name: string; active: number })
+        | (MemberRow & {
+            session_id: string;
+            session_created_at: number;
+            session_last_seen_at: number;
+          })
         | undefined,
     byId: (id: string, workspaceId: string) => byId.get(id, workspaceId) as SessionRow | undefined,
     touch: (id: string, at: number) => touch.run(at, id),

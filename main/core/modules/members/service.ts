@@ -659,20 +659,23 @@ export function membersService(d: MembersDeps) {
      * member deactivated. One indexed read; last-seen is written at most once a minute.
      */
     resolveSession(token: string): ResolvedSession | null {
-      const s = sessions.byToken(tokenHash(token));
-      if (!s) return null;
+      const row = sessions.byToken(tokenHash(token));
+      if (!row) return null;
+      const {
+        session_id: id,
+        session_created_at: createdAt,
+        session_last_seen_at: seenAt,
+        ...member
+      } = row;
       const now = clock.now();
-      const expired =
-        now - s.last_seen_at >= SESSION_IDLE_MS || now - s.created_at >= SESSION_ABSOLUTE_MS;
-      if (expired || s.active !== 1) {
-        sessions.end(s.id, now, expired ? 'expired' : 'deactivated');
-        d.closeSessions([s.id]);
+      const expired = now - seenAt >= SESSION_IDLE_MS || now - createdAt >= SESSION_ABSOLUTE_MS;
+      if (expired || member.active !== 1) {
+        sessions.end(id, now, expired ? 'expired' : 'deactivated');
+        d.closeSessions([id]);
         return null;
       }
-      if (now - s.last_seen_at >= TOUCH_EVERY_MS) sessions.touch(s.id, now);
-      const member = members.anyById(s.member_id);
-      if (!member) return null;
-      return { sessionId: s.id, member, grants: grantsOf(member.rights) };
+      if (now - seenAt >= TOUCH_EVERY_MS) sessions.touch(id, now);
+      return { sessionId: id, member, grants: grantsOf(member.rights) };
     },
 
     /** `GET /sessions`: one's own open sessions, or (admins) another member's. */
