@@ -34,7 +34,6 @@ test('a campaign is created for a group, launched, paused, resumed and followed 
 }) => {
   const key = await createApiKey(server, 'test', 'e2e-campaigns');
   await seed(request, key);
-  await apiPost(request, key, '/agents', { name: 'Ann Lee', email: 'ann@example.com' });
 
   // The screen explains what campaigns are for before there is one.
   await page.goto('/#/campaigns');

@@ -4,7 +4,13 @@
  * sleeps. The browser signs in through that link as a person would (`signedIn: false` opts
  * out), and a page that breaks the Content-Security-Policy fails its test.
  */
-import { test as base, expect, type APIRequestContext, type Page } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type BrowserContext,
+  type Page,
+} from '@playwright/test';
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -49,6 +55,55 @@ export async function parleyCli<T>(server: ParleyServer, args: string[]): Promis
 /** A fresh one-click sign-in link (`parley login-url`): each works once, for 10 minutes. */
 export async function signInLink(server: ParleyServer): Promise<string> {
   return (await parleyCli<{ loginUrl: string }>(server, ['login-url'])).loginUrl;
+}
+
+/** The password the tests' invited members choose (12+ characters, not a common one). */
+export const MEMBER_PASSWORD = 'e2e parley member passphrase';
+
+/** A member, as `GET /members` answers it (shared/schemas/members.ts). */
+export interface MemberInfo {
+  id: string;
+  name: string;
+  email: string | null;
+  role: 'owner' | 'admin' | 'agent';
+  active: boolean;
+}
+
+/**
+ * Adds an agent who cannot sign in yet (assignable), as an admin does: `request` is a signed-in
+ * admin's, such as the default fixture's `page.request` (the owner; API keys may not add members).
+ */
+export async function addAgent(
+  request: APIRequestContext,
+  name: string,
+  email: string,
+): Promise<MemberInfo> {
+  const response = await request.post('/agents', { data: { name, email } });
+  expect(response.status(), `POST /agents: ${await response.text()}`).toBe(201);
+  return (await response.json()) as MemberInfo;
+}
+
+/**
+ * Invites a member as a signed-in admin (`admin` is their context's request, such as the default
+ * fixture's `page.request`) and accepts the invite in `context`, as the invitee's own browser
+ * would: that context is then signed in as the new member.
+ */
+export async function joinAs(
+  admin: APIRequestContext,
+  context: BrowserContext,
+  invitee: { name: string; email: string; role?: 'admin' | 'agent' },
+): Promise<MemberInfo> {
+  const invited = await admin.post('/members/invites', {
+    data: { name: invitee.name, email: invitee.email, role: invitee.role ?? 'agent' },
+  });
+  expect(invited.status(), `POST /members/invites: ${await invited.text()}`).toBe(201);
+  const { inviteUrl } = (await invited.json()) as { inviteUrl: string };
+  const token = new URLSearchParams(new URL(inviteUrl).hash.slice(1)).get('token');
+  const accepted = await context.request.post('/invites/accept', {
+    data: { token, name: invitee.name, password: MEMBER_PASSWORD },
+  });
+  expect(accepted.status(), `POST /invites/accept: ${await accepted.text()}`).toBe(201);
+  return (await accepted.json()) as MemberInfo;
 }
 
 /** A POST with an API key, as a script would; fails the test unless it answers 2xx. */
@@ -195,7 +250,15 @@ export async function allowPrivateTargets(request: APIRequestContext): Promise<v
   expect(res.status(), await res.text()).toBe(200);
 }
 
-export const test = base.extend<{ server: ParleyServer; signedIn: boolean }>({
+export const test = base.extend<{
+  server: ParleyServer;
+  signedIn: boolean;
+  /**
+   * Another browser (a second person): a new context on the UI's host name, signed out, its pages
+   * watched for CSP violations like `page`; closed after the test.
+   */
+  newContext: () => Promise<BrowserContext>;
+}>({
   signedIn: [true, { option: true }],
   // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern
   server: async ({}, use) => {
@@ -240,6 +303,18 @@ export const test = base.extend<{ server: ParleyServer; signedIn: boolean }>({
     const violations = watchCsp(page);
     await use(page);
     expect(violations, 'Content-Security-Policy violations').toEqual([]);
+  },
+  newContext: async ({ browser, server }, use) => {
+    const contexts: BrowserContext[] = [];
+    const watched: string[][] = [];
+    await use(async () => {
+      const context = await browser.newContext({ baseURL: server.url });
+      context.on('page', (page) => watched.push(watchCsp(page)));
+      contexts.push(context);
+      return context;
+    });
+    for (const context of contexts) await context.close();
+    expect(watched.flat(), 'Content-Security-Policy violations').toEqual([]);
   },
 });
 

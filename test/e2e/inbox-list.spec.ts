@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { createApiKey, expect, test } from './fixtures.ts';
+import { addAgent, createApiKey, expect, test } from './fixtures.ts';
 
 const PARCEL = '+14155552601';
 const OTHER = '+14155552602';
@@ -140,11 +140,7 @@ test('bulk: tick rows (shift-click for a range, or all) and assign or resolve th
   server,
 }) => {
   const key = await createApiKey(server, 'test');
-  const agent = await request.post('/agents', {
-    headers: { 'X-API-Key': key },
-    data: { name: 'Bo Diaz', email: 'bo@example.com' },
-  });
-  expect(agent.status()).toBe(201);
+  await addAgent(page.request, 'Bo Diaz', 'bo@example.com');
   for (const phone of [PARCEL, OTHER, THIRD]) await inbound(request, key, phone, 'Hello');
   await openInbox(page);
   await expect(rows(page)).toHaveCount(3);
@@ -160,7 +156,11 @@ test('bulk: tick rows (shift-click for a range, or all) and assign or resolve th
   await expect(page.getByTestId('bulk-count')).toHaveText('2 selected');
   await expect(rows(page).nth(1)).toHaveAttribute('aria-checked', 'false');
 
-  await page.getByTestId('bulk-assign').selectOption({ label: 'Bo Diaz (me)' });
+  // The signed-in member is "me"; a teammate is picked by name.
+  await expect(page.getByTestId('bulk-assign').locator('option', { hasText: '(me)' })).toHaveText(
+    'Owner (me)',
+  );
+  await page.getByTestId('bulk-assign').selectOption({ label: 'Bo Diaz' });
   await expect(page.getByTestId('bulk-status')).toHaveText('Assigning to Bo Diaz: 2 of 2 done');
   await expect(rows(page).getByTestId('conversation-assignee')).toHaveCount(2);
 

@@ -1,5 +1,5 @@
 import type { APIRequestContext, Page } from '@playwright/test';
-import { apiPost, expect } from './fixtures.ts';
+import { addAgent, apiPost, expect } from './fixtures.ts';
 
 const CUSTOMERS = [
   ['Maya Fischer', 'Hi! Order ORD_2026_A arrived but the lid is cracked. Can you help?'],
@@ -10,7 +10,10 @@ const CUSTOMERS = [
   ['Ravi Menon', 'My invoice shows 2*3*4 = 24 items, I ordered 20.'],
 ] as const;
 
-/** Conversations from named customers, an agent, and a signed-in page in test mode. */
+/**
+ * Conversations from named customers, a teammate (an agent the signed-in owner added), and the
+ * owner's signed-in page on the inbox in test mode.
+ */
 export async function seedInbox(
   page: Page,
   request: APIRequestContext,
@@ -21,10 +24,8 @@ export async function seedInbox(
     await apiPost(request, key, '/api/contacts', { phone, name, labels: i < 2 ? ['vip'] : [] });
     await apiPost(request, key, '/api/simulator/inbound', { phone, message });
   }
+  await addAgent(page.request, 'Ann Lee', 'ann@example.com');
   await page.goto('/#/inbox');
-  const setup = page.getByTestId('agent-setup');
-  await setup.getByTestId('agent-name').fill('Ann Lee');
-  await setup.getByTestId('agent-email').fill('ann@example.com');
-  await setup.getByTestId('agent-submit').click();
-  await expect(page.getByTestId('current-agent')).toHaveText('Ann Lee');
+  await expect(page.getByTestId('current-member')).toHaveText('Owner');
+  await expect(page.getByTestId('conversation-row')).toHaveCount(CUSTOMERS.length);
 }

@@ -14,7 +14,7 @@ async function testKey(server: ParleyServer): Promise<string> {
   return createApiKey(server, 'test', 'e2e-inbox');
 }
 
-test('first run: add yourself as an agent, then work a conversation live from arrival to resolved and reopened', async ({
+test('first run: the owner is signed in and works a conversation live from arrival to resolved and reopened', async ({
   page,
   request,
   server,
@@ -30,15 +30,10 @@ test('first run: add yourself as an agent, then work a conversation live from ar
   await expect(page).toHaveURL(/#\/inbox$/);
   await waitForLiveUpdates(page);
 
-  // No agents yet: the inbox asks who is answering, without hiding the (empty) list.
-  const setup = page.getByTestId('agent-setup');
-  await expect(setup).toContainText('Add yourself as an agent');
+  // The top bar says who is answering: the signed-in member, here the workspace's owner.
+  await expect(page.getByTestId('current-member')).toHaveText('Owner');
+  await expect(page.getByTestId('current-role')).toHaveText('Owner');
   await expect(page.getByTestId('inbox-empty')).toContainText('No conversations yet');
-  await setup.getByTestId('agent-name').fill('Ann Lee');
-  await setup.getByTestId('agent-email').fill('ann@example.com');
-  await setup.getByTestId('agent-submit').click();
-  await expect(page.getByTestId('current-agent')).toHaveText('Ann Lee');
-  await expect(setup).toBeHidden();
 
   // A customer writes in: the conversation appears within a second, unread, with a notice.
   await simulateInbound(request, key, { phone: PHONE, message: 'Hi, where is my order?' });
@@ -70,7 +65,7 @@ test('first run: add yourself as an agent, then work a conversation live from ar
   await page.keyboard.press('Enter');
   const reply = thread.getByTestId('message').filter({ hasText: 'Happy to help! Let me check.' });
   await expect(reply).toHaveAttribute('data-direction', 'outbound');
-  await expect(reply.getByTestId('message-sender')).toHaveText('Ann Lee');
+  await expect(reply.getByTestId('message-sender')).toHaveText('Owner');
   // The simulated channel moves the ticks on; they follow the event stream.
   await expect(reply.getByTestId('message-status')).toHaveAttribute('data-status', 'read');
   await expect(row.getByTestId('conversation-preview')).toContainText('You: Happy to help!');
@@ -87,7 +82,7 @@ test('first run: add yourself as an agent, then work a conversation live from ar
   // Esc leaves the text box; `a` assigns to me.
   await page.keyboard.press('Escape');
   await page.keyboard.press('a');
-  await expect(thread.getByTestId('assignee-name')).toHaveText('Ann Lee');
+  await expect(thread.getByTestId('assignee-name')).toHaveText('Owner');
   await expect(row.getByTestId('conversation-assignee')).toBeVisible();
 
   // A label, added from the header.

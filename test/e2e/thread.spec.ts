@@ -1,5 +1,12 @@
 import type { Page } from '@playwright/test';
-import { createApiKey, expect, test, simulateInbound, waitForLiveUpdates } from './fixtures.ts';
+import {
+  createApiKey,
+  expect,
+  joinAs,
+  test,
+  simulateInbound,
+  waitForLiveUpdates,
+} from './fixtures.ts';
 
 const PHONE = '+14155552671';
 
@@ -142,17 +149,17 @@ test('search inside a thread highlights matches, counts them and jumps, reading 
 });
 
 test('a template sent from Contacts is the agent’s, and a live template in its wait is shown disabled until it is sendable', async ({
-  page,
+  context,
+  newContext,
   request,
   server,
 }) => {
   const key = await createApiKey(server, 'test');
   const headers = { 'X-API-Key': key };
-  const agent = await request.post('/agents', {
-    headers,
-    data: { name: 'Ann Lee', email: 'ann@example.com' },
-  });
-  expect(agent.status(), await agent.text()).toBe(201);
+  // Ann, invited by the owner, works in her own browser.
+  const annContext = await newContext();
+  await joinAs(context.request, annContext, { name: 'Ann Lee', email: 'ann@example.com' });
+  const page = await annContext.newPage();
   const template = {
     category: 'UTILITY',
     language: 'en',
@@ -173,7 +180,7 @@ test('a template sent from Contacts is the agent’s, and a live template in its
 
   await page.goto('/#/contacts');
   await waitForLiveUpdates(page);
-  await expect(page.getByTestId('current-agent')).toHaveText('Ann Lee');
+  await expect(page.getByTestId('current-member')).toHaveText('Ann Lee');
   await page
     .getByTestId('contact-row')
     .filter({ hasText: PHONE })

@@ -10,7 +10,7 @@ import {
 
 const PHONE = '+14155557001';
 
-/** An approved template with one variable, the customer, and an agent for the inbox. */
+/** An approved template with one variable and the customer (the signed-in owner works the inbox). */
 async function seed(request: APIRequestContext, key: string): Promise<void> {
   const created = (await apiPost(request, key, '/api/templates', {
     name: 'cart_reminder',
@@ -22,7 +22,6 @@ async function seed(request: APIRequestContext, key: string): Promise<void> {
     decision: 'approve',
   });
   await apiPost(request, key, '/api/contacts', { phone: PHONE, name: 'Dana Cart' });
-  await apiPost(request, key, '/agents', { name: 'Ann Lee', email: 'ann@example.com' });
 }
 
 test('a workflow is built in the UI, started by an event, resumed by a reply and followed live', async ({
