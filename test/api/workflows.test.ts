@@ -1518,7 +1518,7 @@ describe('steps', () => {
   });
 
   it('update_conversation changes the contact’s conversation, creating it when there is none', async () => {
-    const { key, workflow, start, conversationOf } = await setup();
+    const { workflow, start, conversationOf } = await setup();
     expect(await conversationOf(CAROL)).toEqual([]);
     const agent = await t.request('POST', '/agents', {
       session: 'test',
