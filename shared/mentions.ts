@@ -18,9 +18,15 @@ const WORD = /[\p{L}\p{N}_]/u;
 
 const fold = (s: string) => s.normalize('NFC').toLocaleLowerCase();
 
-/** The ids of the members the text mentions, once each, in the order they first appear. */
-export function findMentions(text: string, members: readonly Mentionable[]): string[] {
-  if (!text.includes('@') || members.length === 0) return [];
+/** Where a mention is in a text: `[start, end)` covers the `@` and the name. */
+export interface MentionRange {
+  start: number;
+  end: number;
+  id: string;
+}
+
+/** The names a mention may use, longest first: full names, then first names only one member has. */
+function mentionKeys(members: readonly Mentionable[]): { key: string; id: string }[] {
   const names: { key: string; id: string }[] = [];
   const firstNames = new Map<string, string | null>();
   for (const m of members) {
@@ -34,10 +40,13 @@ export function findMentions(text: string, members: readonly Mentionable[]): str
   for (const [first, id] of firstNames) {
     if (id !== null && !names.some((n) => n.key === first)) names.push({ key: first, id });
   }
-  names.sort((a, b) => b.key.length - a.key.length);
+  return names.sort((a, b) => b.key.length - a.key.length);
+}
 
-  const folded = fold(text.normalize('NFC'));
-  const found: string[] = [];
+/** Every mention in the folded text, in order (positions are the folded text's). */
+function scan(folded: string, members: readonly Mentionable[]): MentionRange[] {
+  const names = mentionKeys(members);
+  const found: MentionRange[] = [];
   for (let at = folded.indexOf('@'); at >= 0; at = folded.indexOf('@', at + 1)) {
     const before = at > 0 ? folded[at - 1]! : '';
     if (before && (WORD.test(before) || before === '@')) continue;
@@ -45,7 +54,28 @@ export function findMentions(text: string, members: readonly Mentionable[]): str
     const hit = names.find(
       (n) => rest.startsWith(n.key) && !WORD.test(rest.charAt(n.key.length) || ' '),
     );
-    if (hit && !found.includes(hit.id)) found.push(hit.id);
+    if (hit) found.push({ start: at, end: at + 1 + hit.key.length, id: hit.id });
   }
   return found;
+}
+
+/** The ids of the members the text mentions, once each, in the order they first appear. */
+export function findMentions(text: string, members: readonly Mentionable[]): string[] {
+  if (!text.includes('@') || members.length === 0) return [];
+  const found: string[] = [];
+  for (const { id } of scan(fold(text.normalize('NFC')), members)) {
+    if (!found.includes(id)) found.push(id);
+  }
+  return found;
+}
+
+/**
+ * Where the text's mentions are, for a UI to mark them. Empty when folding the text changes its
+ * length (a rare letter whose lower case is longer): positions would not line up, and marking
+ * nothing is better than marking the wrong letters.
+ */
+export function findMentionRanges(text: string, members: readonly Mentionable[]): MentionRange[] {
+  if (!text.includes('@') || members.length === 0) return [];
+  const folded = fold(text.normalize('NFC'));
+  return folded.length === text.length ? scan(folded, members) : [];
 }

@@ -18,6 +18,7 @@ import { EmailScreen } from './screens/email/email-screen.tsx';
 import { InboxScreen } from './screens/inbox/inbox-screen.tsx';
 import { InteractiveListsScreen } from './screens/interactive-lists/interactive-lists-screen.tsx';
 import { MembersScreen } from './screens/members/members-screen.tsx';
+import { TeamScreen } from './screens/team/team-screen.tsx';
 import { PlaygroundScreen } from './screens/playground/playground-screen.tsx';
 import { ApiKeysScreen } from './screens/settings/api-keys-screen.tsx';
 import { ChannelSettingsScreen } from './screens/settings/channel-settings.tsx';
@@ -29,6 +30,7 @@ import { WorkflowsScreen } from './screens/workflows/workflows-screen.tsx';
 import { useAgents } from './stores/agents.ts';
 import { useInbox } from './stores/inbox.ts';
 import { startInboxAlerts } from './stores/inbox-alerts.ts';
+import { startPresenceReporting, usePresence } from './stores/presence.ts';
 import {
   DEFAULT_ROUTE,
   hrefFor,
@@ -68,6 +70,8 @@ function Screen({ route }: { route: Route }) {
       return <ChannelSettingsScreen />;
     case 'settings/members':
       return <MembersScreen />;
+    case 'settings/team':
+      return <TeamScreen />;
     case 'settings/audit':
       return <AuditScreen />;
     case 'settings/account':
@@ -114,8 +118,16 @@ export function App() {
     events.start();
     useAgents.getState().ensureLoaded();
     useInbox.getState().ensureLoaded();
-    // A mode or workspace switch resets both: load them again for the new scope.
+    usePresence.getState().ensureLoaded();
+    // A mode or workspace switch resets them: load them again for the new scope.
   }, [status, environment, workspaceId]);
+
+  // A signed-in member's window says when its person is here (online) or not (away).
+  const memberId = useSession((s) => s.me?.member?.id ?? null);
+  useEffect(() => {
+    if (status !== 'ready' || !memberId || signedOut) return;
+    return startPresenceReporting();
+  }, [status, memberId, signedOut, workspaceId]);
 
   useEffect(() => startInboxAlerts(), []);
   useEffect(() => startMeRefresh(), []);

@@ -71,6 +71,7 @@ import type {
   Me,
   Message,
   PatchConversationBody,
+  PresenceStatus,
   PatchContactBody,
   SimulatorSettings,
   Template,
@@ -94,6 +95,13 @@ import type {
   updateMeBody,
   updateMemberBody,
 } from '../../../shared/schemas/members.ts';
+import type { TeamStatus, shareTeamBody } from '../../../shared/schemas/team.ts';
+import type {
+  MemberPresence,
+  ReassignResult,
+  TeamAgent,
+  Viewer,
+} from '../../../shared/schemas/together.ts';
 import { SINGLE_IMPORT_FIELDS } from '../../../shared/import-fields.ts';
 import { useRequestScope } from '../stores/request-scope.ts';
 
@@ -439,6 +447,11 @@ export type ReplyBody = (
 ) & {
   as?: 'agent' | 'bot';
   private?: boolean;
+  /**
+   * The newest message the agent saw: when someone else wrote since, the core sends nothing and
+   * answers 409 `conversation_changed` with that message in `details.message`.
+   */
+  basedOnMessageId?: string;
 };
 
 export type ReviewDecision = 'approve' | 'reject' | 'pause' | 'disable';
@@ -624,6 +637,17 @@ export type ChangePasswordBody = z.input<typeof changePasswordBody>;
 export type UpdateMeBody = z.input<typeof updateMeBody>;
 export type UpdateMemberBody = z.input<typeof updateMemberBody>;
 export type InviteBody = z.input<typeof inviteBody>;
+export type ShareTeamBody = z.input<typeof shareTeamBody>;
+
+/** The workspace's settings (`GET /api/workspace/settings`). */
+export interface WorkspaceSettings {
+  allowPrivateWebhooks: boolean;
+  lowBalanceThresholdMicros: number;
+  /** New work goes round-robin to online agents under capacity. */
+  autoAssign: boolean;
+  /** A member's reply to an unassigned conversation assigns it to them. */
+  assignOnFirstReply: boolean;
+}
 
 /** The audit trail's filters (`action` may name a family with a trailing dot: `member.`). */
 export interface AuditQuery extends PageParams {
@@ -858,6 +882,17 @@ export const api = {
       json('PATCH', `/conversations/${encodeURIComponent(id)}`, { body }),
     reply: (id: string, body: ReplyBody): Promise<Message> =>
       json('POST', `/conversations/${encodeURIComponent(id)}/reply`, { body }),
+    /** The signed-in member is looking at it (send every 3 s while it is open); 204. */
+    viewing: async (id: string): Promise<void> => {
+      await send('POST', `/conversations/${encodeURIComponent(id)}/viewing`);
+    },
+    /** The signed-in member is typing in it (at most every 3 s); 204. */
+    typing: async (id: string): Promise<void> => {
+      await send('POST', `/conversations/${encodeURIComponent(id)}/typing`);
+    },
+    /** Who else viewed it in the last 6 s (the caller left out). */
+    viewers: (id: string): Promise<Page<Viewer>> =>
+      json('GET', `/conversations/${encodeURIComponent(id)}/viewers`),
   },
 
   cannedReplies: {
@@ -1000,6 +1035,33 @@ export const api = {
       json('GET', `/workflows/runs/${encodeURIComponent(runId)}`),
     cancelRun: (runId: string): Promise<WorkflowRun> =>
       json('POST', `/workflows/runs/${encodeURIComponent(runId)}/cancel`),
+  },
+
+  /** Who is online, away or offline (README "Working together"); signed-in members report it. */
+  presence: {
+    list: (): Promise<Page<MemberPresence>> => json('GET', '/api/presence'),
+    /** `active`: the person used this window; `idle`: no input for a while, or it is hidden. */
+    report: (state: 'active' | 'idle'): Promise<{ memberId: string; status: PresenceStatus }> =>
+      json('POST', '/api/presence', { body: { state } }),
+  },
+
+  /** Settings → Team: the admin's view of the team, and sharing this desk on the network. */
+  team: {
+    agents: (): Promise<Page<TeamAgent>> => json('GET', '/api/team/agents'),
+    setCapacity: (id: string, capacity: number): Promise<TeamAgent> =>
+      json('PATCH', `/api/team/agents/${encodeURIComponent(id)}`, { body: { capacity } }),
+    /** `to`: a member id, `unassigned` or `round_robin`. */
+    reassignAll: (memberId: string, to: string): Promise<ReassignResult> =>
+      json('POST', `/api/members/${encodeURIComponent(memberId)}/reassign`, { body: { to } }),
+    status: (): Promise<TeamStatus> => json('GET', '/api/team'),
+    share: (body: ShareTeamBody): Promise<TeamStatus> => json('POST', '/api/team/share', { body }),
+  },
+
+  workspace: {
+    settings: (): Promise<WorkspaceSettings> => json('GET', '/api/workspace/settings'),
+    /** Fields left out keep their values. */
+    updateSettings: (body: Partial<WorkspaceSettings>): Promise<WorkspaceSettings> =>
+      json('PATCH', '/api/workspace/settings', { body }),
   },
 
   /** Every member as an assignee: the picker offers active ones; inactive names still resolve. */

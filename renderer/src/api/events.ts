@@ -8,7 +8,12 @@
  * it tells the client what it saw (refused session, core gone, core back) for the words on screen.
  */
 import { EventSource } from 'eventsource';
-import type { EventType, ParleyEvent } from '../../../shared/schemas/index.ts';
+import type {
+  EphemeralEventType,
+  EphemeralPayloads,
+  EventType,
+  ParleyEvent,
+} from '../../../shared/schemas/index.ts';
 import {
   apiBaseUrl,
   currentScope,
@@ -21,10 +26,25 @@ export type { EventType, ParleyEvent };
 
 export type StreamStatus = 'idle' | 'connecting' | 'open' | 'reconnecting';
 
+/** A stored event's type, or an ephemeral one (presence, viewing, typing, a notification). */
+export type StreamEventType = EventType | EphemeralEventType;
+
+/**
+ * An ephemeral event as the stream delivers it: like a stored event's envelope, without an `id`
+ * (it is never stored or replayed).
+ */
+export interface EphemeralEvent<T extends EphemeralEventType = EphemeralEventType> {
+  type: T;
+  createdAt: string;
+  workspaceId: string;
+  environment: ParleyEvent['environment'];
+  data: EphemeralPayloads[T];
+}
+
 type Handler = (event: ParleyEvent) => void;
 
 interface Subscription {
-  types: ReadonlySet<EventType>;
+  types: ReadonlySet<string>;
   handler: Handler;
 }
 
@@ -88,10 +108,23 @@ class EventStream {
 
   /** Calls `handler` for every event of the given types (in this scope). Returns unsubscribe. */
   subscribe(types: EventType | readonly EventType[], handler: Handler): () => void {
-    const subscription: Subscription = {
-      types: new Set(typeof types === 'string' ? [types] : types),
-      handler,
-    };
+    return this.add(typeof types === 'string' ? [types] : types, handler);
+  }
+
+  /**
+   * Calls `handler` for every ephemeral event of the given type that reaches this window while
+   * the stream is open (none are replayed after a reconnect). Returns unsubscribe.
+   */
+  subscribeEphemeral<T extends EphemeralEventType>(
+    type: T,
+    handler: (event: EphemeralEvent<T>) => void,
+  ): () => void {
+    // The dispatcher checked the envelope; an ephemeral one carries its type's payload.
+    return this.add([type], (event) => handler(event as unknown as EphemeralEvent<T>));
+  }
+
+  private add(types: readonly StreamEventType[], handler: Handler): () => void {
+    const subscription: Subscription = { types: new Set(types), handler };
     this.subscriptions.add(subscription);
     this.queueReconcile();
     return () => {

@@ -242,3 +242,19 @@ export const LogIcon = () => (
     <path d="M8 17h5" />
   </Icon>
 );
+
+export const EyeIcon = ({ size = 18 }: { size?: number }) => (
+  <Icon width={size} height={size}>
+    <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
+    <circle cx="12" cy="12" r="3" />
+  </Icon>
+);
+
+export const NetworkIcon = () => (
+  <Icon>
+    <rect x="9" y="2" width="6" height="6" rx="1" />
+    <rect x="2" y="16" width="6" height="6" rx="1" />
+    <rect x="16" y="16" width="6" height="6" rx="1" />
+    <path d="M12 8v4M5 16v-2h14v2" />
+  </Icon>
+);

@@ -1,10 +1,11 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
 import { findMatches, parseChat, visibleText } from '../../../shared/chat-format.ts';
 import type { InteractiveList, Message } from '../../../shared/schemas/index.ts';
 import { formatMicros } from '../../../shared/money.ts';
+import { useAgents } from '../stores/agents.ts';
 import { useInteractiveLists } from '../stores/interactive-lists.ts';
 import { notify } from '../stores/toasts.ts';
-import { ChatText, type ChatHighlight } from './chat-text.tsx';
+import { ChatText, type ChatHighlight, type ChatMentions } from './chat-text.tsx';
 import { formatDate } from './format.ts';
 import { CopyIcon, ListIcon } from './icons.tsx';
 import { ListButton, ListSections } from './interactive-list.tsx';
@@ -57,8 +58,21 @@ interface NoteProps {
   highlight?: ChatHighlight | null | undefined;
 }
 
-/** An internal note: seen by agents only, never sent to the contact, so it has no ticks. */
+/** The members a note's `@name`s mean, as the core read them (its active members). */
+function useNoteMentions(ids: readonly string[]): ChatMentions | null {
+  const agents = useAgents((s) => s.agents);
+  return useMemo(
+    () => (ids.length > 0 ? { members: agents.filter((a) => a.active), ids } : null),
+    [agents, ids],
+  );
+}
+
+/**
+ * An internal note: seen by agents only, never sent to the contact, so it has no ticks. The
+ * teammates it mentions stand out.
+ */
 function Note({ message, sender, highlight }: NoteProps) {
+  const mentions = useNoteMentions(message.mentions);
   return (
     <div
       className="wa-note"
@@ -70,7 +84,7 @@ function Note({ message, sender, highlight }: NoteProps) {
         Private note{sender ? <span className="wa-note-sender"> · {sender}</span> : null}
       </span>
       <span className="wa-body" data-testid="message-text">
-        <ChatText text={message.text} highlight={highlight} />
+        <ChatText text={message.text} highlight={highlight} mentions={mentions} />
       </span>
       <span className="wa-note-meta">
         <CopyButton text={message.text} />

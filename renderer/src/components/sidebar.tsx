@@ -11,6 +11,7 @@ import {
   LogIcon,
   MailIcon,
   MegaphoneIcon,
+  NetworkIcon,
   PersonIcon,
   PhoneIcon,
   ReplyIcon,
@@ -100,6 +101,7 @@ export function Sidebar() {
         <NavLink route="settings/keys" icon={<KeyIcon />} />
         <NavLink route="settings/channel" icon={<PhoneIcon />} />
         <NavLink route="settings/members" icon={<ShieldIcon />} />
+        <NavLink route="settings/team" icon={<NetworkIcon />} />
         <NavLink route="settings/audit" icon={<LogIcon />} />
         <NavLink route="settings/account" icon={<PersonIcon />} />
       </NavGroup>

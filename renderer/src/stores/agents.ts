@@ -15,9 +15,16 @@ interface AgentsState {
   error: string | null;
   /** Loads once per scope; later calls are no-ops (a failed load is retried on request). */
   ensureLoaded: () => void;
+  /**
+   * Someone this list does not know showed up (a teammate who joined since it was read, seen
+   * on the stream): reads it again, once per such member.
+   */
+  ensureKnown: (memberId: string) => void;
   load: () => Promise<void>;
   reset: () => void;
 }
+
+const askedAbout = new Set<string>();
 
 export const useAgents = create<AgentsState>()((set, get) => ({
   agents: [],
@@ -27,6 +34,14 @@ export const useAgents = create<AgentsState>()((set, get) => ({
   ensureLoaded: () => {
     const { status, load } = get();
     if (status === 'idle') void load();
+  },
+
+  ensureKnown: (memberId) => {
+    const { status, agents, load } = get();
+    if (status !== 'ready' || askedAbout.has(memberId)) return;
+    if (agents.some((a) => a.id === memberId)) return;
+    askedAbout.add(memberId);
+    void load();
   },
 
   load: async () => {
@@ -41,7 +56,10 @@ export const useAgents = create<AgentsState>()((set, get) => ({
     }
   },
 
-  reset: () => set({ agents: [], status: 'idle', error: null }),
+  reset: () => {
+    askedAbout.clear();
+    set({ agents: [], status: 'idle', error: null });
+  },
 }));
 
 registerScopedStore(() => useAgents.getState().reset());

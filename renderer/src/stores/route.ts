@@ -15,6 +15,7 @@ export const ROUTES = [
   'settings/keys',
   'settings/channel',
   'settings/members',
+  'settings/team',
   'settings/audit',
   'settings/account',
 ] as const;
@@ -40,6 +41,8 @@ export const ROUTE_RIGHTS: Readonly<Record<Route, Right>> = {
   'settings/keys': 'keys',
   'settings/channel': 'channel.read',
   'settings/members': 'members',
+  // The team view and reassigning are the members right's; sharing the desk asks for `team`.
+  'settings/team': 'members',
   'settings/audit': 'audit',
   'settings/account': 'sessions',
 };
@@ -59,6 +62,7 @@ export const SCREEN_NAMES: Readonly<Record<Route, string>> = {
   'settings/keys': 'API keys',
   'settings/channel': 'Channel',
   'settings/members': 'Members',
+  'settings/team': 'Team',
   'settings/audit': 'Audit',
   'settings/account': 'Your account',
 };

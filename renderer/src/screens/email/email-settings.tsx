@@ -1,6 +1,7 @@
 import { useState, type ReactNode } from 'react';
 import { EMAIL_LIMITS, isEmailAddress } from '../../../../shared/email-rules.ts';
 import { errorMessage } from '../../api/client.ts';
+import { CheckField } from '../../components/check-field.tsx';
 import { CheckNotRun, CheckResult } from '../../components/check-result.tsx';
 import { CountedField } from '../../components/counted-field.tsx';
 import { EditorSection } from '../../components/editor-section.tsx';
@@ -45,10 +46,7 @@ const optional = (label: string) => (
 
 function Checkbox({
   param,
-  checked,
-  onChange,
-  label,
-  help,
+  ...field
 }: {
   param: string;
   checked: boolean;
@@ -56,27 +54,7 @@ function Checkbox({
   label: string;
   help: ReactNode;
 }) {
-  const id = settingsFieldId(param);
-  return (
-    <div className="email-check">
-      <input
-        id={id}
-        type="checkbox"
-        checked={checked}
-        aria-describedby={`${id}-help`}
-        onChange={(event) => onChange(event.target.checked)}
-        data-testid={id}
-      />
-      <div>
-        <label htmlFor={id} className="radio-title">
-          {label}
-        </label>
-        <p className="hint" id={`${id}-help`}>
-          {help}
-        </p>
-      </div>
-    </div>
-  );
+  return <CheckField id={settingsFieldId(param)} {...field} />;
 }
 
 type CheckState =

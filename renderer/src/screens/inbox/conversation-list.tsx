@@ -15,6 +15,7 @@ import { ConversationRow, ROW_HEIGHT } from './conversation-row.tsx';
 import { EmptyInbox } from './empty-inbox.tsx';
 import './inbox-list.css';
 import { NewConversationDialog } from './new-conversation-dialog.tsx';
+import { useViewingByConversation } from './thread-viewers.tsx';
 import { step } from './use-inbox-shortcuts.ts';
 
 /** Start fetching the next page this many rows before the end comes into view. */
@@ -234,6 +235,7 @@ export function ConversationList() {
   const toggleSelected = useInbox((s) => s.toggleSelected);
   const agentList = useAgents((s) => s.agents);
   const meId = useSession(selectMemberId);
+  const viewing = useViewingByConversation();
   const now = useNow(30_000);
   const scrollRef = useRef<HTMLDivElement>(null);
 
@@ -326,6 +328,7 @@ export function ConversationList() {
                   onSelect={onSelect}
                   checked={selection.has(conversation.id)}
                   onToggle={toggleSelected}
+                  viewing={viewing.get(conversation.id) ?? null}
                 />
               );
             })}

@@ -1,6 +1,7 @@
 import { memo } from 'react';
 import type { Agent, Conversation, Message } from '../../../../shared/schemas/index.ts';
 import { Avatar } from '../../components/avatar.tsx';
+import { EyeIcon } from '../../components/icons.tsx';
 import { Ticks } from '../../components/ticks.tsx';
 import { conversationTitle } from '../../stores/inbox.ts';
 import { relativeTime, wakeTime } from './time.ts';
@@ -21,6 +22,8 @@ interface RowProps {
   checked: boolean;
   /** Ticks or unticks it; `range`: shift-click, from the last row ticked to this one. */
   onToggle: (id: string, range: boolean) => void;
+  /** Who else has it open ("Ana is viewing"), or null. */
+  viewing: string | null;
 }
 
 /** Who wrote the last message, as the list's preview prefixes it ("You: ", "Ann: ", "Bot: "). */
@@ -102,6 +105,7 @@ export const ConversationRow = memo(function ConversationRow({
   onSelect,
   checked,
   onToggle,
+  viewing,
 }: RowProps) {
   const title = conversationTitle(conversation);
   const unread = conversation.unreadCount > 0;
@@ -146,6 +150,12 @@ export const ConversationRow = memo(function ConversationRow({
           <span className="conv-name truncate" data-testid="conversation-name">
             {title}
           </span>
+          {viewing ? (
+            <span className="conv-viewing" title={viewing} data-testid="conversation-viewing">
+              <EyeIcon size={14} />
+              <span className="visually-hidden">{viewing}</span>
+            </span>
+          ) : null}
           <time
             className="conv-time"
             dateTime={conversation.lastMessageAt}

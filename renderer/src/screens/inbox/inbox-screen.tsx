@@ -13,6 +13,7 @@ import { ReplyComposer } from './reply-composer.tsx';
 import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 import { ThreadHeader } from './thread-header.tsx';
 import { ThreadMessages } from './thread-messages.tsx';
+import { useViewingSignal } from './thread-viewers.tsx';
 import { useInboxShortcuts } from './use-inbox-shortcuts.ts';
 
 const PANEL_KEY = 'parley.inbox.contactPanel';
@@ -158,6 +159,8 @@ export function InboxScreen() {
   }, [narrow]);
   const showHelp = useCallback(() => setHelp(true), []);
   useInboxShortcuts(showHelp);
+  // The others see who has the conversation open (its header and their list).
+  useViewingSignal(selectedId);
 
   return (
     <div

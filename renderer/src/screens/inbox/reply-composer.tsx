@@ -1,10 +1,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { parsePlaceholders } from '../../../../shared/placeholders.ts';
-import type { Conversation } from '../../../../shared/schemas/index.ts';
-import { ApiRequestError } from '../../api/client.ts';
+import type { Conversation, Message } from '../../../../shared/schemas/index.ts';
+import { ApiRequestError, errorMessage } from '../../api/client.ts';
 import { FormError } from '../../components/form-error.tsx';
 import { ListIcon, SendIcon } from '../../components/icons.tsx';
 import { Tab } from '../../components/tab.tsx';
+import { PickerAnchor } from '../../components/text-picker.tsx';
 import {
   SendTemplateButton,
   TemplateSelect,
@@ -21,7 +22,11 @@ import { isUsable, useApprovedTemplates } from '../../stores/approved-templates.
 import { hrefFor } from '../../stores/route.ts';
 import { useSession } from '../../stores/session.ts';
 import { isWindowOpen, useThread, windowClosesAt } from '../../stores/thread.ts';
+import { signalTyping } from '../../stores/viewers.ts';
+import { ConflictDialog, conflictOf } from './conflict-dialog.tsx';
 import { LIST_CLOSED_HINT, ListReply } from './list-reply.tsx';
+import { useMentionPicker } from './mention-picker.tsx';
+import { TypingIndicator } from './thread-viewers.tsx';
 import { remaining } from './time.ts';
 
 type Mode = 'reply' | 'note';
@@ -35,11 +40,22 @@ const drafts = new Map<string, string>();
 /** The reply box's id: the `r` shortcut focuses it. */
 export const REPLY_INPUT_ID = 'inbox-reply-input';
 
+/** The newest message on screen: what a reply is based on (README "Working together"). */
+const newestMessageId = (): string | undefined => useThread.getState().messages.at(-1)?.id;
+
+/** A reply the core refused because someone else wrote first: what they wrote, and the choice. */
+interface Conflict {
+  message: Message;
+  busy: boolean;
+  error: string | null;
+}
+
 function TextReply({ conversation, note }: { conversation: Conversation; note: boolean }) {
   const reply = useThread((s) => s.reply);
   const reload = useThread((s) => s.reload);
   const draftKey = `${conversation.id}:${note ? 'note' : 'reply'}`;
   const [text, setText] = useState(() => drafts.get(draftKey) ?? '');
+  const [conflict, setConflict] = useState<Conflict | null>(null);
   const { busy, error, setError, run } = useAction();
   const textarea = useRef<HTMLTextAreaElement>(null);
   const unfilledId = useId();
@@ -57,8 +73,27 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
     textarea,
     contact: conversation.contact,
   });
+  // `@` in a note offers the teammates to mention.
+  const mention = useMentionPicker({ enabled: note, text, setText: edit, textarea });
+  const picker = mention.open ? mention : canned;
   // A placeholder the contact had no value for stays in the text until the agent replaces it.
   const unfilled = parsePlaceholders(text).placeholders[0] ?? null;
+
+  /** Sends the text, based on a message; the draft goes once it is sent. */
+  const send = async (basedOnMessageId: string | undefined) => {
+    await reply({
+      text,
+      ...(note ? { private: true } : {}),
+      ...(basedOnMessageId ? { basedOnMessageId } : {}),
+    });
+    edit('');
+  };
+
+  /** Someone else wrote since: show it, in the thread and in the dialog that asks what to do. */
+  const showConflict = (message: Message) => {
+    useThread.getState().applyMessage(message);
+    setConflict({ message, busy: false, error: null });
+  };
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -70,20 +105,42 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
       return;
     }
     await run(
-      async () => {
-        await reply(note ? { text, private: true } : { text });
-        edit('');
-      },
+      () => send(newestMessageId()),
       (e) => {
+        const newer = conflictOf(e);
+        if (newer) {
+          showConflict(newer);
+          return true;
+        }
         // The window closed meanwhile: fetch the conversation so the composer offers templates.
         if (e instanceof ApiRequestError && e.code === 'outside_service_window') void reload();
       },
     );
   };
 
+  const backToDraft = () => {
+    setConflict(null);
+    textarea.current?.focus();
+  };
+
+  const sendAnyway = async () => {
+    if (!conflict || conflict.busy) return;
+    setConflict({ ...conflict, busy: true, error: null });
+    try {
+      await send(conflict.message.id);
+      setConflict(null);
+      textarea.current?.focus();
+    } catch (e) {
+      // Yet another message came meanwhile: show that one instead.
+      const newer = conflictOf(e);
+      if (newer) showConflict(newer);
+      else setConflict({ ...conflict, busy: false, error: errorMessage(e) });
+    }
+  };
+
   return (
     <form className="reply-form" onSubmit={submit} noValidate data-testid="reply-text-form">
-      <div className="canned-anchor">{canned.picker}</div>
+      <PickerAnchor>{mention.picker ?? canned.picker}</PickerAnchor>
       <div className="reply-text-row">
         <textarea
           ref={textarea}
@@ -94,21 +151,32 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
           maxLength={TEXT_MAX}
           placeholder={
             note
-              ? 'Write a private note — only agents see it'
+              ? 'Write a private note — only agents see it · @ to mention a teammate'
               : 'Type a reply · / for canned replies · Enter to send, Shift+Enter for a new line'
           }
           aria-label={note ? 'Private note' : 'Reply'}
           aria-describedby={unfilled ? unfilledId : undefined}
-          {...canned.inputProps}
+          {...picker.inputProps}
           onChange={(event) => {
             edit(event.target.value);
             canned.track(event.target);
+            mention.track(event.target);
+            if (event.target.value) signalTyping(conversation.id);
           }}
-          onSelect={(event) => canned.track(event.currentTarget)}
-          onFocus={(event) => canned.track(event.currentTarget)}
-          onBlur={canned.close}
+          onSelect={(event) => {
+            canned.track(event.currentTarget);
+            mention.track(event.currentTarget);
+          }}
+          onFocus={(event) => {
+            canned.track(event.currentTarget);
+            mention.track(event.currentTarget);
+          }}
+          onBlur={() => {
+            canned.close();
+            mention.close();
+          }}
           onKeyDown={(event) => {
-            if (canned.onKeyDown(event)) return;
+            if (mention.onKeyDown(event) || canned.onKeyDown(event)) return;
             if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
               event.preventDefault();
               void submit();
@@ -134,6 +202,20 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
         </p>
       ) : null}
       <FormError error={error} testId="reply-error" />
+      {conflict ? (
+        <ConflictDialog
+          message={conflict.message}
+          note={note}
+          busy={conflict.busy}
+          error={conflict.error}
+          onSendAnyway={() => void sendAnyway()}
+          onEdit={backToDraft}
+          onDiscard={() => {
+            edit('');
+            backToDraft();
+          }}
+        />
+      ) : null}
     </form>
   );
 }
@@ -310,6 +392,7 @@ export function ReplyComposer({ conversation }: { conversation: Conversation }) 
 
   return (
     <div className={`reply-composer reply-${kind}`} data-testid="reply-composer" data-kind={kind}>
+      <TypingIndicator conversationId={conversation.id} />
       <div className="reply-head">
         <div className="reply-modes" role="tablist" aria-label="Reply or note">
           <Tab

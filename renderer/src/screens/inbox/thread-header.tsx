@@ -15,6 +15,7 @@ import {
   PlusIcon,
   SearchIcon,
 } from '../../components/icons.tsx';
+import { PresenceWords, WithPresence } from '../../components/presence-dot.tsx';
 import { SearchField } from '../../components/search-field.tsx';
 import { useNow } from '../../components/use-now.ts';
 import { isAssignable, useAgents } from '../../stores/agents.ts';
@@ -24,6 +25,7 @@ import { notifyError } from '../../stores/toasts.ts';
 import { changeConversation as change, useThread } from '../../stores/thread.ts';
 import { matchesIn, sameMatch, useThreadSearch } from '../../stores/thread-search.ts';
 import { CONTACT_PANEL_ID } from './contact-panel.tsx';
+import { ThreadViewers } from './thread-viewers.tsx';
 import { snoozePresets, wakeTime } from './time.ts';
 import { contactHandle } from '../../../../shared/phone.ts';
 
@@ -41,13 +43,16 @@ function AssignMenu({ conversation }: { conversation: Conversation }) {
   const shown = assignee ? assignee.name : conversation.assignee ? 'Another agent' : 'Unassigned';
   return (
     <Dropdown
-      // Holds the visible text, so speech input can name the button by what it shows.
-      label={`Assignee: ${shown}. Change`}
+      // Named by what it shows, with "Assignee:" before it for a screen reader, so speech input
+      // can name the button by its visible text (the avatar's initials are hidden from both).
       testId="assign-menu"
       trigger={
         <>
+          <span className="visually-hidden">Assignee: </span>
           {assignee ? (
-            <Avatar name={assignee.name} colorKey={assignee.id} size="small" />
+            <WithPresence memberId={assignee.id}>
+              <Avatar name={assignee.name} colorKey={assignee.id} size="small" />
+            </WithPresence>
           ) : (
             <span className="avatar avatar-small avatar-empty" aria-hidden="true">
               <PersonIcon />
@@ -56,6 +61,7 @@ function AssignMenu({ conversation }: { conversation: Conversation }) {
           <span className="truncate" data-testid="assignee-name">
             {shown}
           </span>
+          {assignee ? <PresenceWords memberId={assignee.id} /> : null}
           <span className="caret" aria-hidden="true" />
         </>
       }
@@ -86,10 +92,13 @@ function AssignMenu({ conversation }: { conversation: Conversation }) {
                   testId="assign-option"
                 >
                   <span className="menu-person">
-                    <Avatar name={agent.name} colorKey={agent.id} size="small" />
+                    <WithPresence memberId={agent.id}>
+                      <Avatar name={agent.name} colorKey={agent.id} size="small" />
+                    </WithPresence>
                     <span className="truncate">
                       {agent.name}
                       {agent.id === meId ? <span className="muted"> (you)</span> : null}
+                      <PresenceWords memberId={agent.id} />
                     </span>
                   </span>
                 </MenuButton>
@@ -568,6 +577,7 @@ export function ThreadHeader({ conversation, panelOpen, onTogglePanel }: ThreadH
             </div>
           </div>
         </div>
+        <ThreadViewers conversationId={conversationId} />
         <button
           type="button"
           className={`icon-button thread-search-toggle${searchOpen ? ' active' : ''}`}

@@ -10,7 +10,7 @@ import { useThread } from '../../stores/thread.ts';
 import { useThreadSearch } from '../../stores/thread-search.ts';
 
 /** Who sent an outbound message or wrote a note, for the label above it; null for inbound. */
-function senderOf(message: Message, agents: ReadonlyMap<string, Agent>): string | null {
+export function senderOf(message: Message, agents: ReadonlyMap<string, Agent>): string | null {
   if (message.direction === 'inbound' && !isNote(message)) return null;
   if (message.sentBy === 'bot') return 'Bot';
   if (message.sentBy === 'api') return 'API';

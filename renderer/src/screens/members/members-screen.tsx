@@ -5,6 +5,7 @@ import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { formatDate, formatDateTime } from '../../components/format.ts';
 import { PlusIcon } from '../../components/icons.tsx';
+import { PresenceWords, WithPresence } from '../../components/presence-dot.tsx';
 import { memberStatus, ROLE_LABELS } from '../../components/member-labels.ts';
 import { RowMenu } from '../../components/menu.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
@@ -113,10 +114,13 @@ function MembersTable({ open }: { open: (next: Open) => void }) {
           >
             <td>
               <span className="menu-person">
-                <Avatar name={member.name} colorKey={member.id} size="small" />
+                <WithPresence memberId={member.id}>
+                  <Avatar name={member.name} colorKey={member.id} size="small" />
+                </WithPresence>
                 <span className="cell-strong" data-testid="member-name">
                   {member.name}
                 </span>
+                <PresenceWords memberId={member.id} />
                 {member.id === meId ? <span className="badge member-you">You</span> : null}
               </span>
             </td>
