@@ -10,8 +10,11 @@ import { cpuMs, groupStore, maxPerSecond, serve, sleep } from './serve-common.mj
 /** The simulator's latencies for the run (README states them with the numbers). */
 export const LATENCIES = { deliveryLatencyMs: 500, readLatencyMs: 1000 };
 
-/** A data dir with a test key, an approved template and `n` contacts in one group. */
-function seed(n, mps) {
+/**
+ * A data dir with a test key, an approved template (`bench_offer`), `n` contacts in one group
+ * (`grp_bench`) and the simulator at LATENCIES.
+ */
+export function campaignStore(n, mps) {
   return groupStore(
     'parley-campaign-bench-',
     mps,
@@ -29,7 +32,7 @@ function seed(n, mps) {
 
 /** One campaign of `n` recipients at `mps`; resolves with its numbers. */
 export async function campaignRun(n, mps) {
-  const { dir, key } = seed(n, mps);
+  const { dir, key } = campaignStore(n, mps);
   const { url, child } = await serve(dir);
   try {
     const api = async (method, p, body) => {
@@ -62,20 +65,7 @@ export async function campaignRun(n, mps) {
       await sleep(250);
     }
     const cpu = cpuMs(child.pid) - cpuBefore;
-    const db = new Database(path.join(dir, 'parley.db'), { readonly: true });
-    const times = db
-      .prepare('SELECT sent_at FROM messages WHERE campaign_id = ? ORDER BY sent_at')
-      .pluck()
-      .all(draft.id);
-    const lastRead = db
-      .prepare('SELECT max(read_at) FROM messages WHERE campaign_id = ?')
-      .pluck()
-      .get(draft.id);
-    const launched = db
-      .prepare('SELECT launched_at FROM campaigns WHERE id = ?')
-      .pluck()
-      .get(draft.id);
-    db.close();
+    const { times, lastRead, launched } = campaignTimes(dir, draft.id);
     const lastSent = times[times.length - 1];
     return {
       recipients: n,
@@ -91,6 +81,26 @@ export async function campaignRun(n, mps) {
     child.kill('SIGTERM');
     await new Promise((r) => child.once('exit', r));
     fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+/** A campaign's hand-over times (sent_at, in order), its last read receipt and its launch. */
+export function campaignTimes(dir, id) {
+  const db = new Database(path.join(dir, 'parley.db'), { readonly: true });
+  try {
+    return {
+      times: db
+        .prepare('SELECT sent_at FROM messages WHERE campaign_id = ? ORDER BY sent_at')
+        .pluck()
+        .all(id),
+      lastRead: db
+        .prepare('SELECT max(read_at) FROM messages WHERE campaign_id = ?')
+        .pluck()
+        .get(id),
+      launched: db.prepare('SELECT launched_at FROM campaigns WHERE id = ?').pluck().get(id),
+    };
+  } finally {
+    db.close();
   }
 }
 

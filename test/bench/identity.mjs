@@ -12,16 +12,23 @@
 // has no switch for the session's rate bucket). Run alone with `node test/bench/identity.mjs`
 // after `npm run build`, or as part of `npm run bench`.
 import autocannon from 'autocannon';
-import { build } from 'esbuild';
 import { once } from 'node:events';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { contactsStore, end, loadResult, root, serve, sleep } from './serve-common.mjs';
+import {
+  BENCH_BUILD,
+  bundleCore,
+  contactsStore,
+  end,
+  loadResult,
+  root,
+  serve,
+  sleep,
+} from './serve-common.mjs';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 32;
-const OUT = path.join(root, '.build/bench');
 const SERVER = path.join(root, 'test/bench/identity-serve.mjs');
 const EMAIL = 'agent@bench.example';
 const PASSWORD = 'bench correct horse 42';
@@ -38,26 +45,11 @@ const LAG_MS = 20;
 const SESSION_RATIO = 0.8;
 
 /** createCore and the password functions, bundled as the CLI is, the migrations beside. */
-async function bundle() {
-  await build({
-    entryPoints: {
-      core: 'main/core/core.ts',
-      passwords: 'main/core/modules/members/passwords.ts',
-    },
-    outdir: OUT,
-    outExtension: { '.js': '.mjs' },
-    bundle: true,
-    platform: 'node',
-    target: 'node20',
-    packages: 'external',
-    format: 'esm',
-    logLevel: 'warning',
-    absWorkingDir: root,
+const bundle = () =>
+  bundleCore({
+    core: 'main/core/core.ts',
+    passwords: 'main/core/modules/members/passwords.ts',
   });
-  const migrations = path.join(OUT, 'migrations');
-  fs.rmSync(migrations, { recursive: true, force: true });
-  fs.cpSync(path.join(root, 'main/core/db/migrations'), migrations, { recursive: true });
-}
 
 const quantile = (sorted, q) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))];
 
@@ -90,7 +82,7 @@ async function timed(n, f, together = 1) {
 }
 
 async function scryptCost() {
-  const passwords = await import(pathToFileURL(path.join(OUT, 'passwords.mjs')).href);
+  const passwords = await import(pathToFileURL(path.join(BENCH_BUILD, 'passwords.mjs')).href);
   const cost = passwords.DEFAULT_SCRYPT_COST;
   let stored;
   const hash = await timed(HASHES, async () => {

@@ -11,6 +11,7 @@ import { emailBench, printEmailRows } from './email.mjs';
 import { identityBench, printIdentityRows } from './identity.mjs';
 import { contactsStore, loadResult } from './serve-common.mjs';
 import { printStallRows, stallBench } from './stalls.mjs';
+import { printTeamRows, teamBench } from './team.mjs';
 import { printWorkflowRows, workflowBench } from './workflows.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -141,6 +142,7 @@ try {
   rows.workflows = await workflowBench();
   rows.email = await emailBench();
   rows.stalls = await stallBench();
+  rows.team = await teamBench();
 } finally {
   cleanup.reverse().forEach((f) => f());
 }
@@ -261,6 +263,7 @@ printWorkflowRows(rows.workflows);
 printEmailRows(rows.email);
 printStallRows(rows.stalls);
 printIdentityRows(rows.identity);
+printTeamRows(rows.team);
 
 /**
  * SSE delivery latency: 100 subscribers on GET /events (over 4 keys: a key may hold 32

@@ -1,6 +1,7 @@
 // What the runner benches (campaigns, workflows) share: the bin, a serve child, and readings
 // of its CPU, memory and hand-over times.
 import Database from 'better-sqlite3';
+import { build } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -9,7 +10,32 @@ import { fileURLToPath } from 'node:url';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const BIN = path.join(root, 'main/cli/bin.mjs');
+/** Where the benches bundle the parts of the core they load themselves (`bundleCore`). */
+export const BENCH_BUILD = path.join(root, '.build/bench');
 const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/**
+ * Bundles modules of the core into BENCH_BUILD as main/scripts/build.mjs bundles the CLI (the
+ * CLI's bundle exports nothing), the migrations beside: `entryPoints` maps output names to
+ * sources, e.g. `{ core: 'main/core/core.ts' }` → .build/bench/core.mjs.
+ */
+export async function bundleCore(entryPoints) {
+  await build({
+    entryPoints,
+    outdir: BENCH_BUILD,
+    outExtension: { '.js': '.mjs' },
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    packages: 'external',
+    format: 'esm',
+    logLevel: 'warning',
+    absWorkingDir: root,
+  });
+  const migrations = path.join(BENCH_BUILD, 'migrations');
+  fs.rmSync(migrations, { recursive: true, force: true });
+  fs.cpSync(path.join(root, 'main/core/db/migrations'), migrations, { recursive: true });
+}
 
 /** A test key for a fresh data dir (the CLI creates the Default workspace with it). */
 export const benchKey = (dir) =>
