@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CAPACITY_MAX } from '../capacity.ts';
 import { MEMBER_ROLES } from '../permissions.ts';
 import { isoDate } from './common.ts';
 import { PRESENCE_STATUSES } from './events.ts';
@@ -48,8 +49,7 @@ export type Viewer = z.infer<typeof viewerSchema>;
 
 export const viewersSchema = z.object({ data: z.array(viewerSchema), nextCursor: z.null() });
 
-export const CAPACITY_MAX = 1000;
-export const DEFAULT_CAPACITY = 10;
+export { CAPACITY_MAX, DEFAULT_CAPACITY } from '../capacity.ts';
 
 export const teamAgentSchema = z.object({
   id: z.string(),

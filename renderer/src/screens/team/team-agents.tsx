@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
-import { CAPACITY_MAX, type TeamAgent } from '../../../../shared/schemas/together.ts';
+import { CAPACITY_MAX } from '../../../../shared/capacity.ts';
+import type { TeamAgent } from '../../../../shared/schemas/together.ts';
 import { errorMessage } from '../../api/client.ts';
 import { Avatar } from '../../components/avatar.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
