@@ -50,9 +50,19 @@
  * - `to` accepts digits with an optional leading `+` and the separators Meta's own examples use
  *   (spaces, dashes, dots, parentheses); `wa_id` is the digits. Meta may rewrite wa_id for some
  *   countries; the fake never does.
- * - Only `text`, `template` and `interactive` (`list`) sends are modelled. Other documented types
- *   (image, reaction, interactive button, …) answer 100 with details saying the fake does not
+ * - `text`, `template`, `interactive` (`list`), media (`image`, `audio`, `video`, `document`,
+ *   `sticker` by the `id` of an upload) and `reaction` sends are modelled. Other documented types
+ *   (location, contacts, interactive button, …) answer 100 with details saying the fake does not
  *   model them; undocumented types answer 100 too. A missing `type` means `text`, as Meta documents.
+ * - Media (Meta's media reference: `POST /{phone}/media` multipart with `messaging_product`,
+ *   `type` and `file` → `{id}`; `GET /{media-id}` → `{messaging_product, url, mime_type, sha256,
+ *   file_size, id}`; the `url` downloaded with the bearer token, valid 5 minutes; supported types
+ *   and limits per Meta's table). Guesses: the retrieve answer's `sha256` is hex (Meta's example
+ *   says `<HASH>`; partners' docs show hex) while webhooks carry base64 (Meta's examples);
+ *   `file_size` is a number (Meta's example shows a string; clients must take both); an unknown
+ *   media id answers 100 like an unknown node; a send naming an id that is no upload, and an upload
+ *   over its type's limit, answer 131053 ("Media upload error") synchronously; the download URL lives on the fake's own origin
+ *   (Meta's is lookaside.fbsbx.com) as `/whatsapp_business/attachments/?mid=…&ext=…&hash=…`.
  * - `message_status: "accepted"` is returned for template sends only (Meta's template docs);
  *   text and list sends answer `messages:[{id}]`, as in Meta's list-message example.
  * - 131047 is answered synchronously (Meta also reports it in a `failed` status webhook;
@@ -78,7 +88,7 @@
  * - The `conversation` object is sent on `sent`/`delivered` statuses as documented for v23.0 and
  *   older (v24.0+ omits it); ids, pricing categories and timestamps are invented but well-formed.
  */
-import { createHmac, randomBytes } from 'node:crypto';
+import { createHash, createHmac, randomBytes } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { z } from 'zod';
@@ -115,16 +125,49 @@ export interface RecordedRequest {
   query: Record<string, string>;
   headers: http.IncomingHttpHeaders;
   rawBody: string;
+  /** The body's bytes (a multipart upload is not UTF-8). */
+  rawBytes: Buffer;
   /** The parsed JSON body, or undefined when there was none or it was not JSON. */
   body: unknown;
   at: number;
+}
+
+/** A file the fake holds: a customer's (addMedia) or one the business uploaded. */
+export interface FakeMedia {
+  id: string;
+  bytes: Buffer;
+  mimeType: string;
+  /** Hex SHA-256 of the bytes (the retrieve answer's); webhooks carry it base64. */
+  sha256: string;
+  sha256Base64: string;
+  fileName?: string;
+  origin: 'customer' | 'upload';
+  at: number;
+}
+
+/** How the next media download(s) go wrong. */
+export interface MediaFailSpec {
+  /** An HTTP status to answer instead of the file (e.g. 500, 404). */
+  status?: number;
+  /** Cut the connection after this many bytes of the file. */
+  truncateAt?: number;
+  times?: number;
 }
 
 export interface SentMessage {
   wamid: string;
   to: string;
   waId: string;
-  type: 'text' | 'template' | 'interactive';
+  type:
+    | 'text'
+    | 'template'
+    | 'interactive'
+    | 'image'
+    | 'audio'
+    | 'video'
+    | 'document'
+    | 'sticker'
+    | 'reaction';
   body: Record<string, unknown>;
   bizOpaqueCallbackData?: string;
   at: number;
@@ -354,6 +397,12 @@ export interface FakeGraph extends PayloadBuilders {
   ): Promise<{ status: number; body: string; challenge: string }>;
   /** Resolves once every scheduled webhook (auto statuses, async failures) has been posted. */
   settled(): Promise<void>;
+  /** Every file held: customers' (addMedia) and the business's uploads, by media id. */
+  media: Map<string, FakeMedia>;
+  /** A customer's file, as Meta holds it before a webhook names it (its id and hashes). */
+  addMedia(o: { bytes: Buffer; mimeType: string; fileName?: string }): FakeMedia;
+  /** The next media download(s) fail as given (the retrieve call still answers). */
+  failNextDownload(spec: MediaFailSpec): void;
   close(): Promise<void>;
 }
 
@@ -470,6 +519,8 @@ const KNOWN_CODES: Record<number, KnownCode> = {
       'In order to maintain a healthy ecosystem engagement, the message failed to be delivered.',
   },
   131051: { title: 'Unsupported message type', http: 400 },
+  131052: { title: 'Media download error', http: 400 },
+  131053: { title: 'Media upload error', http: 400 },
   131056: {
     title: '(Business Account, Consumer Account) pair rate limit hit',
     http: 429,
@@ -797,16 +848,117 @@ const interactiveSendSchema = z.strictObject({
   interactive: listInteractive,
 });
 
-const DOCUMENTED_SEND_TYPES = new Set([
-  'audio',
-  'contacts',
-  'document',
-  'image',
-  'location',
-  'reaction',
-  'sticker',
-  'video',
-]);
+/** Meta's media object of a send by id: captions for image, video, document; a document's name. */
+const sendMediaObject = (opts: { caption: boolean; filename: boolean }) =>
+  z.strictObject({
+    id: z.string().min(1),
+    ...(opts.caption ? { caption: text(1024).optional() } : {}),
+    ...(opts.filename ? { filename: text(240).optional() } : {}),
+  });
+type MediaSendType = 'image' | 'audio' | 'video' | 'document' | 'sticker';
+const mediaSendSchemas: Record<MediaSendType, z.ZodType<Record<string, unknown>>> = {
+  image: z.strictObject({
+    ...common,
+    type: z.literal('image'),
+    image: sendMediaObject({ caption: true, filename: false }),
+  }),
+  video: z.strictObject({
+    ...common,
+    type: z.literal('video'),
+    video: sendMediaObject({ caption: true, filename: false }),
+  }),
+  document: z.strictObject({
+    ...common,
+    type: z.literal('document'),
+    document: sendMediaObject({ caption: true, filename: true }),
+  }),
+  audio: z.strictObject({
+    ...common,
+    type: z.literal('audio'),
+    audio: sendMediaObject({ caption: false, filename: false }),
+  }),
+  sticker: z.strictObject({
+    ...common,
+    type: z.literal('sticker'),
+    sticker: sendMediaObject({ caption: false, filename: false }),
+  }),
+};
+const reactionSendSchema = z.strictObject({
+  ...common,
+  type: z.literal('reaction'),
+  // An empty emoji removes the reaction (Meta's reaction messages).
+  reaction: z.strictObject({ message_id: z.string().min(1), emoji: z.string() }),
+});
+
+/** Meta's supported media types and their limits (bytes), per upload `type`. */
+const MiB = 1024 * 1024;
+const UPLOAD_LIMITS: Record<string, { kind: MediaSendType; max: number }> = {
+  'image/jpeg': { kind: 'image', max: 5 * MiB },
+  'image/png': { kind: 'image', max: 5 * MiB },
+  'image/webp': { kind: 'sticker', max: 500 * 1024 },
+  'audio/aac': { kind: 'audio', max: 16 * MiB },
+  'audio/amr': { kind: 'audio', max: 16 * MiB },
+  'audio/mpeg': { kind: 'audio', max: 16 * MiB },
+  'audio/mp4': { kind: 'audio', max: 16 * MiB },
+  'audio/ogg': { kind: 'audio', max: 16 * MiB },
+  'video/mp4': { kind: 'video', max: 16 * MiB },
+  'video/3gpp': { kind: 'video', max: 16 * MiB },
+  'video/3gp': { kind: 'video', max: 16 * MiB },
+  'text/plain': { kind: 'document', max: 100 * MiB },
+  'application/pdf': { kind: 'document', max: 100 * MiB },
+  'application/msword': { kind: 'document', max: 100 * MiB },
+  'application/vnd.ms-excel': { kind: 'document', max: 100 * MiB },
+  'application/vnd.ms-powerpoint': { kind: 'document', max: 100 * MiB },
+  'application/vnd.openxmlformats-officedocument.wordprocessingml.document': {
+    kind: 'document',
+    max: 100 * MiB,
+  },
+  'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet': {
+    kind: 'document',
+    max: 100 * MiB,
+  },
+  'application/vnd.openxmlformats-officedocument.presentationml.presentation': {
+    kind: 'document',
+    max: 100 * MiB,
+  },
+};
+
+/** A multipart/form-data body's parts (what the fake needs of RFC 7578: names, files, bytes). */
+function parseMultipart(
+  contentType: string | undefined,
+  body: Buffer,
+): { name: string; fileName?: string; type?: string; value: Buffer }[] | null {
+  const m = /^multipart\/form-data;\s*boundary="?([^";]+)"?/i.exec(contentType ?? '');
+  if (!m) return null;
+  const delimiter = Buffer.from(`--${m[1]}`);
+  const parts: { name: string; fileName?: string; type?: string; value: Buffer }[] = [];
+  let at = body.indexOf(delimiter);
+  if (at < 0) return null;
+  for (;;) {
+    at += delimiter.length;
+    if (body.subarray(at, at + 2).toString() === '--') return parts;
+    at += 2; // CRLF after the delimiter
+    const headEnd = body.indexOf('\r\n\r\n', at);
+    if (headEnd < 0) return null;
+    const head = body.subarray(at, headEnd).toString('utf8');
+    const next = body.indexOf(delimiter, headEnd + 4);
+    if (next < 0) return null;
+    const value = body.subarray(headEnd + 4, next - 2); // CRLF before the delimiter
+    const name = /name="([^"]*)"/i.exec(head)?.[1];
+    if (name === undefined) return null;
+    const fileName = /filename="([^"]*)"/i.exec(head)?.[1];
+    const type = /content-type:\s*([^\r\n]+)/i.exec(head)?.[1]?.trim();
+    parts.push({
+      name,
+      value,
+      ...(fileName !== undefined ? { fileName } : {}),
+      ...(type !== undefined ? { type } : {}),
+    });
+    at = next;
+  }
+}
+
+const DOCUMENTED_SEND_TYPES = new Set(['contacts', 'location']);
 const DOCUMENTED_INTERACTIVE_TYPES = new Set([
   'button',
   'call_permission_request',
@@ -1264,6 +1416,7 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
 
   const requests: RecordedRequest[] = [];
   const sent: SentMessage[] = [];
+  const media = new Map<string, FakeMedia>();
   const templates: FakeTemplate[] = [];
   const webhooks: DeliveredWebhook[] = [];
   const windows = new Map<string, number>();
@@ -1565,10 +1718,13 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
           ),
         };
       schema = interactiveSendSchema;
-    } else if (typeof type === 'string' && DOCUMENTED_SEND_TYPES.has(type))
+    } else if (typeof type === 'string' && type in mediaSendSchemas) {
+      schema = mediaSendSchemas[type as MediaSendType];
+    } else if (type === 'reaction') schema = reactionSendSchema;
+    else if (typeof type === 'string' && DOCUMENTED_SEND_TYPES.has(type))
       return {
         answer: invalidParam(
-          `fake-graph does not model messages of type '${type}' (only text, template, interactive).`,
+          `fake-graph does not model messages of type '${type}' (only text, template, interactive, media, reaction).`,
         ),
       };
     else
@@ -1590,6 +1746,27 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
 
     if ((msg.to === undefined) === (msg.recipient === undefined))
       return { answer: invalidParam('Exactly one of to or recipient must be set.') };
+    if (typeof type === 'string' && type in mediaSendSchemas) {
+      // Sent by the id of an upload of this number (Meta: 131053 for media it cannot use).
+      const mediaId = (msg[type] as { id: string }).id;
+      const held = media.get(mediaId);
+      if (!held || held.origin !== 'upload')
+        return {
+          answer: graphError({
+            code: 131053,
+            details: `Media id ${mediaId} is not an upload of this phone number.`,
+            messaging: true,
+          }),
+        };
+      if (UPLOAD_LIMITS[held.mimeType]?.kind !== type && type !== 'document')
+        return {
+          answer: graphError({
+            code: 131053,
+            details: `Media id ${mediaId} is ${held.mimeType}, not a valid ${type}.`,
+            messaging: true,
+          }),
+        };
+    }
     const to = (msg.to ?? msg.recipient) as string;
     const waId = msg.to !== undefined ? digitsOf(to) : to;
 
@@ -1937,6 +2114,105 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
     return { status: 200, body: { success: true } };
   };
 
+  // --- media -------------------------------------------------------------------------------
+
+  let mediaSeq = 0;
+  const newMediaId = () => String(4_490_709_327_384_033 + ++mediaSeq * 7);
+  const hold = (o: {
+    bytes: Buffer;
+    mimeType: string;
+    fileName?: string;
+    origin: FakeMedia['origin'];
+  }): FakeMedia => {
+    const digest = createHash('sha256').update(o.bytes).digest();
+    const m: FakeMedia = {
+      id: newMediaId(),
+      bytes: o.bytes,
+      mimeType: o.mimeType,
+      sha256: digest.toString('hex'),
+      sha256Base64: digest.toString('base64'),
+      origin: o.origin,
+      at: now(),
+      ...(o.fileName !== undefined ? { fileName: o.fileName } : {}),
+    };
+    media.set(m.id, m);
+    return m;
+  };
+  /** Download URLs handed out: valid 5 minutes (Meta's rule). */
+  const downloadUrls = new Map<string, { mediaId: string; until: number }>();
+  const retrieveMedia = (m: FakeMedia) => {
+    const hash = randomBytes(12).toString('hex');
+    downloadUrls.set(hash, { mediaId: m.id, until: now() + 5 * 60_000 });
+    return {
+      messaging_product: 'whatsapp',
+      url: `${origin}/whatsapp_business/attachments/?mid=${m.id}&ext=${Math.floor(now() / 1000) + 300}&hash=${hash}`,
+      mime_type: m.mimeType,
+      sha256: m.sha256,
+      file_size: m.bytes.length,
+      id: m.id,
+    };
+  };
+
+  const handleUpload = (rec: RecordedRequest): Answer => {
+    const parts = parseMultipart(rec.headers['content-type'], rec.rawBytes);
+    if (!parts) return invalidParam('The request must be multipart/form-data.');
+    const field = (name: string) => parts.find((p) => p.name === name && p.fileName === undefined);
+    if (field('messaging_product')?.value.toString() !== 'whatsapp')
+      return invalidParam('The parameter messaging_product is required and must be whatsapp.');
+    const file = parts.find((p) => p.name === 'file' && p.fileName !== undefined);
+    if (!file) return invalidParam('The parameter file is required.');
+    const type = field('type')?.value.toString().trim() ?? file.type;
+    if (!type) return invalidParam('The parameter type is required.');
+    const mime = type.split(';')[0]!.trim().toLowerCase();
+    const rule = UPLOAD_LIMITS[mime];
+    if (!rule) return invalidParam(`Param type must be a supported media type; got ${type}.`);
+    if (file.value.length === 0) return invalidParam('The file is empty.');
+    if (file.value.length > rule.max)
+      return graphError({
+        code: 131053,
+        details: `Media file size ${file.value.length} exceeds the ${rule.max} bytes allowed for ${mime}.`,
+        messaging: true,
+      });
+    const held = hold({
+      bytes: file.value,
+      mimeType: mime,
+      origin: 'upload',
+      ...(file.fileName ? { fileName: file.fileName } : {}),
+    });
+    return { status: 200, body: { id: held.id } };
+  };
+
+  const downloadFails: (MediaFailSpec & { left: number })[] = [];
+  /** `GET {url}` of a retrieve answer, with the bearer token: the file's bytes. */
+  const handleDownload = (req: http.IncomingMessage, res: http.ServerResponse, url: URL): void => {
+    if (req.headers.authorization !== `Bearer ${accessToken}`) {
+      write(res, graphError({ code: 190, httpStatus: 401 }));
+      return;
+    }
+    const link = downloadUrls.get(url.searchParams.get('hash') ?? '');
+    const held = link && link.until > now() ? media.get(link.mediaId) : undefined;
+    if (!held || link!.mediaId !== url.searchParams.get('mid')) {
+      write(res, { status: 404, body: { error: { message: 'Not found', code: 100 } } });
+      return;
+    }
+    const fail = downloadFails[0];
+    if (fail && --fail.left <= 0) downloadFails.shift();
+    if (fail?.status !== undefined) {
+      write(res, { status: fail.status, body: { error: { message: 'Download failed', code: 1 } } });
+      return;
+    }
+    res.writeHead(200, {
+      'content-type': held.mimeType,
+      'content-length': String(held.bytes.length),
+    });
+    if (fail?.truncateAt !== undefined) {
+      res.write(held.bytes.subarray(0, fail.truncateAt));
+      res.socket?.destroy();
+      return;
+    }
+    res.end(held.bytes);
+  };
+
   const route = (
     rec: RecordedRequest,
     segments: string[],
@@ -1951,6 +2227,7 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
       };
     if (node === phoneNumberId) {
       if (edge === 'messages' && method === 'POST') return handleSend(rec.body);
+      if (edge === 'media' && method === 'POST') return { answer: handleUpload(rec) };
       if (edge === undefined && method === 'GET') return { answer: handlePhone(rec.query) };
       if (edge === undefined || edge === 'messages')
         return { answer: unsupportedRequest(method, node) };
@@ -2005,6 +2282,16 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
         return { answer: unsupportedRequest(method, node) };
       return { answer: graphError({ code: 2500, message: `Unknown path components: /${edge}` }) };
     }
+    const held = media.get(node);
+    if (held && edge === undefined) {
+      if (rec.query.phone_number_id !== undefined && rec.query.phone_number_id !== phoneNumberId)
+        return { answer: unsupportedRequest(method, node) };
+      if (method === 'GET') return { answer: { status: 200, body: retrieveMedia(held) } };
+      if (method === 'DELETE') {
+        media.delete(node);
+        return { answer: { status: 200, body: { success: true } } };
+      }
+    }
     const tpl = templates.find((t) => t.id === node);
     if (tpl && edge === undefined) {
       if (method === 'GET')
@@ -2032,7 +2319,8 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('error', () => {});
     req.on('end', () => {
-      const raw = Buffer.concat(chunks).toString('utf8');
+      const bytes = Buffer.concat(chunks);
+      const raw = bytes.toString('utf8');
       const url = new URL(req.url ?? '/', origin);
       const rec: RecordedRequest = {
         method: req.method ?? 'GET',
@@ -2040,10 +2328,17 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
         query: Object.fromEntries(url.searchParams),
         headers: req.headers,
         rawBody: raw,
-        body: tryParse(raw),
+        rawBytes: bytes,
+        body: (req.headers['content-type'] ?? '').startsWith('multipart/')
+          ? undefined
+          : tryParse(raw),
         at: now(),
       };
       requests.push(rec);
+      if (url.pathname === '/whatsapp_business/attachments/' && rec.method === 'GET') {
+        handleDownload(req, res, url);
+        return;
+      }
 
       const segments = url.pathname.split('/').filter(Boolean);
       const versionSeg = segments.shift();
@@ -2175,6 +2470,11 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
     },
     async settled() {
       while (pending.size > 0) await Promise.all([...pending]);
+    },
+    media,
+    addMedia: (o) => hold({ ...o, origin: 'customer' }),
+    failNextDownload(spec) {
+      downloadFails.push({ ...spec, left: Math.max(1, spec.times ?? 1) });
     },
     close() {
       closed ??= (async () => {

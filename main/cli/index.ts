@@ -65,7 +65,8 @@ Usage: parley <command> [options]
   settings set KEY VALUE [--workspace ID]        allowPrivateWebhooks true|false,
                                                  lowBalanceThresholdMicros N | lowBalanceThreshold 5.00
   backup FILE                                    consistent online copy of the database (0600;
-                                                 never the data key that opens its secrets)
+                                                 never the data key that opens its secrets) and
+                                                 of the media files, in FILE.media/ (0700)
 
 Every command takes --data-dir DIR (env PARLEY_DATA_DIR; default: the app's data folder)
 and --json (one JSON object on stdout, nothing else).`;
@@ -425,8 +426,12 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
   backup: ({ positional, open, print }) => {
     const file = path.resolve(need(positional[0], 'backup FILE'));
     if (fs.existsSync(file)) throw new UsageError(`${file} exists already; choose a new file name`);
+    const mediaDir = `${file}.media`;
+    if (fs.existsSync(mediaDir)) {
+      throw new UsageError(`${mediaDir} exists already; choose a new file name`);
+    }
     fs.mkdirSync(path.dirname(file), { recursive: true });
-    const { db } = open();
+    const { db, services } = open();
     // The database only: the data key that opens its sealed secrets (secret.key, or the OS
     // keychain) is not in it. Created 0600 first: VACUUM INTO fills an empty file, keeping its mode.
     privateFile.create(file);
@@ -437,7 +442,14 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
       throw e;
     }
     const bytes = fs.statSync(file).size;
-    print(`backup written to ${file} (${bytes} bytes)`, { file, bytes });
+    // The media files the copy's records hold (named by their SHA-256, as in data-dir/media/):
+    // after the database, so every file a copied record names is there (a file stored since
+    // may be too; retention may have removed one since, which its record then says).
+    const media = services.media.copyFiles(mediaDir);
+    print(
+      `backup written to ${file} (${bytes} bytes) and ${media.files} media files to ${mediaDir} (${media.bytes} bytes)`,
+      { file, bytes, mediaDir, mediaFiles: media.files, mediaBytes: media.bytes },
+    );
   },
 };
 

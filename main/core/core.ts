@@ -109,6 +109,7 @@ export function openStore(opts: StoreOptions): Store {
     });
     if (migrations.applied.length > 0) seal();
     const services = createServices(db, clock, random, {
+      dataDir: opts.dataDir,
       sealer,
       ...(opts.channel ? { channel: opts.channel } : {}),
       ...(opts.log ? { log: opts.log } : {}),

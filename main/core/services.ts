@@ -39,6 +39,8 @@ import { DEFAULT_SCRYPT_COST } from './modules/members/passwords.ts';
 import type { Resolver } from './net/outbound.ts';
 import { createOutbound } from './net/outbound.ts';
 import { createGovernor } from './pacing/governor.ts';
+import { mediaStore } from './media/store.ts';
+import { mediaService } from './modules/media/service.ts';
 import { campaignsService } from './modules/campaigns/service.ts';
 import { emailService } from './modules/email/service.ts';
 import { interactiveListsService } from './modules/interactive-lists/service.ts';
@@ -47,6 +49,8 @@ import type { Clock, Random } from './runtime.ts';
 import { createIds } from './runtime.ts';
 
 export interface ServiceOptions {
+  /** The data dir: media files live in its `media/` (README "Data, backups and security"). */
+  dataDir: string;
   /** Seals provider secrets in the repos that store them (README "Data, backups and security"). */
   sealer: Sealer;
   /** The chat channel; the simulated one by default. */
@@ -76,10 +80,13 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
   const audit = auditService(db, clock);
   // The governor forgets recipients whose pair clock and 24 h tier slot both ended; the audit
   // trail is kept 400 days; sign-in records 30 days after they end.
-  const retention = createRetention(db, clock, scheduler, opts.retention ?? DEFAULT_RETENTION, [
+  const retentionDays = opts.retention ?? DEFAULT_RETENTION;
+  // Media files past their period go (the messages keep their facts): made below, swept here.
+  const retention = createRetention(db, clock, scheduler, retentionDays, [
     governor.prune,
     audit.prune,
     signInSweeper(db, clock.now, SESSION_IDLE_MS, SESSION_ABSOLUTE_MS),
+    (limit) => media.prune(limit),
   ]);
   const hub = createHub(db, { prunedThrough: retention.prunedThrough, now: clock.now });
   outbox.onCommit(hub.flush);
@@ -100,6 +107,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     workspaceName: (workspaceId) => workspaces.get(workspaceId).name,
     defaultWorkspace: () => workspaces.resolve().id,
   });
+  const mediaFiles = mediaStore(opts.dataDir);
   // Test keys always use the simulator; a live account connected to a provider uses it.
   const channels = channelService({
     db,
@@ -111,6 +119,18 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     outbound,
     log,
     sealer: opts.sealer,
+    mediaFile: mediaFiles.path,
+  });
+  const media = mediaService({
+    db,
+    clock,
+    random,
+    ids,
+    scheduler,
+    store: mediaFiles,
+    channels,
+    log,
+    retentionDays: retentionDays.mediaDays,
   });
   const channel = opts.channel ?? simulated;
   const channelFor: ChannelRouter = opts.channel
@@ -142,6 +162,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     wallet,
     prices,
     workspaces,
+    media,
   });
   // Presence, viewing and typing: in memory, on the stream only (modules/presence).
   const presence = presenceService({ clock, hub, members });
@@ -245,6 +266,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     channel,
     channels,
     channelWebhooks,
+    media,
     workspaces,
     members,
     audit,

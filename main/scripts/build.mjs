@@ -1,5 +1,6 @@
 // Builds what the app runs: the main-process bundles (CLI, Electron shell, preload) with
-// esbuild, the migrations beside them, and the renderer with Vite. Runs on `npm install`.
+// esbuild, the migrations and the simulator's sample media beside them, and the renderer with
+// Vite. Runs on `npm install`.
 import { build as esbuild } from 'esbuild';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,6 +48,10 @@ if (only !== 'renderer') {
   const migrations = path.join(out, 'migrations');
   fs.rmSync(migrations, { recursive: true, force: true });
   fs.cpSync(path.join(root, 'main/core/db/migrations'), migrations, { recursive: true });
+  // The simulator's sample media (main/core/media/samples.ts finds them beside the bundle).
+  const samples = path.join(out, 'simulator-samples');
+  fs.rmSync(samples, { recursive: true, force: true });
+  fs.cpSync(path.join(root, 'main/core/media/simulator-samples'), samples, { recursive: true });
 }
 
 if (only !== 'main') {

@@ -127,6 +127,21 @@ export const replyBody = z
     templateName: z.string().min(1).max(512).optional(),
     variables: z.record(z.string(), z.string().max(1024)).optional(),
     listId: z.string().max(100).optional(),
+    mediaId: z
+      .string()
+      .max(100)
+      .optional()
+      .describe(
+        'a file stored with `POST /media`: a photo, voice note, video, document or sticker',
+      ),
+    caption: z.string().max(1024).optional().describe('with `mediaId`: images, videos, documents'),
+    fileName: z.string().max(240).optional().describe('with `mediaId`: a document’s name'),
+    replyToMessageId: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .describe('quote one of the conversation’s messages (a text, media or list reply)'),
     as: z.enum(['agent', 'bot']).default('agent'),
     private: z
       .boolean()
@@ -141,4 +156,6 @@ export const replyBody = z
         'the newest message the replier saw: a newer outbound message or note from someone else answers 409 `conversation_changed` (send again based on that message to send anyway); absent: no check',
       ),
   })
-  .describe('one of { text } | { templateName, variables } | { listId }');
+  .describe(
+    'one of { text } | { templateName, variables } | { listId } | { mediaId, caption?, fileName? }; `replyToMessageId` quotes',
+  );

@@ -14,6 +14,8 @@ export const EVENT_TYPES = [
   'message.failed',
   'message.note',
   'message.reaction',
+  'message.media_ready',
+  'message.media_failed',
   'conversation.created',
   'conversation.updated',
   'template.status_updated',
@@ -61,6 +63,10 @@ export interface EventPayloads {
   'message.failed': { message: Message };
   'message.note': { message: Message };
   'message.reaction': { message: Message };
+  /** A received file was fetched and stored: `message.media.status` is `ready`. */
+  'message.media_ready': { message: Message };
+  /** A received file could not be fetched or kept: `message.media.error` says why. */
+  'message.media_failed': { message: Message };
   'conversation.created': { conversation: Record<string, unknown> };
   'conversation.updated': {
     conversation: Record<string, unknown>;

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { environmentSchema, isoDate, pageQuery } from './common.ts';
 import { interactiveListSchema, listReplySchema } from './interactive-lists.ts';
+import { locationSchema, messageMediaSchema, sharedContactSchema } from './media.ts';
 
 export const MESSAGE_STATUSES = [
   'accepted',
@@ -12,6 +13,23 @@ export const MESSAGE_STATUSES = [
   'note',
 ] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+/**
+ * What a message is: `media` (a photo, voice note, video, document or sticker: see `media`),
+ * `location`, `contacts` (shared contact cards), `reaction` (the business's reaction to a
+ * customer's message, as sent: shown on that message, `context.messageId`), `note` (private).
+ */
+export const MESSAGE_TYPES = [
+  'template',
+  'text',
+  'list',
+  'note',
+  'media',
+  'location',
+  'contacts',
+  'reaction',
+] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 export const sendTemplateBody = z.object({
   phone: z.string().min(1, 'phone is required').max(32),
@@ -64,15 +82,39 @@ export const sendTextResponse = z.object({
   }),
 });
 
+export const sendMediaBody = z.object({
+  phone: z.string().min(1, 'phone is required').max(32),
+  mediaId: z.string().min(1, 'mediaId is required').max(100),
+  caption: z.string().max(1024).optional().describe('images, videos and documents'),
+  fileName: z.string().max(240).optional().describe('documents: the name the customer sees'),
+  replyToMessageId: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('quote one of the conversation’s messages'),
+});
+
+export const sendMediaResponse = sendTextResponse.extend({
+  data: sendTextResponse.shape.data.extend({ mediaId: z.string() }),
+});
+
 export const messageSchema = z.object({
   id: z.string(),
   conversationId: z.string(),
   contactId: z.string(),
   phone: z.string(),
   direction: z.enum(['outbound', 'inbound']),
-  type: z.enum(['template', 'text', 'list', 'note']).describe('note: a private note, never sent'),
+  type: z
+    .enum(MESSAGE_TYPES)
+    .describe(
+      'note: a private note, never sent; media: see `media`; reaction: the business’s reaction to `context.messageId`',
+    ),
   templateName: z.string().nullable(),
-  text: z.string().describe('the rendered text as the recipient sees it'),
+  text: z
+    .string()
+    .describe(
+      'the rendered text as the recipient sees it (a media message: its caption, or empty; a reaction: its emoji)',
+    ),
   variables: z.record(z.string(), z.string()).nullable(),
   status: z.enum(MESSAGE_STATUSES),
   sentBy: z.enum(['api', 'agent', 'bot', 'contact']),
@@ -101,6 +143,27 @@ export const messageSchema = z.object({
   mentions: z
     .array(z.string())
     .describe('a private note: the members its `@name`s mention (member ids); else empty'),
+  media: messageMediaSchema
+    .nullable()
+    .describe('a photo, voice note, video, document or sticker: GET /media/:id serves the file'),
+  location: locationSchema.nullable().describe('a location message'),
+  contacts: z.array(sharedContactSchema).nullable().describe('shared contact cards'),
+  context: z
+    .object({
+      messageId: z.string().nullable().describe('our id of the quoted message, when we have it'),
+      channelMessageId: z.string().nullable().describe('the provider’s id of the quoted message'),
+    })
+    .nullable()
+    .describe('the message this one quotes (a reply) or reacts to (a reaction)'),
+  agentReaction: z
+    .object({
+      emoji: z.string(),
+      at: isoDate,
+      agentId: z.string().nullable(),
+      messageId: z.string().describe('the reaction message that carried it'),
+    })
+    .nullable()
+    .describe('the business’s reaction to this (customer’s) message'),
 });
 export type Message = z.infer<typeof messageSchema>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { locationSchema, MEDIA_TYPES } from './media.ts';
 
 export const simulatorSettingsSchema = z.object({
   seed: z
@@ -26,6 +27,35 @@ export const inboundBody = z.object({
   phone: z.string().min(1).max(32),
   message: z.string().min(1).max(4096).optional(),
   listReply: z.object({ listId: z.string(), rowId: z.string() }).optional(),
+  media: z
+    .object({
+      type: z.enum(MEDIA_TYPES),
+      caption: z.string().max(1024).optional().describe('images, videos and documents'),
+      fileName: z.string().max(240).optional().describe('a document’s name'),
+    })
+    .optional()
+    .describe(
+      'the customer sends one of the bundled sample files (a PNG photo, an Opus voice note, an MP4 video, a PDF, a WebP sticker)',
+    ),
+  location: locationSchema.optional(),
+  contacts: z
+    .array(
+      z.object({
+        name: z.string().min(1).max(200),
+        phones: z.array(z.string().min(1).max(40)).max(5).default([]),
+        emails: z.array(z.string().min(1).max(320)).max(5).default([]),
+        organization: z.string().max(200).optional(),
+      }),
+    )
+    .min(1)
+    .max(10)
+    .optional()
+    .describe('shared contact cards'),
+  replyToMessageId: z
+    .string()
+    .max(100)
+    .optional()
+    .describe('the customer quotes one of the conversation’s messages (our id)'),
   receivedAt: z.iso.datetime({ offset: true }).optional().describe('may be in the past'),
 });
 

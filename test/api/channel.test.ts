@@ -309,7 +309,7 @@ describe('the webhook', () => {
     const both = g.mergeEntries(
       g.inboundText({ from: ANN_WA, text: 'first' }),
       g.envelope([
-        g.inboundUnsupported({ from: '14155550999', type: 'sticker' }),
+        g.inboundUnsupported({ from: '14155550999', type: 'unsupported' }),
         g.inboundText({ from: '14155550999', text: 'second 😀' }),
       ]),
     );
@@ -318,7 +318,11 @@ describe('the webhook', () => {
       .prepare(`SELECT text FROM messages WHERE direction = 'inbound' ORDER BY text`)
       .pluck()
       .all() as string[];
-    expect(texts).toEqual(['[a sticker — open WhatsApp to see it]', 'first', 'second 😀']);
+    expect(texts).toEqual([
+      '[an unsupported message — open WhatsApp to see it]',
+      'first',
+      'second 😀',
+    ]);
     // Read arrives before delivered: read stays.
     await g.post(g.status({ wamid, status: 'read', recipient: ANN_WA }));
     await g.post(g.status({ wamid, status: 'delivered', recipient: ANN_WA }));

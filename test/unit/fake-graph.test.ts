@@ -227,8 +227,13 @@ describe('fake Graph API: sending messages', () => {
       ],
       [{ ...textMessage(), recipient_type: 'group' }, /recipient_type/],
       [
-        { messaging_product: 'whatsapp', to: CUSTOMER, type: 'image', image: { id: '1' } },
-        /does not model messages of type 'image'/,
+        {
+          messaging_product: 'whatsapp',
+          to: CUSTOMER,
+          type: 'location',
+          location: { latitude: 1, longitude: 2 },
+        },
+        /does not model messages of type 'location'/,
       ],
       [{ ...textMessage(), type: 'fax' }, /Param type must be one of/],
       [{ ...templateMessage([]), template: { name: 'x' } }, /template\['language'\] is required/],

@@ -76,6 +76,11 @@ function message(id: string, conversationId: string, over: Partial<Message> = {}
     listReply: null,
     reaction: null,
     mentions: [],
+    media: null,
+    location: null,
+    contacts: null,
+    context: null,
+    agentReaction: null,
     ...over,
   };
 }

@@ -2,9 +2,16 @@ import type { InteractiveList } from '../../../shared/schemas/interactive-lists.
 import type { TemplateButton, TemplateComponent } from '../../../shared/schemas/templates.ts';
 import { isWaUserId } from '../../../shared/phone.ts';
 import { variablesIn } from '../../../shared/template-rules.ts';
-import type { Outbound, OutboundFailure, OutboundResponse } from '../net/outbound.ts';
+import { randomBytes } from 'node:crypto';
+import { Readable } from 'node:stream';
+import type {
+  Outbound,
+  OutboundFailure,
+  OutboundResponse,
+  OutboundStream,
+} from '../net/outbound.ts';
 import { OutboundError } from '../net/outbound.ts';
-import type { ChannelMessage } from './types.ts';
+import type { ChannelMedia, ChannelMessage } from './types.ts';
 
 /**
  * A client of Meta's WhatsApp Cloud API (Graph API), as documented for
@@ -167,10 +174,61 @@ export function messagePayload(
       },
     };
   }
+  // A reply quotes the message it answers (`context.message_id`, the provider's id).
+  const quoted = m.contextChannelId ? { context: { message_id: m.contextChannelId } } : {};
   if (m.type === 'list' && m.list)
-    return { ...base, type: 'interactive', interactive: listPayload(m.list) };
-  return { ...base, type: 'text', text: { preview_url: false, body: m.text } };
+    return { ...base, ...quoted, type: 'interactive', interactive: listPayload(m.list) };
+  if (m.type === 'reaction') {
+    // An empty emoji takes the reaction back.
+    return {
+      ...base,
+      type: 'reaction',
+      reaction: { message_id: m.contextChannelId, emoji: m.text },
+    };
+  }
+  if (m.type === 'media' && m.media) return { ...base, ...quoted, ...mediaPayload(m.media) };
+  return { ...base, ...quoted, type: 'text', text: { preview_url: false, body: m.text } };
 }
+
+/**
+ * A media message by the id its upload got: images, videos and documents take a caption,
+ * documents a file name; audio and stickers take neither (Meta's media object).
+ */
+function mediaPayload(media: ChannelMedia): Record<string, unknown> {
+  if (!media.providerId) throw new Error('a media message is sent after its upload');
+  const caption =
+    media.caption && (media.kind === 'image' || media.kind === 'video' || media.kind === 'document')
+      ? { caption: media.caption }
+      : {};
+  const filename = media.kind === 'document' && media.fileName ? { filename: media.fileName } : {};
+  return { type: media.kind, [media.kind]: { id: media.providerId, ...caption, ...filename } };
+}
+
+/**
+ * Where Meta serves media from (`GET /{media-id}`'s `url`): the token goes only there, or to the
+ * Graph URL's own origin (a local test server).
+ */
+const META_MEDIA_HOSTS = /(^|\.)(fbsbx\.com|facebook\.com|fbcdn\.net|whatsapp\.net)$/i;
+export function mayCarryToken(mediaUrl: string, graphBaseUrl: string): boolean {
+  try {
+    const u = new URL(mediaUrl);
+    if (u.origin === new URL(graphBaseUrl).origin) return true;
+    return u.protocol === 'https:' && META_MEDIA_HOSTS.test(u.hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** What `GET /{media-id}` tells of a file (Meta documents `file_size` as a string or a number). */
+export interface ProviderMedia {
+  url: string;
+  mimeType: string | null;
+  sha256: string | null;
+  size: number | null;
+}
+
+/** The longest a media transfer may take (a 100 MB document on a slow line). */
+export const MEDIA_TRANSFER_TIMEOUT_MS = 10 * 60_000;
 
 function listPayload(list: InteractiveList): Record<string, unknown> {
   return {
@@ -255,6 +313,35 @@ export function templatePayload(t: {
   };
 }
 
+/** A Graph answer's JSON, or the error it carries (GraphError), or NotGraph. */
+function answerOf<T>(res: OutboundResponse): T {
+  let json: unknown;
+  try {
+    json = res.truncated ? null : JSON.parse(res.body.toString('utf8'));
+  } catch {
+    json = null;
+  }
+  if (res.status < 200 || res.status >= 300) {
+    const error = (
+      json as {
+        error?: { code?: number; message?: string; error_data?: { details?: string } };
+      } | null
+    )?.error;
+    if (!error || typeof error !== 'object') {
+      // A redirect, a proxy's page, another service: not an answer of the Graph API.
+      throw new NotGraph(res.status);
+    }
+    throw new GraphError(
+      res.status,
+      typeof error.code === 'number' ? error.code : null,
+      typeof error.message === 'string' ? error.message : `HTTP ${res.status}`,
+      typeof error.error_data?.details === 'string' ? error.error_data.details : null,
+    );
+  }
+  if (json === null || typeof json !== 'object') throw new NotGraph(res.status);
+  return json as T;
+}
+
 export function cloudApiClient(config: CloudApiConfig) {
   const base = config.graphBaseUrl.replace(/\/+$/, '');
 
@@ -289,34 +376,116 @@ export function cloudApiClient(config: CloudApiConfig) {
       }
       throw e;
     }
-    let json: unknown;
-    try {
-      json = res.truncated ? null : JSON.parse(res.body.toString('utf8'));
-    } catch {
-      json = null;
-    }
-    if (res.status < 200 || res.status >= 300) {
-      const error = (
-        json as {
-          error?: { code?: number; message?: string; error_data?: { details?: string } };
-        } | null
-      )?.error;
-      if (!error || typeof error !== 'object') {
-        // A redirect, a proxy's page, another service: not an answer of the Graph API.
-        throw new NotGraph(res.status);
-      }
-      throw new GraphError(
-        res.status,
-        typeof error.code === 'number' ? error.code : null,
-        typeof error.message === 'string' ? error.message : `HTTP ${res.status}`,
-        typeof error.error_data?.details === 'string' ? error.error_data.details : null,
-      );
-    }
-    if (json === null || typeof json !== 'object') throw new NotGraph(res.status);
-    return json as T;
+    return answerOf<T>(res);
   }
 
   return {
+    /** `GET /{media-id}`: the short-lived URL of a received file, with its type, hash and size. */
+    async mediaInfo(providerId: string, signal?: AbortSignal): Promise<ProviderMedia> {
+      const r = await call<{
+        url?: unknown;
+        mime_type?: unknown;
+        sha256?: unknown;
+        file_size?: unknown;
+      }>(
+        'GET',
+        `/${encodeURIComponent(providerId)}?phone_number_id=${encodeURIComponent(config.phoneNumberId)}`,
+        undefined,
+        signal,
+      );
+      if (typeof r.url !== 'string') throw new NotGraph(200);
+      const size = Number(r.file_size);
+      return {
+        url: r.url,
+        mimeType: typeof r.mime_type === 'string' ? r.mime_type : null,
+        sha256: typeof r.sha256 === 'string' ? r.sha256 : null,
+        size: r.file_size !== undefined && Number.isFinite(size) ? size : null,
+      };
+    },
+
+    /**
+     * Downloads a file from the URL `mediaInfo` gave, with the token (only to Meta's media hosts
+     * or the Graph URL's origin), as a stream the caller counts and writes as it comes.
+     */
+    async download(url: string, signal?: AbortSignal): Promise<OutboundStream> {
+      if (!mayCarryToken(url, config.graphBaseUrl)) {
+        throw new GraphError(
+          200,
+          null,
+          'the media URL is not one of Meta’s media hosts: the access token is not sent there',
+          null,
+        );
+      }
+      try {
+        return await config.outbound.stream({
+          url,
+          method: 'GET',
+          headers: { authorization: `Bearer ${config.accessToken}` },
+          allowPrivate: config.allowPrivate,
+          timeoutMs: MEDIA_TRANSFER_TIMEOUT_MS,
+          ...(signal ? { signal } : {}),
+        });
+      } catch (e) {
+        if (e instanceof OutboundError) throw new GraphUnreachable(e.message, e.failure);
+        throw e;
+      }
+    },
+
+    /**
+     * `POST /{phone-number-id}/media` (multipart: `messaging_product`, `type`, `file`): the id
+     * Meta gives the file, to send it by (valid 30 days).
+     */
+    async uploadMedia(
+      file: { open(): Readable; size: number },
+      mimeType: string,
+      fileName: string,
+      signal?: AbortSignal,
+    ): Promise<string> {
+      const boundary = `----parley${randomBytes(12).toString('hex')}`;
+      const field = (name: string, value: string) =>
+        `--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`;
+      const safeName = fileName.replace(/["\r\n\\]/g, '_');
+      const head = Buffer.from(
+        field('messaging_product', 'whatsapp') +
+          field('type', mimeType) +
+          `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="${safeName}"\r\nContent-Type: ${mimeType}\r\n\r\n`,
+      );
+      const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+      let res: OutboundResponse;
+      try {
+        res = await config.outbound.send({
+          url: `${base}/${config.phoneNumberId}/media`,
+          method: 'POST',
+          headers: {
+            authorization: `Bearer ${config.accessToken}`,
+            accept: 'application/json',
+            'content-type': `multipart/form-data; boundary=${boundary}`,
+          },
+          body: {
+            length: head.length + file.size + tail.length,
+            open: () =>
+              Readable.from(
+                (async function* () {
+                  yield head;
+                  yield* file.open();
+                  yield tail;
+                })(),
+              ),
+          },
+          allowPrivate: config.allowPrivate,
+          timeoutMs: MEDIA_TRANSFER_TIMEOUT_MS,
+          maxResponseBytes: MAX_ANSWER_BYTES,
+          ...(signal ? { signal } : {}),
+        });
+      } catch (e) {
+        if (e instanceof OutboundError) throw new GraphUnreachable(e.message, e.failure);
+        throw e;
+      }
+      const r = answerOf<{ id?: unknown }>(res);
+      if (typeof r.id !== 'string' || r.id === '') throw new NotGraph(res.status);
+      return r.id;
+    },
+
     /** Sends one message; the provider's message id (`wamid.…`). */
     async send(payload: Record<string, unknown>, signal?: AbortSignal): Promise<string> {
       const r = await call<{ messages?: { id: string }[] }>(

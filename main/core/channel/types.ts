@@ -1,4 +1,19 @@
 import type { InteractiveList } from '../../../shared/schemas/interactive-lists.ts';
+import type { MediaType } from '../../../shared/schemas/media.ts';
+
+/** A media message's file as a channel needs it to send it. */
+export interface ChannelMedia {
+  /** Our media record. */
+  id: string;
+  kind: MediaType;
+  mimeType: string;
+  sha256: string;
+  size: number;
+  caption: string | null;
+  fileName: string | null;
+  /** Meta's id for the file when it was uploaded less than 29 days ago; else null. */
+  providerId: string | null;
+}
 
 /**
  * What the core needs from a chat channel. The simulated channel implements it now; a real
@@ -10,13 +25,18 @@ export interface ChannelMessage {
   environment: 'test' | 'live';
   /** The address: E.164, or the customer's BSUID when we know no phone for them. */
   phone: string;
-  type: 'template' | 'text' | 'list';
+  type: 'template' | 'text' | 'list' | 'media' | 'reaction';
+  /** A reaction: its emoji ('' takes it back). */
   text: string;
   templateName: string | null;
   variables: Record<string, string> | null;
   channelMessageId: string;
   /** A list message's list, as it was sent. */
   list?: InteractiveList | null;
+  /** A media message's file. */
+  media?: ChannelMedia | null;
+  /** The provider's id of the message this one quotes (a reply) or reacts to (a reaction). */
+  contextChannelId?: string | null;
 }
 
 /** A status the channel will report later (real providers report them through webhooks). */
@@ -30,6 +50,11 @@ export interface FollowUp {
 export type DeliveryOutcome =
   /** `channelMessageId`: the provider's id for the message, when it names one (remote). */
   | { ok: true; followUps: FollowUp[]; channelMessageId?: string }
+  | { ok: false; retryable: boolean; code: string; message: string };
+
+/** A file uploaded to a remote provider to be sent by its id (`POST /{phone-number-id}/media`). */
+export type UploadOutcome =
+  | { ok: true; providerId: string }
   | { ok: false; retryable: boolean; code: string; message: string };
 
 /**
@@ -56,6 +81,12 @@ export interface RemoteChannel {
   newMessageId(): string | null;
   /** Resolves with the provider's answer; rejects when there was none (network, timeout). */
   deliver(message: ChannelMessage, attempt: number, signal: AbortSignal): Promise<DeliveryOutcome>;
+  /**
+   * Uploads a media message's file before it is sent by id (an upload that never reached a
+   * send costs nothing but storage at the provider, so it may be repeated). Rejects when there
+   * was no answer.
+   */
+  upload?(media: ChannelMedia, signal: AbortSignal): Promise<UploadOutcome>;
 }
 
 export type Channel = LocalChannel | RemoteChannel;

@@ -26,6 +26,7 @@ import type { TeamDesk } from '../modules/team/service.ts';
 import { teamRoutes } from '../modules/team/routes.ts';
 import { registerAuditTrail } from '../modules/audit/trail.ts';
 import { messagesRoutes } from '../modules/messages/routes.ts';
+import { mediaRoutes, registerMediaContent } from '../modules/media/routes.ts';
 import { simulatorRoutes } from '../modules/simulator/routes.ts';
 import { settingsRoutes, systemRoutes } from '../modules/system/routes.ts';
 import { templatesRoutes } from '../modules/templates/routes.ts';
@@ -47,7 +48,11 @@ import { createOriginGuard } from './guards.ts';
 import { openapiOptions } from './openapi.ts';
 import { registerIdempotency } from './idempotency.ts';
 import type { RateLimitConfig } from './rate-limit.ts';
-import { CHANNEL_WEBHOOK_RATE_LIMIT, createRateLimiter } from './rate-limit.ts';
+import {
+  CHANNEL_WEBHOOK_RATE_LIMIT,
+  createRateLimiter,
+  MEDIA_LINK_RATE_LIMIT,
+} from './rate-limit.ts';
 import { registerSecurityHeaders } from './headers.ts';
 import { registerLoginLink } from './session.ts';
 import type { RegisterRoutes } from './types.ts';
@@ -72,6 +77,7 @@ const API_PREFIXES = [
   '/audit',
   '/canned-replies',
   '/channel/',
+  '/media',
 ];
 
 export interface AppOptions {
@@ -206,6 +212,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }),
   );
 
+  // A signed media link carries its own proof (the desktop window's <img> sends no header); a
+  // thread loads many at once, so its bucket per client address is larger than the anonymous one.
+  const mediaLinkRateLimit = createRateLimiter(MEDIA_LINK_RATE_LIMIT, services.clock, 'media-link');
+  await app.register(async (pub) =>
+    registerMediaContent(
+      pub,
+      services.media,
+      (req) => mediaLinkRateLimit(clientKey(req)),
+      services.clock.now,
+    ),
+  );
+
   const anonymousRateLimit = createRateLimiter(opts.anonymousRateLimit, services.clock, 'client');
   const authenticate = createAuthenticator({
     keys: services.keys,
@@ -248,6 +266,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       contactsRoutes,
       templatesRoutes,
       messagesRoutes,
+      mediaRoutes,
       conversationsRoutes,
       presenceRoutes,
       assignmentRoutes,

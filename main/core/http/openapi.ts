@@ -193,6 +193,11 @@ export const messageExample = {
   listReply: null,
   reaction: null,
   mentions: [],
+  media: null,
+  location: null,
+  contacts: null,
+  context: null,
+  agentReaction: null,
 };
 
 /** One NDJSON line of `POST /api/contacts/import` with `Accept: application/x-ndjson`. */

@@ -25,6 +25,8 @@ export const DEFAULT_ANONYMOUS_RATE_LIMIT: RateLimitConfig = { perSecond: 10, bu
  * this is a flood, not Meta.
  */
 export const CHANNEL_WEBHOOK_RATE_LIMIT: RateLimitConfig = { perSecond: 50, burst: 500 };
+/** Signed media links (`GET /media/:id/content`), per client address: a thread's thumbnails. */
+export const MEDIA_LINK_RATE_LIMIT: RateLimitConfig = { perSecond: 200, burst: 1000 };
 
 /**
  * A token bucket per key (an API key id, "session", a client address), in memory. `take(key)`

@@ -39,6 +39,8 @@ export interface JobPayloads {
   'workflow.webhook': { runId: string; seq: number };
   /** One webhook delivery. */
   'webhook.deliver': { deliveryId: string };
+  /** A received file fetched (Graph media endpoint, or a simulator sample) into data-dir/media. */
+  'media.download': { mediaId: string };
   /** Retention's sweep. */
   'store.prune': Record<string, never>;
 }

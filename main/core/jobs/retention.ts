@@ -18,6 +18,8 @@ export interface Retention {
   emailBodiesDays: number;
   /** Channel webhook items that could not be read (Settings → Channel). */
   webhookRejectsDays: number;
+  /** Media files (photos, voice notes, documents): the file goes, the message keeps its facts. */
+  mediaDays: number;
 }
 
 export const DEFAULT_RETENTION: Retention = {
@@ -28,6 +30,7 @@ export const DEFAULT_RETENTION: Retention = {
   workflowRunsDays: 90,
   emailBodiesDays: 90,
   webhookRejectsDays: 30,
+  mediaDays: 365,
 };
 
 /** Every setting: its variable and the smallest value it takes (README "Retention"). */
@@ -40,6 +43,7 @@ export const RETENTION_SETTINGS: Record<keyof Retention, { env: string; min: num
   workflowRunsDays: { env: 'PARLEY_RETENTION_WORKFLOW_RUNS_DAYS', min: 0 },
   emailBodiesDays: { env: 'PARLEY_RETENTION_EMAIL_BODIES_DAYS', min: 0 },
   webhookRejectsDays: { env: 'PARLEY_RETENTION_WEBHOOK_REJECTS_DAYS', min: 0 },
+  mediaDays: { env: 'PARLEY_RETENTION_MEDIA_DAYS', min: 0 },
 };
 
 /** A pending delivery older than this without a queued job lost it (a crash of an old version). */

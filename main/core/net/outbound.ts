@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { LookupFunction } from 'node:net';
+import type { Readable } from 'node:stream';
 import { bareHostname, classifyAddress, localNameRefusal } from './address.ts';
 
 /**
@@ -25,11 +26,17 @@ export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
 /** A save-time check must not hold a request for as long as a stuck resolver would. */
 const CHECK_RESOLVE_TIMEOUT_MS = 5_000;
 
+/** A body read from somewhere else (a file to upload): opened when the request is sent. */
+export interface StreamedRequestBody {
+  open(): Readable;
+  length: number;
+}
+
 export interface OutboundRequest {
   url: string;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   headers?: Record<string, string>;
-  body?: string;
+  body?: string | Buffer | StreamedRequestBody;
   /** The workspace allows private and loopback targets: every address may be reached. */
   allowPrivate: boolean;
   /** For the whole exchange: lookup, connect, request and reading the answer. */
@@ -46,6 +53,14 @@ export interface OutboundResponse {
   body: Buffer;
   /** The answer was longer than maxResponseBytes; `body` holds its beginning. */
   truncated: boolean;
+}
+
+/** An answer whose body the caller reads as it arrives (a media download). */
+export interface OutboundStream {
+  status: number;
+  headers: IncomingHttpHeaders;
+  /** Errors with an OutboundError on a timeout or an abort. */
+  body: Readable;
 }
 
 export type OutboundFailure = 'invalid_url' | 'refused_target' | 'timeout' | 'network';
@@ -207,30 +222,10 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
      * OutboundError; any HTTP status resolves.
      */
     async send(req: OutboundRequest): Promise<OutboundResponse> {
-      const url = parseTarget(req.url);
-      const host = bareHostname(url);
-      // Node connects to IP literals without calling `lookup`, so they are checked here.
-      const refusal = req.allowPrivate ? null : literalRefusal(host);
-      if (refusal) throw new OutboundError('refused_target', refusal);
       const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       const maxBytes = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-      const body = req.body;
+      const request = open(req);
       return new Promise<OutboundResponse>((resolvePromise, reject) => {
-        const request = (url.protocol === 'https:' ? https : http).request({
-          hostname: host,
-          port: url.port || undefined,
-          path: `${url.pathname}${url.search}`,
-          method: req.method ?? 'POST',
-          headers:
-            body === undefined
-              ? { ...req.headers }
-              : { ...req.headers, 'content-length': String(Buffer.byteLength(body)) },
-          ...(url.username ? { auth: `${decoded(url.username)}:${decoded(url.password)}` } : {}),
-          // A pooled socket was checked under the policy of its first request, and that
-          // policy may have changed since: every request connects afresh.
-          agent: false,
-          lookup: guardedLookup(req.allowPrivate),
-        });
         let settled = false;
         const timer = setTimeout(() => {
           settle(() =>
@@ -284,9 +279,92 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
           res.on('end', () => done(false));
           res.on('error', (e) => settle(() => reject(new OutboundError('network', e.message))));
         });
-        request.end(body);
+        writeBody(request, req.body);
+      });
+    },
+
+    /**
+     * Like `send`, but the answer's body is handed over as a stream as soon as the head
+     * arrives (a download the caller counts and writes as it comes). `timeoutMs` covers the
+     * whole exchange, reading included: past it the body stream errors.
+     */
+    async stream(req: OutboundRequest): Promise<OutboundStream> {
+      const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+      const request = open(req);
+      return new Promise<OutboundStream>((resolvePromise, reject) => {
+        let answered = false;
+        const fail = (e: Error) => {
+          const err = e instanceof OutboundError ? e : new OutboundError('network', e.message);
+          if (!answered) reject(err);
+          request.destroy(err);
+        };
+        const timer = setTimeout(
+          () => fail(new OutboundError('timeout', `no answer within ${timeoutMs / 1000} s`)),
+          timeoutMs,
+        );
+        const abort = () =>
+          fail(new OutboundError('network', 'aborted: the core is shutting down'));
+        if (req.signal?.aborted) abort();
+        req.signal?.addEventListener('abort', abort, { once: true });
+        request.on('close', () => {
+          clearTimeout(timer);
+          req.signal?.removeEventListener('abort', abort);
+        });
+        request.on('error', (e: NodeJS.ErrnoException) => {
+          if (!answered) {
+            clearTimeout(timer);
+            reject(e instanceof OutboundError ? e : new OutboundError('network', e.message));
+          }
+        });
+        request.on('response', (res) => {
+          answered = true;
+          // The request's own failure (timeout, abort) reaches the reader through the body.
+          request.on('error', (e) => res.destroy(e));
+          res.on('end', () => clearTimeout(timer));
+          resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body: res });
+        });
+        writeBody(request, req.body);
       });
     },
   };
+
+  /** Opens a request under the policy (the IP-literal check here, names in the lookup). */
+  function open(req: OutboundRequest): http.ClientRequest {
+    const url = parseTarget(req.url);
+    const host = bareHostname(url);
+    // Node connects to IP literals without calling `lookup`, so they are checked here.
+    const refusal = req.allowPrivate ? null : literalRefusal(host);
+    if (refusal) throw new OutboundError('refused_target', refusal);
+    const body = req.body;
+    const length =
+      body === undefined
+        ? null
+        : typeof body === 'string' || Buffer.isBuffer(body)
+          ? Buffer.byteLength(body)
+          : body.length;
+    return (url.protocol === 'https:' ? https : http).request({
+      hostname: host,
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      method: req.method ?? 'POST',
+      headers:
+        length === null ? { ...req.headers } : { ...req.headers, 'content-length': String(length) },
+      ...(url.username ? { auth: `${decoded(url.username)}:${decoded(url.password)}` } : {}),
+      // A pooled socket was checked under the policy of its first request, and that
+      // policy may have changed since: every request connects afresh.
+      agent: false,
+      lookup: guardedLookup(req.allowPrivate),
+    });
+  }
+}
+
+function writeBody(request: http.ClientRequest, body: OutboundRequest['body']) {
+  if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) {
+    request.end(body);
+    return;
+  }
+  const source = body.open();
+  source.on('error', (e) => request.destroy(e));
+  source.pipe(request);
 }
 export type Outbound = ReturnType<typeof createOutbound>;

@@ -1,4 +1,5 @@
 import type { Database as Db } from 'better-sqlite3';
+import fs from 'node:fs';
 import { ApiError } from '../../../../shared/errors.ts';
 import type {
   ChannelSettings,
@@ -19,7 +20,13 @@ import {
 } from '../../channel/cloud-api.ts';
 import type { Outbound } from '../../net/outbound.ts';
 import { OutboundError } from '../../net/outbound.ts';
-import type { Channel, DeliveryOutcome, LocalChannel, RemoteChannel } from '../../channel/types.ts';
+import type {
+  Channel,
+  ChannelMedia,
+  DeliveryOutcome,
+  LocalChannel,
+  RemoteChannel,
+} from '../../channel/types.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import type { Clock, Random, Scope } from '../../runtime.ts';
 import type { Sealer } from '../../secrets.ts';
@@ -30,6 +37,23 @@ import type { ChannelRow } from './repo.ts';
 import { channelRepo } from './repo.ts';
 
 export type { ChannelRow } from './repo.ts';
+
+/** A name for an uploaded file that came without one (`image.png`). */
+const EXTENSIONS: Record<string, string> = {
+  'image/jpeg': 'jpg',
+  'image/png': 'png',
+  'image/webp': 'webp',
+  'audio/ogg': 'ogg',
+  'audio/mpeg': 'mp3',
+  'audio/mp4': 'm4a',
+  'audio/aac': 'aac',
+  'audio/amr': 'amr',
+  'video/mp4': 'mp4',
+  'video/3gpp': '3gp',
+  'application/pdf': 'pdf',
+  'text/plain': 'txt',
+};
+const defaultFileName = (m: ChannelMedia) => `${m.kind}.${EXTENSIONS[m.mimeType] ?? 'bin'}`;
 
 /** Provider errors the governor backs off from (too fast overall, or to one person). */
 const RETRYABLE_CODES = new Set([130429, 131056, 131057, 131000, 1, 2, 4, 80007, 133004]);
@@ -128,6 +152,8 @@ export function channelService(d: {
   outbound: Outbound;
   log: (message: string, error?: unknown) => void;
   sealer: Sealer;
+  /** Where a stored media file is (data-dir/media/<sha256>): an upload reads it from there. */
+  mediaFile: (sha256: string) => string;
 }) {
   const { db, clock } = d;
   const repo = channelRepo(db, d.sealer);
@@ -190,15 +216,31 @@ export function channelService(d: {
           const wamid = await client.send(messagePayload(m, template), signal);
           return { ok: true, followUps: [], channelMessageId: wamid };
         } catch (e) {
-          if (e instanceof GraphError) {
-            const outcome = outcomeOfGraphError(e);
-            if (e.code === 190) markTokenRefused(r.business_account_id, outcome.message);
-            return outcome;
-          }
-          throw e;
+          return refusedBy(e);
+        }
+      },
+      async upload(media: ChannelMedia, signal: AbortSignal) {
+        const file = d.mediaFile(media.sha256);
+        try {
+          const providerId = await client.uploadMedia(
+            { open: () => fs.createReadStream(file), size: media.size },
+            media.mimeType,
+            media.fileName ?? defaultFileName(media),
+            signal,
+          );
+          return { ok: true, providerId };
+        } catch (e) {
+          return refusedBy(e);
         }
       },
     };
+    /** Meta's refusal as an outcome (a refused token marks the settings); anything else rethrown. */
+    function refusedBy(e: unknown): DeliveryOutcome & { ok: false } {
+      if (!(e instanceof GraphError)) throw e;
+      const outcome = outcomeOfGraphError(e);
+      if (e.code === 190) markTokenRefused(r.business_account_id, outcome.message);
+      return outcome;
+    }
     remotes.set(r.business_account_id, { stamp, channel });
     return channel;
   }
@@ -277,6 +319,12 @@ export function channelService(d: {
     },
 
     clientFor: (r: ChannelRow) => clientOf(r),
+
+    /** The Graph client of a connected account (a received file is fetched with its token). */
+    clientForAccount(accountId: string): CloudApiClient | null {
+      const r = repo.byAccount(accountId);
+      return r && connected(r) ? clientOf(r) : null;
+    },
 
     /** A webhook signed with the account's app secret named its number: the number is its own. */
     proveNumber: (accountId: string) => repo.prove(accountId, clock.now()),

@@ -1,6 +1,8 @@
 import type { Database as Db } from 'better-sqlite3';
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { ListReply } from '../../../../shared/schemas/interactive-lists.ts';
+import type { Location, MediaType, SharedContact } from '../../../../shared/schemas/media.ts';
+import { MEDIA_TYPES } from '../../../../shared/schemas/media.ts';
 import { ApiError } from '../../../../shared/errors.ts';
 import { isWaUserId } from '../../../../shared/phone.ts';
 import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
@@ -8,6 +10,7 @@ import { decodeCursor, toPage } from '../../http/pagination.ts';
 import { iso } from '../../runtime.ts';
 import type { ContactsService } from '../contacts/service.ts';
 import type { ConversationsService } from '../conversations/service.ts';
+import type { InboundMedia } from '../media/service.ts';
 import type { MessagesService } from '../messages/service.ts';
 import type { TemplatesService } from '../templates/service.ts';
 import type { RejectRow } from './repo.ts';
@@ -43,9 +46,11 @@ interface SenderProfile {
   user_id?: string;
 }
 interface MediaPart {
+  id?: string;
   caption?: string;
   filename?: string;
   mime_type?: string;
+  sha256?: string;
 }
 interface InboundMessage {
   /** The sender's phone (digits); absent for a username user who shares none. */
@@ -61,8 +66,19 @@ interface InboundMessage {
   audio?: MediaPart & { voice?: boolean };
   document?: MediaPart;
   sticker?: MediaPart & { animated?: boolean };
-  location?: { latitude?: number; longitude?: number; name?: string; address?: string };
-  contacts?: { name?: { formatted_name?: string }; phones?: { phone?: string }[] }[];
+  location?: {
+    latitude?: number | string;
+    longitude?: number | string;
+    name?: string;
+    address?: string;
+    url?: string;
+  };
+  contacts?: {
+    name?: { formatted_name?: string; first_name?: string; last_name?: string };
+    phones?: { phone?: string; wa_id?: string; type?: string }[];
+    emails?: { email?: string; type?: string }[];
+    org?: { company?: string };
+  }[];
   reaction?: { message_id?: string; emoji?: string };
   system?: {
     body?: string;
@@ -184,44 +200,88 @@ export function channelWebhook(d: {
 
   const scopeOf = (r: ChannelRow): Scope => ({ workspaceId: r.workspace_id, environment: 'live' });
 
-  /** The message's words as the inbox shows them, for what we cannot show as itself yet. */
-  function describe(m: InboundMessage, type: string): string {
-    const media =
-      type === 'image' ||
-      type === 'video' ||
-      type === 'audio' ||
-      type === 'document' ||
-      type === 'sticker'
-        ? m[type]
-        : undefined;
-    if (media) {
-      const kind = type === 'audio' && m.audio?.voice ? 'a voice message' : kindOf(type);
-      const named =
-        type === 'document' && text(media.filename) ? `${kind}: ${media.filename}` : kind;
-      const caption = text(media.caption)?.trim();
-      return `[${named} — ${OPEN_WHATSAPP}]${caption ? `\n${caption}` : ''}`;
+  /** The words of a message we cannot show as itself (an order, a poll, a new kind). */
+  const describe = (type: string): string => `[${kindOf(type)} — ${OPEN_WHATSAPP}]`;
+
+  /** A photo, voice note, video, document or sticker: its record, fetched by a job. */
+  function mediaOf(account: ChannelRow, m: InboundMessage, kind: MediaType): InboundMedia {
+    const part = m[kind] as unknown;
+    if (!isObject(part)) throw new Unreadable(`the ${kind} message has no "${kind}" object`);
+    const p = part as MediaPart & { voice?: unknown };
+    const providerId = text(p.id)?.trim();
+    if (!providerId) throw new Unreadable(`the ${kind} names no media "id" to fetch it by`);
+    if (providerId.length > 200) throw new Unreadable(`the ${kind}'s media "id" is too long`);
+    return {
+      origin: 'cloud_api',
+      kind,
+      providerId,
+      businessAccountId: account.business_account_id,
+      declaredMimeType: text(p.mime_type)?.slice(0, 200) ?? null,
+      declaredSha256: text(p.sha256)?.slice(0, 100) ?? null,
+      fileName: kind === 'document' ? text(p.filename)?.trim().slice(0, 240) || null : null,
+      voice: kind === 'audio' && p.voice === true,
+    };
+  }
+
+  /** Meta sends coordinates as numbers (its examples) or strings (its send schema). */
+  const coordinate = (v: unknown, max: number, what: string): number => {
+    const n =
+      typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' ? Number(v) : NaN;
+    if (!Number.isFinite(n) || Math.abs(n) > max) {
+      throw new Unreadable(`the location's ${what} is not a coordinate`);
     }
-    if (type === 'location' && m.location) {
-      const l = m.location;
-      const place = [text(l.name), text(l.address)].filter(Boolean).join(', ');
-      const at =
-        typeof l.latitude === 'number' && typeof l.longitude === 'number'
-          ? `${l.latitude}, ${l.longitude}`
-          : '';
-      const what = [place, at && `(${at})`].filter(Boolean).join(' ');
-      return `[a location${what ? `: ${what}` : ''}]`;
+    return n;
+  };
+
+  function locationOf(m: InboundMessage): Location {
+    if (!isObject(m.location as unknown))
+      throw new Unreadable('the location message has no "location"');
+    const l = m.location!;
+    const opt = (v: unknown, max: number) => text(v)?.trim().slice(0, max) || undefined;
+    const name = opt(l.name, 1000);
+    const address = opt(l.address, 1000);
+    const url = opt(l.url, 2000);
+    return {
+      latitude: coordinate(l.latitude, 90, 'latitude'),
+      longitude: coordinate(l.longitude, 180, 'longitude'),
+      ...(name ? { name } : {}),
+      ...(address ? { address } : {}),
+      ...(url ? { url } : {}),
+    };
+  }
+
+  function contactsOf(m: InboundMessage): SharedContact[] {
+    if (!Array.isArray(m.contacts) || m.contacts.length === 0) {
+      throw new Unreadable('the contacts message has no contact card');
     }
-    if (type === 'contacts' && Array.isArray(m.contacts)) {
-      const cards = m.contacts
-        .map((c) =>
-          [text(c?.name?.formatted_name), ...(c?.phones ?? []).map((p) => text(p?.phone))]
-            .filter(Boolean)
-            .join(' '),
-        )
-        .filter(Boolean);
-      return `[${cards.length > 1 ? `${cards.length} contact cards` : 'a contact card'}${cards.length ? `: ${cards.join('; ')}` : ''}]`;
-    }
-    return `[${kindOf(type)} — ${OPEN_WHATSAPP}]`;
+    return m.contacts.slice(0, 50).map((c) => {
+      if (!isObject(c as unknown)) throw new Unreadable('a shared contact card is not an object');
+      const first = text(c.name?.first_name);
+      const last = text(c.name?.last_name);
+      const name =
+        text(c.name?.formatted_name)?.trim() ||
+        [first, last].filter(Boolean).join(' ').trim() ||
+        null;
+      return {
+        name: name?.slice(0, 500) ?? null,
+        phones: (Array.isArray(c.phones) ? c.phones : [])
+          .filter((p) => isObject(p as unknown) && text(p.phone))
+          .slice(0, 20)
+          .map((p) => ({
+            phone: text(p.phone)!.slice(0, 64),
+            waId: text(p.wa_id)?.slice(0, 64) ?? null,
+            type: text(p.type)?.slice(0, 32) ?? null,
+          })),
+        emails: (Array.isArray(c.emails) ? c.emails : [])
+          .filter((e) => isObject(e as unknown) && text(e.email))
+          .slice(0, 20)
+          .map((e) => ({
+            email: text(e.email)!.slice(0, 320),
+            type: text(e.type)?.slice(0, 32) ?? null,
+          })),
+        organization: text(c.org?.company)?.trim().slice(0, 500) || null,
+      };
+    });
   }
 
   /** Who sent a message: its ids, and the profile `contacts[]` gives for them. */
@@ -277,10 +337,31 @@ export function channelWebhook(d: {
     }
 
     let body: string;
-    let kind: 'text' | 'list' = 'text';
+    let kind: 'text' | 'list' | 'media' | 'location' | 'contacts' = 'text';
     let listReply: ListReply | undefined;
+    let media: InboundMedia | undefined;
+    let location: Location | undefined;
+    let contacts: SharedContact[] | undefined;
     if (type === 'text') body = text(m.text?.body) ?? '';
-    else if (type === 'interactive' && m.interactive?.list_reply) {
+    else if ((MEDIA_TYPES as readonly string[]).includes(type)) {
+      media = mediaOf(account, m, type as MediaType);
+      kind = 'media';
+      // Its caption is its text (audio and stickers have none).
+      const part = m[type as MediaType] as MediaPart;
+      body = text(part.caption)?.trim().slice(0, 4096) ?? '';
+    } else if (type === 'location') {
+      location = locationOf(m);
+      kind = 'location';
+      // The words search and the conversation list show.
+      body = [location.name, location.address].filter(Boolean).join(', ');
+    } else if (type === 'contacts') {
+      contacts = contactsOf(m);
+      kind = 'contacts';
+      body = contacts
+        .map((c) => c.name ?? c.phones[0]?.phone ?? '')
+        .filter(Boolean)
+        .join(', ');
+    } else if (type === 'interactive' && m.interactive?.list_reply) {
       const pick = m.interactive.list_reply;
       body = text(pick.title) ?? '';
       // A list reply names the row, not the list: the message it answers (`context.id`) does.
@@ -298,15 +379,22 @@ export function channelWebhook(d: {
       const emoji = text(m.reaction?.emoji);
       body = emoji ? `Reacted ${emoji} to a message` : 'Removed a reaction';
     } else {
-      body = describe(m, type);
+      body = describe(type);
     }
+    const contextChannelId = text(m.context?.id)?.slice(0, 200) ?? null;
     const stored = d.messages.receive(scope, {
       ...sender,
-      text: body.trim() === '' ? '[an empty message]' : body,
+      // Media, locations and contact cards may have no words: they are what they are.
+      text:
+        body.trim() === '' && (kind === 'text' || kind === 'list') ? '[an empty message]' : body,
       type: kind,
       receivedAt,
       channelMessageId: id,
       ...(listReply ? { listReply } : {}),
+      ...(media ? { media } : {}),
+      ...(location ? { location } : {}),
+      ...(contacts ? { contacts } : {}),
+      ...(contextChannelId ? { context: { channelMessageId: contextChannelId } } : {}),
     });
     if (stored) result.messages++;
     else result.duplicates++;

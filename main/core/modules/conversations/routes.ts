@@ -1,4 +1,7 @@
+import { z } from 'zod';
 import { idParams, pageQuery, page } from '../../../../shared/schemas/common.ts';
+import { reactionBody } from '../../../../shared/schemas/media.ts';
+import { ApiError } from '../../../../shared/errors.ts';
 import {
   conversationDetailSchema,
   conversationPageSchema,
@@ -20,9 +23,14 @@ import { sendJson } from '../../http/types.ts';
 
 const tags = ['Conversations (inbox)'];
 
+/** One emoji: pictographs with their modifiers and joiners, a flag, or a keycap. */
+const EMOJI =
+  /^(?:[#*0-9]\uFE0F?\u20E3|\p{Regional_Indicator}{2}|\p{Extended_Pictographic}[\p{Emoji_Modifier}\uFE0F\u200D\p{Extended_Pictographic}]*)$/u;
+
 const REPLY_DOCS: OperationDocs = {
-  // A reply is a text, template or list send; `listId` naming no list is a 404 too.
-  errors: [...TEMPLATE_SEND_ERRORS, 'conversation_changed'],
+  // A reply is a text, template, list or media send; `listId` or `mediaId` naming nothing is a
+  // 404 too, a media not ready a 409.
+  errors: [...TEMPLATE_SEND_ERRORS, 'conversation_changed', 'invalid_state'],
   headers: ['X-Parley-Agent'],
   requestExample: { text: 'Your order has shipped.' },
   responseExample: messageExample,
@@ -139,6 +147,71 @@ export const conversationsRoutes: RegisterRoutes = (app, { conversations, messag
       const answer = await messages.deliverNow(message.id);
       if (answer.kind === 'refused') throw refusal(app, req, answer.error);
       const final = toMessage(messages.byId(message.id)!);
+      app.amendStoredAnswer(req, 200, JSON.stringify(final));
+      return final;
+    },
+  );
+
+  app.post(
+    '/conversations/:id/messages/:messageId/reaction',
+    {
+      config: {
+        right: 'inbox',
+        docs: {
+          errors: ['outside_service_window', 'insufficient_balance', 'channel_error'],
+          headers: ['X-Parley-Agent'],
+          requestExample: { emoji: '👍' },
+          responseExample: messageExample,
+        },
+      },
+      schema: {
+        operationId: 'reactToMessage',
+        tags,
+        summary: 'React to a customer’s message with an emoji (an empty one takes it back)',
+        description:
+          'Inside the 24-hour service window only (422 `outside_service_window`). Sends a `reaction` message to the channel (its statuses follow like any send’s) and puts the emoji on the message (`agentReaction`, event `message.reaction`); the answer is that message. A reaction whose send fails comes off again.',
+        params: z.object({
+          id: z.string().min(1).max(100),
+          messageId: z.string().min(1).max(100),
+        }),
+        body: reactionBody,
+        response: { 200: messageSchema },
+      },
+    },
+    async (req, reply) => {
+      const emoji = req.body.emoji.trim();
+      if (emoji !== '' && !EMOJI.test(emoji)) {
+        throw new ApiError(
+          'validation_error',
+          'emoji must be one emoji (or empty to take it back)',
+          {
+            param: 'emoji',
+          },
+        );
+      }
+      const sent = app.commitWithResponse(
+        req,
+        reply,
+        () =>
+          conversations.react(
+            req.principal,
+            req.params.id,
+            req.params.messageId,
+            emoji,
+            req.principal.agent,
+          ),
+        (r) => ({
+          body: JSON.stringify(r.message),
+          contentType: 'application/json; charset=utf-8',
+        }),
+      );
+      if (sent === reply) return reply as never; // a replay
+      const r = sent as ReturnType<typeof conversations.react>;
+      if (!r.remote) return r.message;
+      // Live on the Cloud API: handed to Meta inside the request, like a reply.
+      const answer = await messages.deliverNow(r.reaction.id);
+      if (answer.kind === 'refused') throw refusal(app, req, answer.error);
+      const final = toMessage(messages.byId(r.message.id)!);
       app.amendStoredAnswer(req, 200, JSON.stringify(final));
       return final;
     },

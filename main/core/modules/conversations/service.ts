@@ -50,6 +50,11 @@ export interface ReplyBody {
   templateName?: string;
   variables?: Record<string, string>;
   listId?: string;
+  mediaId?: string;
+  caption?: string;
+  fileName?: string;
+  /** Quote one of the conversation's messages. */
+  replyToMessageId?: string | undefined;
   as: 'agent' | 'bot';
   private: boolean;
   /** The newest message the replier saw: a newer one from someone else answers 409. */
@@ -188,8 +193,23 @@ export function conversationsService(deps: {
   function send(scope: Scope, row: ConversationRow, body: ReplyBody, agentId: string | null) {
     const contact = deps.contacts.find(scope, row.contact_id)!;
     const sender = { sentBy: body.as, agentId } as const;
+    const quote = { replyToMessageId: body.replyToMessageId };
     if (body.text !== undefined) {
-      return deps.messages.sendText(scope, { contact, message: body.text }, sender).message;
+      return deps.messages.sendText(scope, { contact, message: body.text, ...quote }, sender)
+        .message;
+    }
+    if (body.mediaId !== undefined) {
+      return deps.messages.sendMedia(
+        scope,
+        {
+          contact,
+          mediaId: body.mediaId,
+          ...(body.caption !== undefined ? { caption: body.caption } : {}),
+          ...(body.fileName !== undefined ? { fileName: body.fileName } : {}),
+          ...quote,
+        },
+        sender,
+      ).message;
     }
     if (body.templateName !== undefined) {
       return deps.messages.sendTemplate(
@@ -202,11 +222,31 @@ export function conversationsService(deps: {
         sender,
       ).message;
     }
-    return deps.messages.sendList(scope, { contact, listId: body.listId! }, sender).message;
+    return deps.messages.sendList(scope, { contact, listId: body.listId!, ...quote }, sender)
+      .message;
   }
 
   const service = {
     repo,
+
+    /**
+     * The business reacts to one of the customer's messages in a conversation (an empty emoji
+     * takes it back): see messages.sendReaction. Returns the message reacted to, as it is now.
+     */
+    react(
+      scope: Scope,
+      id: string,
+      messageId: string,
+      emoji: string,
+      acting: ActingAgent = NO_AGENT,
+    ) {
+      const row = require(scope, id);
+      const agentId = acting.named ? actingId(acting) : row.assignee_id;
+      return deps.messages.sendReaction(scope, row.id, messageId, emoji, {
+        sentBy: 'agent',
+        agentId,
+      });
+    },
 
     /** The conversation of a contact with a business account, if there is one. */
     byContact: (contactId: string, accountId: string): ConversationRow | undefined =>
@@ -471,13 +511,13 @@ export function conversationsService(deps: {
      * it (the workspace's `assignOnFirstReply`); a note's `@name`s are stored and notified.
      */
     reply(scope: Scope, id: string, body: ReplyBody, acting: ActingAgent = NO_AGENT) {
-      const given = (['text', 'templateName', 'listId'] as const).filter(
+      const given = (['text', 'templateName', 'listId', 'mediaId'] as const).filter(
         (k) => body[k] !== undefined,
       );
       if (given.length !== 1) {
         throw new ApiError(
           'validation_error',
-          'give exactly one of text, templateName (with variables) or listId',
+          'give exactly one of text, templateName (with variables), listId or mediaId',
           {
             param: given[1] ?? 'text',
           },
@@ -485,6 +525,21 @@ export function conversationsService(deps: {
       }
       if (body.private && body.text === undefined) {
         throw new ApiError('validation_error', 'a private note is text', { param: 'private' });
+      }
+      for (const k of ['caption', 'fileName'] as const) {
+        if (body[k] !== undefined && body.mediaId === undefined) {
+          throw new ApiError('validation_error', `${k} goes with mediaId`, { param: k });
+        }
+      }
+      if (
+        body.replyToMessageId !== undefined &&
+        (body.private || body.templateName !== undefined)
+      ) {
+        throw new ApiError(
+          'validation_error',
+          'a quote goes with a text, media or list reply (not a note or a template)',
+          { param: 'replyToMessageId' },
+        );
       }
       return db
         .transaction(() => {

@@ -7,6 +7,7 @@ import type { Clock, IdGenerator } from '../../runtime.ts';
 import type { ContactsService } from '../contacts/service.ts';
 import type { ConversationStore } from '../conversations/store.ts';
 import type { InteractiveListsService } from '../interactive-lists/service.ts';
+import type { MediaService } from '../media/service.ts';
 import type { TemplatesService } from '../templates/service.ts';
 import type { PricesRepo } from '../wallet/prices.ts';
 import type { WalletService } from '../wallet/service.ts';
@@ -32,6 +33,8 @@ export interface MessagingDeps {
   workspaces: WorkspacesService;
   governor: Governor;
   lists: InteractiveListsService;
+  /** Media records and their files: a received file is recorded and fetched, an upload sent. */
+  media: MediaService;
 }
 
 /** What the module's use cases (send, dispatch, status, inbound) share: one of each per core. */

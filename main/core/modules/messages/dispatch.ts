@@ -1,5 +1,5 @@
 import type { ApiError } from '../../../../shared/errors.ts';
-import type { DeliveryOutcome } from '../../channel/types.ts';
+import type { DeliveryOutcome, UploadOutcome } from '../../channel/types.ts';
 import { RetryLater } from '../../jobs/scheduler.ts';
 import type { PaceKey } from '../../pacing/governor.ts';
 import type { MessagesContext } from './context.ts';
@@ -29,7 +29,7 @@ const paceKey = (accountId: string, environment: 'test' | 'live'): PaceKey => ({
 export function messageDispatch(ctx: MessagesContext, status: MessageStatus) {
   const { d, repo } = ctx;
   const { db, clock, scheduler } = d;
-  const { applyOutcome, channelGone, dispatchDied } = status;
+  const { applyOutcome, applyStatus, channelGone, dispatchDied } = status;
 
   function registerJobs() {
     // The hand-over. A local channel (the simulator) answers synchronously, so its answer, the
@@ -85,13 +85,56 @@ export function messageDispatch(ctx: MessagesContext, status: MessageStatus) {
             false,
           );
         }
+        let message = toChannelMessage(row, now);
+        if (row.type === 'media') {
+          // The file goes to the provider first, not yet in flight: nothing was sent. An upload
+          // whose answer was lost is simply made again (Meta keeps unused uploads 30 days).
+          const media = message.media;
+          if (!media || !channel.upload) {
+            db.transaction(() => {
+              applyStatus(row, 'failed', {
+                code: 'media_unavailable',
+                message: media
+                  ? 'this channel does not send media'
+                  : 'the file is no longer stored (expired or removed): upload it again',
+              });
+              ctx.complete();
+            }).immediate();
+            return;
+          }
+          if (!media.providerId) {
+            let uploaded: UploadOutcome;
+            try {
+              uploaded = await channel.upload(media, ctx.signal);
+            } catch (e) {
+              if (ctx.signal.aborted) throw e;
+              throw new RetryLater(`the file could not be uploaded: ${(e as Error).message}`);
+            }
+            if (!uploaded.ok) {
+              const refused = uploaded;
+              if (refused.retryable && ctx.attempt < MAX_DISPATCH_ATTEMPTS) {
+                throw retryDispatch(refused, ctx.attempt);
+              }
+              db.transaction(() => {
+                applyStatus(repo.byId(messageId)!, 'failed', {
+                  code: refused.code,
+                  message: `the file was refused: ${refused.message}`,
+                });
+                ctx.complete();
+              }).immediate();
+              return;
+            }
+            d.media.setUploaded(media.id, uploaded.providerId);
+            message = { ...message, media: { ...media, providerId: uploaded.providerId } };
+          }
+        }
         repo.setDispatching(messageId, now);
         let outcome: DeliveryOutcome;
         let timer: NodeJS.Timeout | undefined;
         try {
           // A provider call is bounded here too, whatever the channel does with its own timeout.
           outcome = await Promise.race([
-            channel.deliver(toChannelMessage(row), ctx.attempt, ctx.signal),
+            channel.deliver(message, ctx.attempt, ctx.signal),
             new Promise<never>((_, reject) => {
               timer = setTimeout(
                 () => reject(new Error(`no answer within ${DELIVER_TIMEOUT_MS / 1000} s`)),
@@ -153,13 +196,15 @@ export function messageDispatch(ctx: MessagesContext, status: MessageStatus) {
     if (!row || row.status !== 'accepted') return { kind: 'pending' };
     const channel = d.channelFor(row.workspace_id, row.environment);
     if (channel.kind !== 'remote') {
-      if (row.dispatching_at === null) return { kind: 'pending' }; // the simulator's
+      if (row.dispatching_at == null) return { kind: 'pending' }; // the simulator's
       db.transaction(() => channelGone(repo.byId(messageId)!)).immediate();
       return {
         kind: 'refused',
         error: channelApiError('channel_disconnected', 'the live channel was switched off'),
       };
     }
+    // Not handed over by the request (a media message: its job uploads the file first).
+    if (row.dispatching_at == null) return { kind: 'pending' };
     const abort = new AbortController();
     let timer: NodeJS.Timeout | undefined;
     let outcome: DeliveryOutcome;

@@ -1,11 +1,13 @@
 import type { Message } from '../../../../shared/schemas/messages.ts';
 import type { ListReply } from '../../../../shared/schemas/interactive-lists.ts';
+import type { Location, SharedContact } from '../../../../shared/schemas/media.ts';
 import type { Scope } from '../../runtime.ts';
 import type { ContactRow } from '../contacts/repo.ts';
 import { addressOf } from '../contacts/service.ts';
 import type { ConversationRow } from '../conversations/repo.ts';
+import type { InboundMedia } from '../media/service.ts';
 import type { MessagesContext } from './context.ts';
-import { toMessage } from './model.ts';
+import { mediaFactsJson, scopeOf, toMessage } from './model.ts';
 import type { MessageRow } from './repo.ts';
 
 /**
@@ -32,7 +34,16 @@ export function messageInbound(ctx: MessagesContext) {
       | 'channel_message_id'
       | 'created_at'
     > &
-      Pick<Partial<MessageRow>, 'interactive'>,
+      Pick<
+        Partial<MessageRow>,
+        | 'interactive'
+        | 'media_id'
+        | 'media_json'
+        | 'file_name'
+        | 'content'
+        | 'context_message_id'
+        | 'context_channel_id'
+      >,
   ): MessageRow => ({
     id: ids('msg'),
     workspace_id: scope.workspaceId,
@@ -63,13 +74,20 @@ export function messageInbound(ctx: MessagesContext) {
         waUserId?: string | null;
         /** The sender's WhatsApp profile name: the name of a contact that has none. */
         profileName?: string | null;
+        /** The words; a media message's caption (or empty). */
         text: string;
-        type: 'text' | 'list';
+        type: 'text' | 'list' | 'media' | 'location' | 'contacts';
         receivedAt: number;
         /** A pick from an interactive list. */
         listReply?: ListReply;
         /** The provider's id (a real channel): a redelivered webhook stores nothing twice. */
         channelMessageId?: string;
+        /** A photo, voice note, video, document or sticker: recorded, and fetched by a job. */
+        media?: InboundMedia;
+        location?: Location;
+        contacts?: SharedContact[];
+        /** The message this one quotes: the provider's id (`context.id`) and/or ours. */
+        context?: { messageId?: string | null; channelMessageId?: string | null };
       },
     ): Message | null {
       return db
@@ -87,6 +105,20 @@ export function messageInbound(ctx: MessagesContext) {
             account.id,
             input.receivedAt,
           );
+          const media = input.media ? d.media.recordInbound(scope, input.media) : null;
+          // A quote of a message we have names ours too (the thread jumps to it).
+          const quotedChannelId = input.context?.channelMessageId ?? null;
+          const quoted =
+            !input.context?.messageId && quotedChannelId
+              ? repo.byChannelId(quotedChannelId)
+              : undefined;
+          const ours =
+            input.context?.messageId ??
+            (quoted &&
+            quoted.workspace_id === scope.workspaceId &&
+            quoted.environment === scope.environment
+              ? quoted.id
+              : null);
           const row = unsentRow(scope, conversation.id, contact, {
             direction: 'inbound',
             type: input.type,
@@ -97,6 +129,16 @@ export function messageInbound(ctx: MessagesContext) {
             channel_message_id: input.channelMessageId ?? null,
             created_at: input.receivedAt,
             interactive: input.listReply ? JSON.stringify(input.listReply) : null,
+            media_id: media?.id ?? null,
+            media_json: media ? mediaFactsJson(media) : null,
+            file_name: input.media?.fileName ?? null,
+            content: input.location
+              ? JSON.stringify(input.location)
+              : input.contacts
+                ? JSON.stringify(input.contacts)
+                : null,
+            context_message_id: ours,
+            context_channel_id: quotedChannelId,
           });
           repo.insert(row);
           d.contacts.markInbound(contact.id, input.receivedAt, now);
@@ -137,6 +179,18 @@ export function messageInbound(ctx: MessagesContext) {
         { message },
       );
       return message;
+    },
+
+    /**
+     * A received file was fetched (or could not be): each message carrying it says so
+     * (`message.media_ready` / `message.media_failed`), in the transaction that settled it.
+     */
+    mediaSettled(mediaId: string, ready: boolean) {
+      for (const row of repo.byMedia(mediaId)) {
+        outbox.emit(scopeOf(row), ready ? 'message.media_ready' : 'message.media_failed', {
+          message: toMessage(row),
+        });
+      }
     },
 
     /**

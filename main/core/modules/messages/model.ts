@@ -1,11 +1,18 @@
 import { ApiError } from '../../../../shared/errors.ts';
 import { listText } from '../../../../shared/list-rules.ts';
 import type { Message } from '../../../../shared/schemas/messages.ts';
+import type {
+  Location,
+  MediaType,
+  MessageMedia,
+  SharedContact,
+} from '../../../../shared/schemas/media.ts';
 import type { InteractiveList, ListReply } from '../../../../shared/schemas/interactive-lists.ts';
-import type { ChannelMessage } from '../../channel/types.ts';
+import type { ChannelMedia, ChannelMessage } from '../../channel/types.ts';
 import type { Scope } from '../../runtime.ts';
 import { iso, isoOrNull } from '../../runtime.ts';
 import type { ContactRow } from '../contacts/repo.ts';
+import type { MediaRow } from '../media/repo.ts';
 import type { TemplateRow } from '../templates/repo.ts';
 import type { PriceCategory } from '../wallet/prices.ts';
 import type { MessageRow } from './repo.ts';
@@ -60,7 +67,66 @@ export type StoredFields = Pick<MessageRow, 'type' | 'template_name' | 'text' | 
   category: PriceCategory;
   /** A list message's copy of the list (JSON). */
   interactive?: string | null;
-};
+} & Partial<
+    Pick<
+      MessageRow,
+      'media_id' | 'file_name' | 'context_message_id' | 'context_channel_id' | 'media_json'
+    >
+  >;
+
+/** Meta's media ids of uploads live 30 days: one older than this is uploaded again. */
+export const PROVIDER_MEDIA_TTL_MS = 29 * 24 * 3600_000;
+
+/** A media record's facts as a message row carries them (MEDIA_FACTS_JSON). */
+export interface MediaFacts {
+  id: string;
+  type: MediaType;
+  mimeType: string | null;
+  size: number | null;
+  sha256: string | null;
+  fileName: string | null;
+  voice: number;
+  status: MessageMedia['status'];
+  error: string | null;
+  providerId: string | null;
+  providerUploadedAt: number | null;
+}
+/** A media record as a message row carries it (`media_json`), for a row built in memory. */
+export const mediaFactsJson = (m: MediaRow): string =>
+  JSON.stringify({
+    id: m.id,
+    type: m.kind,
+    mimeType: m.mime_type,
+    size: m.size,
+    sha256: m.sha256,
+    fileName: m.file_name,
+    voice: m.voice,
+    status: m.status,
+    error: m.error,
+    providerId: m.provider_media_id,
+    providerUploadedAt: m.provider_uploaded_at,
+  } satisfies MediaFacts);
+
+const factsOf = (r: MessageRow): MediaFacts | null =>
+  r.media_json ? (JSON.parse(r.media_json) as MediaFacts) : null;
+
+/** A message's `media` as the API shows it: the record, with the message's caption and name. */
+export function messageMedia(r: MessageRow): MessageMedia | null {
+  const f = factsOf(r);
+  if (!f) return null;
+  return {
+    id: f.id,
+    type: f.type,
+    mimeType: f.mimeType,
+    size: f.size,
+    sha256: f.sha256,
+    caption: r.text === '' ? null : r.text,
+    fileName: r.file_name ?? f.fileName,
+    voice: f.voice === 1,
+    status: f.status,
+    error: f.error,
+  };
+}
 
 /** What a list message stores: the list's text, and a copy of the list as it is now. */
 export const listFields = (list: InteractiveList): StoredFields => ({
@@ -114,10 +180,45 @@ export const toMessage = (r: MessageRow): Message => ({
     r.direction === 'inbound' && r.interactive ? (JSON.parse(r.interactive) as ListReply) : null,
   reaction: r.reaction ? { emoji: r.reaction, at: iso(r.reaction_at ?? r.created_at) } : null,
   mentions: r.mentions ? (JSON.parse(r.mentions) as string[]) : [],
+  media: messageMedia(r),
+  location: r.type === 'location' && r.content ? (JSON.parse(r.content) as Location) : null,
+  contacts: r.type === 'contacts' && r.content ? (JSON.parse(r.content) as SharedContact[]) : null,
+  context:
+    r.context_message_id || r.context_channel_id
+      ? {
+          messageId: r.context_message_id ?? null,
+          channelMessageId: r.context_channel_id ?? null,
+        }
+      : null,
+  agentReaction: r.agent_reaction
+    ? (JSON.parse(r.agent_reaction) as Message['agentReaction'])
+    : null,
 });
 
-export function toChannelMessage(r: MessageRow): ChannelMessage {
-  if (r.type === 'note') throw new Error('notes never reach the channel');
+/** A media message's file for its channel (the caption and name are the message's). */
+function channelMedia(r: MessageRow, now: number): ChannelMedia | null {
+  const f = factsOf(r);
+  if (!f || f.status !== 'ready' || !f.sha256 || !f.mimeType || f.size === null) return null;
+  const fresh =
+    f.providerId !== null &&
+    f.providerUploadedAt !== null &&
+    now - f.providerUploadedAt < PROVIDER_MEDIA_TTL_MS;
+  return {
+    id: f.id,
+    kind: f.type,
+    mimeType: f.mimeType,
+    sha256: f.sha256,
+    size: f.size,
+    caption: r.text === '' ? null : r.text,
+    fileName: r.file_name ?? f.fileName,
+    providerId: fresh ? f.providerId : null,
+  };
+}
+
+export function toChannelMessage(r: MessageRow, now = Date.now()): ChannelMessage {
+  if (r.type === 'note' || r.type === 'location' || r.type === 'contacts') {
+    throw new Error(`${r.type} messages are never sent to the channel`);
+  }
   return {
     id: r.id,
     workspaceId: r.workspace_id,
@@ -130,6 +231,8 @@ export function toChannelMessage(r: MessageRow): ChannelMessage {
     channelMessageId: r.channel_message_id!,
     list:
       r.type === 'list' && r.interactive ? (JSON.parse(r.interactive) as InteractiveList) : null,
+    media: r.type === 'media' ? channelMedia(r, now) : null,
+    contextChannelId: r.context_channel_id ?? null,
   };
 }
 

@@ -1,5 +1,5 @@
 import type { Database as Db } from 'better-sqlite3';
-import { MESSAGE_JSON } from './sql.ts';
+import { MEDIA_FACTS_JSON, MESSAGE_JSON } from './sql.ts';
 
 export interface MessageRow {
   id: string;
@@ -9,7 +9,7 @@ export interface MessageRow {
   contact_id: string;
   phone: string;
   direction: 'outbound' | 'inbound';
-  type: 'template' | 'text' | 'list' | 'note';
+  type: 'template' | 'text' | 'list' | 'note' | 'media' | 'location' | 'contacts' | 'reaction';
   template_name: string | null;
   text: string;
   variables: string | null;
@@ -37,22 +37,57 @@ export interface MessageRow {
   reaction_at?: number | null;
   /** A private note's mentioned members (JSON array of member ids); null when it names nobody. */
   mentions?: string | null;
+  /** A media message's file (a `media` row) and the file name the customer sees. */
+  media_id?: string | null;
+  file_name?: string | null;
+  /** A location (JSON object) or shared contact cards (JSON array). */
+  content?: string | null;
+  /** The message this one quotes or reacts to: our id, and/or the provider's. */
+  context_message_id?: string | null;
+  context_channel_id?: string | null;
+  /** The business's reaction to this message (JSON: emoji, at, agentId, messageId). */
+  agent_reaction?: string | null;
+  /** Read with the row (not a column): the media record's facts as JSON (MEDIA_FACTS_JSON). */
+  media_json?: string | null;
 }
+
+/** Columns a new row may leave out (they default to null). */
+const OPTIONAL_COLUMNS = {
+  campaign_id: null,
+  interactive: null,
+  mentions: null,
+  media_id: null,
+  file_name: null,
+  content: null,
+  context_message_id: null,
+  context_channel_id: null,
+};
 
 export function messagesRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO messages (id, workspace_id, environment, conversation_id, contact_id, phone, direction, type,
        template_name, text, variables, status, sent_by, agent_id, category, cost_micros, channel_message_id, error_code, error_message,
-       created_at, sent_at, delivered_at, read_at, failed_at, campaign_id, interactive, mentions)
+       created_at, sent_at, delivered_at, read_at, failed_at, campaign_id, interactive, mentions,
+       media_id, file_name, content, context_message_id, context_channel_id)
      VALUES (@id, @workspace_id, @environment, @conversation_id, @contact_id, @phone, @direction, @type,
        @template_name, @text, @variables, @status, @sent_by, @agent_id, @category, @cost_micros, @channel_message_id, @error_code,
-       @error_message, @created_at, @sent_at, @delivered_at, @read_at, @failed_at, @campaign_id, @interactive, @mentions)`,
+       @error_message, @created_at, @sent_at, @delivered_at, @read_at, @failed_at, @campaign_id, @interactive, @mentions,
+       @media_id, @file_name, @content, @context_message_id, @context_channel_id)`,
   );
-  const byId = db.prepare('SELECT * FROM messages WHERE id = ?');
+  // A row as the module reads it: with its media's facts.
+  const ROW = `SELECT m.*, ${MEDIA_FACTS_JSON} AS media_json FROM messages m`;
+  const byId = db.prepare(`${ROW} WHERE m.id = ?`);
   const setDispatching = db.prepare('UPDATE messages SET dispatching_at = ? WHERE id = ?');
   const setChannelMessageId = db.prepare('UPDATE messages SET channel_message_id = ? WHERE id = ?');
-  const byChannelId = db.prepare('SELECT * FROM messages WHERE channel_message_id = ?');
+  const byChannelId = db.prepare(`${ROW} WHERE m.channel_message_id = ?`);
   const setReaction = db.prepare('UPDATE messages SET reaction = ?, reaction_at = ? WHERE id = ?');
+  const setAgentReaction = db.prepare('UPDATE messages SET agent_reaction = ? WHERE id = ?');
+  // A failed reaction send takes its emoji off the message, unless a newer one replaced it.
+  const clearAgentReaction = db.prepare(
+    `UPDATE messages SET agent_reaction = NULL
+     WHERE id = ? AND json_extract(agent_reaction, '$.messageId') = ?`,
+  );
+  const byMedia = db.prepare(`${ROW} WHERE m.media_id = ?`);
   const sentInteractive = db
     .prepare(
       `SELECT interactive FROM messages WHERE channel_message_id = ? AND direction = 'outbound'`,
@@ -74,15 +109,17 @@ export function messagesRepo(db: Db) {
   // The newest outbound message or note after `after` that is not the member's own (@me null:
   // every one counts), by the conversation's (conversation_id, id) index.
   const newerOutbound = db.prepare(
-    `SELECT * FROM messages WHERE conversation_id = @conversationId AND id > @after
-       AND direction = 'outbound' AND (@me IS NULL OR sent_by != 'agent' OR agent_id IS NOT @me)
-     ORDER BY id DESC LIMIT 1`,
+    `${ROW} WHERE m.conversation_id = @conversationId AND m.id > @after
+       AND m.direction = 'outbound' AND (@me IS NULL OR m.sent_by != 'agent' OR m.agent_id IS NOT @me)
+     ORDER BY m.id DESC LIMIT 1`,
   );
   const byConversation = page('conversation_id');
   const byContact = page('contact_id');
   return {
-    insert: (r: MessageRow) =>
-      insert.run({ campaign_id: null, interactive: null, mentions: null, ...r }),
+    insert: (r: MessageRow) => {
+      const { media_json: _joined, ...columns } = r;
+      insert.run({ ...OPTIONAL_COLUMNS, ...columns });
+    },
     byId: (id: string) => byId.get(id) as MessageRow | undefined,
     byChannelId: (id: string) => byChannelId.get(id) as MessageRow | undefined,
     newerOutbound: (conversationId: string, after: string, me: string | null) =>
@@ -95,6 +132,11 @@ export function messagesRepo(db: Db) {
     setChannelMessageId: (id: string, channelId: string) => setChannelMessageId.run(channelId, id),
     setReaction: (id: string, emoji: string | null, at: number) =>
       setReaction.run(emoji, emoji === null ? null : at, id),
+    setAgentReaction: (id: string, json: string | null) => setAgentReaction.run(json, id),
+    clearAgentReaction: (id: string, reactionMessageId: string) =>
+      clearAgentReaction.run(id, reactionMessageId).changes > 0,
+    /** The messages that carry a media record (a file sent twice is one record each time). */
+    byMedia: (mediaId: string) => byMedia.all(mediaId) as MessageRow[],
     page: (
       by: 'conversation' | 'contact',
       p: {

@@ -2,6 +2,8 @@ import { page } from '../../../../shared/schemas/common.ts';
 import {
   listMessagesQuery,
   messageSchema,
+  sendMediaBody,
+  sendMediaResponse,
   sendTemplateBody,
   sendTemplateResponse,
   sendTextBody,
@@ -92,6 +94,8 @@ export function refusal(app: ZodApp, req: FastifyRequest, error: ApiError): ApiE
 async function answerSend<
   R extends {
     remote: boolean;
+    /** Handed to the provider by its job, not the request (a media message): 202. */
+    queued?: boolean;
     message: { id: string };
     response: { data: { channelMessageId: string | null } };
   },
@@ -110,16 +114,17 @@ async function answerSend<
     reply,
     () => {
       const r = send();
-      if (r.remote) reply.code(202);
+      if (r.remote || r.queued) reply.code(202);
       return r;
     },
     (r) => ({
-      body: JSON.stringify(r.remote ? pending(r) : r.response),
+      body: JSON.stringify(r.remote || r.queued ? pending(r) : r.response),
       contentType: 'application/json; charset=utf-8',
     }),
   );
   if (first === reply) return reply as never; // a replay: its stored answer went out
   const r = first as R;
+  if (r.queued) return pending(r);
   if (!r.remote) return r.response;
   const answer = await messages.deliverNow(r.message.id);
   if (answer.kind === 'refused') throw refusal(app, req, answer.error);
@@ -218,6 +223,57 @@ export const messagesRoutes: RegisterRoutes = (app, { messages }) => {
     async (req, reply) =>
       answerSend(app, messages, req, reply, () =>
         messages.sendList(req.principal, req.body, senderOf(req)),
+      ),
+  );
+
+  app.post(
+    '/api/send-media',
+    {
+      config: {
+        right: 'send',
+        docs: {
+          errors: [
+            'not_found',
+            'invalid_state',
+            'outside_service_window',
+            'recipient_invalid',
+            'insufficient_balance',
+            'channel_error',
+          ],
+          headers: ['X-Parley-Agent'],
+          requestExample: {
+            phone: '+14155552671',
+            mediaId: 'med_7Gh2kQ9xZr',
+            caption: 'Your return label',
+          },
+          responseExample: {
+            success: true,
+            message: 'Media message accepted for +14155552671',
+            data: {
+              messageId: 'msg_3Fh7LwQ2pN',
+              channelMessageId: 'wamid.HBgLMTQxNTU1NTI2NzE',
+              phone: '+14155552671',
+              mediaId: 'med_7Gh2kQ9xZr',
+              contactId: 'ct_8Jd2kQ1xZr',
+              conversationId: 'conv_9Kq2mZ7sT1',
+              wabaId: 'waba_5Gm1rT8yKc',
+            },
+          },
+        },
+      },
+      schema: {
+        operationId: 'sendMedia',
+        tags,
+        summary: 'Send a photo, voice note, video, document or sticker inside the service window',
+        description:
+          'The file is one `POST /media` stored (`mediaId`; 404 naming it if unknown, 409 `invalid_state` unless it is ready). Only within 24 h of the contact’s last message (else 422 `outside_service_window`, channel code 131047), charged like free text (the SERVICE price). `caption` for images, videos and documents; `fileName` for documents. On the WhatsApp Cloud API the delivery job uploads the file (`POST /{phone-number-id}/media`) and sends it by id, so the answer is 202 with `channelMessageId: null`; events tell the rest.',
+        body: sendMediaBody,
+        response: { 200: sendMediaResponse, 202: sendMediaResponse },
+      },
+    },
+    async (req, reply) =>
+      answerSend(app, messages, req, reply, () =>
+        messages.sendMedia(req.principal, req.body, senderOf(req)),
       ),
   );
 

@@ -12,6 +12,7 @@ import type { MessagesContext } from './context.ts';
 import type { Recipient, RunnerHandOver, Sender, StoredFields, To } from './model.ts';
 import {
   API_SENDER,
+  mediaFactsJson,
   CLOUD_API_LIST_ROWS,
   IN_REQUEST_MS,
   insideServiceWindow,
@@ -36,6 +37,11 @@ interface StoreOptions {
   at?: number;
   /** An API send: a remote channel gets the message inside the request (deliverNow). */
   inRequest?: boolean;
+}
+
+/** What a send may quote: one of the recipient's messages (our id). */
+export interface Quote {
+  replyToMessageId?: string | undefined;
 }
 
 /**
@@ -207,6 +213,8 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
     d.conversations.touchOutbound(scope, conversation, now);
     // Live sends through a provider (test keys never use one, except a test's own channel).
     const remote = !!opts.inRequest && scope.environment === 'live' && channel.kind === 'remote';
+    // A provider's send that its job makes (a media message's file is uploaded first).
+    const queued = !remote && scope.environment === 'live' && channel.kind === 'remote';
     if (remote) {
       // Handed over by the request itself (deliverNow): recorded as in flight before the call;
       // should the request's call end without an answer, this job takes over (README "Connecting WhatsApp").
@@ -220,7 +228,86 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
     } else if (opts.dispatch !== false) {
       scheduler.enqueue('message.dispatch', { messageId: id });
     }
-    return { row, account, conversation, remote };
+    return { row, account, conversation, remote, queued };
+  }
+
+  /**
+   * The context of a send that quotes one of the recipient's messages (`replyToMessageId`): our
+   * id, and the provider's the channel needs (a remote one cannot quote what it never carried).
+   */
+  function quoted(
+    scope: Scope,
+    contact: ContactRow,
+    replyToMessageId: string | undefined,
+  ): Pick<StoredFields, 'context_message_id' | 'context_channel_id'> {
+    if (replyToMessageId === undefined) return {};
+    const q = repo.byId(replyToMessageId);
+    if (
+      !q ||
+      q.workspace_id !== scope.workspaceId ||
+      q.environment !== scope.environment ||
+      q.contact_id !== contact.id ||
+      q.type === 'note' ||
+      q.type === 'reaction'
+    ) {
+      throw new ApiError(
+        'validation_error',
+        `replyToMessageId names no message of this conversation that can be quoted`,
+        { param: 'replyToMessageId' },
+      );
+    }
+    if (
+      !q.channel_message_id &&
+      d.channelFor(scope.workspaceId, scope.environment).kind === 'remote'
+    ) {
+      throw new ApiError(
+        'validation_error',
+        `message ${q.id} never reached WhatsApp, so it cannot be quoted there`,
+        { param: 'replyToMessageId' },
+      );
+    }
+    return { context_message_id: q.id, context_channel_id: q.channel_message_id };
+  }
+
+  /** A media message's fields: a stored file of the scope, its caption and (documents) name. */
+  function mediaFields(
+    scope: Scope,
+    body: { mediaId: string; caption?: string | undefined; fileName?: string | undefined },
+  ): StoredFields {
+    let media;
+    try {
+      media = d.media.find(scope, body.mediaId);
+    } catch (e) {
+      if (e instanceof ApiError) throw new ApiError(e.code, e.message, { param: 'mediaId' });
+      throw e;
+    }
+    if (media.status !== 'ready') {
+      throw new ApiError(
+        'invalid_state',
+        `media ${media.id} is ${media.status}: only a stored file can be sent`,
+        { param: 'mediaId', details: { status: media.status } },
+      );
+    }
+    if (body.caption && (media.kind === 'audio' || media.kind === 'sticker')) {
+      throw new ApiError('validation_error', `WhatsApp sends a ${media.kind} without a caption`, {
+        param: 'caption',
+      });
+    }
+    if (body.fileName !== undefined && media.kind !== 'document') {
+      throw new ApiError('validation_error', 'only a document is sent with a file name', {
+        param: 'fileName',
+      });
+    }
+    return {
+      type: 'media',
+      template_name: null,
+      text: body.caption ?? '',
+      variables: null,
+      category: 'SERVICE',
+      media_id: media.id,
+      file_name: media.kind === 'document' ? (body.fileName ?? media.file_name) : null,
+      media_json: mediaFactsJson(media),
+    };
   }
 
   /**
@@ -232,19 +319,26 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
     scope: Scope,
     to: To,
     sender: Sender,
-    kind: 'Text' | 'List',
+    kind: 'Text' | 'List' | 'Media',
     prepare: () => { fields: StoredFields; extra: E },
+    quote: Quote = {},
   ) {
     const phone = addressed(to);
     return db
       .transaction(() => {
         const { fields, extra } = prepare();
         const contact = contactInWindow(scope, 'phone' in to ? { phone } : to);
-        const { row, account, conversation, remote } = store(scope, contact, fields, sender, {
-          inRequest: true,
-        });
+        const { row, account, conversation, remote, queued } = store(
+          scope,
+          contact,
+          { ...fields, ...quoted(scope, contact, quote.replyToMessageId) },
+          sender,
+          // A media message's file is uploaded by its delivery job before it is sent.
+          { inRequest: fields.type !== 'media' },
+        );
         return {
           remote,
+          queued,
           message: toMessage(row),
           response: {
             success: true as const,
@@ -306,7 +400,8 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
           workspaceId: scope.workspaceId,
           environment: scope.environment,
           phone: addressOf(contact),
-          type: fields.type === 'note' ? 'text' : fields.type,
+          // Runners send templates, texts and lists.
+          type: fields.type === 'template' || fields.type === 'list' ? fields.type : 'text',
           text: fields.text,
           templateName: fields.template_name,
           variables: fields.variables
@@ -375,29 +470,138 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
         .immediate();
     },
 
-    sendText(scope: Scope, body: To & { message: string }, sender: Sender = API_SENDER) {
-      return sendInWindow(scope, body, sender, 'Text', () => ({
-        fields: {
-          type: 'text',
-          template_name: null,
-          text: body.message,
-          variables: null,
-          category: 'SERVICE',
-        },
-        extra: {},
-      }));
+    sendText(scope: Scope, body: To & { message: string } & Quote, sender: Sender = API_SENDER) {
+      return sendInWindow(
+        scope,
+        body,
+        sender,
+        'Text',
+        () => ({
+          fields: {
+            type: 'text',
+            template_name: null,
+            text: body.message,
+            variables: null,
+            category: 'SERVICE',
+          },
+          extra: {},
+        }),
+        body,
+      );
+    },
+
+    /**
+     * A photo, voice note, video, document or sticker (a stored file of the scope, `POST
+     * /media`), inside the service window like free text and charged the same (SERVICE). On the
+     * Cloud API its delivery job uploads the file, then sends it by id.
+     */
+    sendMedia(
+      scope: Scope,
+      body: To & { mediaId: string; caption?: string; fileName?: string } & Quote,
+      sender: Sender = API_SENDER,
+    ) {
+      return sendInWindow(
+        scope,
+        body,
+        sender,
+        'Media',
+        () => ({ fields: mediaFields(scope, body), extra: { mediaId: body.mediaId } }),
+        body,
+      );
+    },
+
+    /**
+     * The business reacts to a customer's message (an empty emoji takes it back): a `reaction`
+     * message to the channel, inside the service window, shown on the message it reacts to
+     * (`agentReaction`, event `message.reaction`). A reaction whose send fails comes off again.
+     */
+    sendReaction(
+      scope: Scope,
+      conversationId: string,
+      messageId: string,
+      emoji: string,
+      sender: Sender,
+    ) {
+      return db
+        .transaction(() => {
+          const target = repo.byId(messageId);
+          if (
+            !target ||
+            target.conversation_id !== conversationId ||
+            target.workspace_id !== scope.workspaceId ||
+            target.environment !== scope.environment
+          ) {
+            throw new ApiError(
+              'not_found',
+              `no message ${messageId} in conversation ${conversationId}`,
+            );
+          }
+          if (target.direction !== 'inbound') {
+            throw new ApiError('validation_error', 'react to a message the customer sent', {
+              param: 'messageId',
+            });
+          }
+          const contact = contactInWindow(scope, {
+            contact: d.contacts.find(scope, target.contact_id)!,
+          });
+          if (
+            !target.channel_message_id &&
+            d.channelFor(scope.workspaceId, scope.environment).kind === 'remote'
+          ) {
+            throw new ApiError(
+              'validation_error',
+              `message ${target.id} did not come through WhatsApp, so it cannot be reacted to there`,
+              { param: 'messageId' },
+            );
+          }
+          const { row, remote } = store(
+            scope,
+            contact,
+            {
+              type: 'reaction',
+              template_name: null,
+              text: emoji,
+              variables: null,
+              category: 'SERVICE',
+              context_message_id: target.id,
+              context_channel_id: target.channel_message_id,
+            },
+            sender,
+            { inRequest: true },
+          );
+          const reaction = emoji
+            ? JSON.stringify({
+                emoji,
+                at: iso(row.created_at),
+                agentId: sender.agentId,
+                messageId: row.id,
+              })
+            : null;
+          repo.setAgentReaction(target.id, reaction);
+          const message = toMessage({ ...target, agent_reaction: reaction });
+          outbox.emit(scope, 'message.reaction', { message });
+          return { remote, reaction: toMessage(row), message };
+        })
+        .immediate();
     },
 
     /**
      * An interactive list, inside the service window (free text's rule): the message keeps a
      * copy of the list as it is now, so later edits do not change what was sent.
      */
-    sendList(scope: Scope, body: To & { listId: string }, sender: Sender = API_SENDER) {
-      return sendInWindow(scope, body, sender, 'List', () => {
-        const list = d.lists.find(scope, body.listId, 'listId');
-        listFitsChannel(scope, list);
-        return { fields: listFields(list), extra: { listId: list.id } };
-      });
+    sendList(scope: Scope, body: To & { listId: string } & Quote, sender: Sender = API_SENDER) {
+      return sendInWindow(
+        scope,
+        body,
+        sender,
+        'List',
+        () => {
+          const list = d.lists.find(scope, body.listId, 'listId');
+          listFitsChannel(scope, list);
+          return { fields: listFields(list), extra: { listId: list.id } };
+        },
+        body,
+      );
     },
   };
 }

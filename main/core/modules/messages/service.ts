@@ -42,6 +42,7 @@ export function messagesService(d: MessagingDeps) {
   const inbound = messageInbound(ctx);
   dispatch.registerJobs();
   status.registerJobs();
+  d.media.onSettled((m) => inbound.mediaSettled(m.id, m.status === 'ready'));
 
   function pageRows(scope: Scope, q: MessageQuery): [string, string][] {
     const given = (['conversationId', 'contactId', 'phone'] as const).filter((k) => q[k]);

@@ -51,6 +51,13 @@ export function messageStatus(ctx: MessagesContext) {
     }
     repo.setStatus(next);
     outbox.emit(scopeOf(next), `message.${status}`, { message: toMessage(next) });
+    // A reaction that never arrived comes off the message it was for (unless a newer one replaced it).
+    if (status === 'failed' && next.type === 'reaction' && next.context_message_id) {
+      if (repo.clearAgentReaction(next.context_message_id, next.id)) {
+        const target = repo.byId(next.context_message_id)!;
+        outbox.emit(scopeOf(target), 'message.reaction', { message: toMessage(target) });
+      }
+    }
     if (next.campaign_id && status !== 'sent') {
       for (const l of campaignListeners) l(next.campaign_id);
     }
