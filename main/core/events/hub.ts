@@ -60,17 +60,45 @@ export function createHub(
       const rows = after.all(lastSeq, BATCH) as EventRow[];
       if (rows.length === 0) return;
       lastSeq = rows[rows.length - 1]!.seq;
+      // Each event is framed once, for every stream that takes it.
+      const frames: (string | undefined)[] = new Array(rows.length);
       for (const s of subscribers) {
-        if (!s.live) continue; // it is replaying its backlog and reads these rows from there
+        if (!s.live) continue; // it is catching up from the store and reads these rows there
         let out = '';
-        for (const r of rows) {
-          if (r.seq > s.cursor && matches(s, r)) out += frame(r);
+        let through = s.cursor;
+        let full = false;
+        for (let i = 0; i < rows.length; i++) {
+          const r = rows[i]!;
+          if (r.seq <= s.cursor) continue;
+          if (matches(s, r)) {
+            // A burst (a campaign's events) is never written at once: past a chunk, this
+            // stream takes the rest from the store as its reader drains (catchUp).
+            if (out.length >= REPLAY_CHUNK) {
+              full = true;
+              break;
+            }
+            out += frames[i] ??= frame(r);
+          }
+          through = r.seq;
         }
-        s.cursor = lastSeq;
-        if (out) s.write(out);
+        s.cursor = full ? through : lastSeq;
+        const room = out ? s.write(out) : true;
+        if (full || !room) catchUp(s, room);
       }
       if (rows.length < BATCH) return;
     }
+  }
+
+  /**
+   * A live stream whose reader has not taken what it was sent (or was sent a chunk of a burst)
+   * follows from the store until it is level again, instead of having more written to it or
+   * being cut off: a reader slower than a burst sees every event, late, never a gap.
+   */
+  function catchUp(s: Subscriber, room: boolean) {
+    s.live = false;
+    // 'drain' comes only after a write that found the buffer full; otherwise go on at once.
+    if (room) setImmediate(() => void replay(s));
+    else void s.drained().then(() => replay(s));
   }
 
   /**

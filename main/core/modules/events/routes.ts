@@ -47,7 +47,7 @@ export const eventsRoutes =
           tags: ['Events'],
           summary: 'The agent event stream (Server-Sent Events)',
           description:
-            'Each event: `id: <sequence>`, `event: <type>`, `data: {id, type, createdAt, workspaceId, environment, data}`. Reconnect with `Last-Event-ID` to resume without gaps or duplicates. A `: ping` comment comes at least every 15 s. Filter with `?types=message.received,message.read`. A `Last-Event-ID` older than the retention period, or ahead of the stream (after a restore), starts at the head with a `stream.reset` event first (`data: {reason: "expired"|"ahead", lastEventId, resumeFrom}`): reload your state. A reader that falls more than 256 KiB behind is disconnected and resumes with `Last-Event-ID`; at most 32 streams per credential. Ephemeral events — `presence.updated {memberId, status}`, `conversation.viewing` and `conversation.typing` `{conversationId, memberId}` (never to the member who sent them), `notification {kind: "assigned"|"mention", conversationId, by, messageId?}` (to that member only: a session’s own member, an API key’s `X-Parley-Agent`) — go only to the streams open at the moment: they carry no `id`, are never stored or replayed, and never reach webhooks. A signed-in member’s open stream is what makes them present (online or away).',
+            'Each event: `id: <sequence>`, `event: <type>`, `data: {id, type, createdAt, workspaceId, environment, data}`. Reconnect with `Last-Event-ID` to resume without gaps or duplicates. A `: ping` comment comes at least every 15 s. Filter with `?types=message.received,message.read`. A `Last-Event-ID` older than the retention period, or ahead of the stream (after a restore), starts at the head with a `stream.reset` event first (`data: {reason: "expired"|"ahead", lastEventId, resumeFrom}`): reload your state. A reader slower than the stream is sent what it takes and catches up from the store (late, never a gap); one that takes nothing for two heartbeats (30 s) is disconnected and resumes with `Last-Event-ID`; at most 32 streams per credential. Ephemeral events — `presence.updated {memberId, status}`, `conversation.viewing` and `conversation.typing` `{conversationId, memberId}` (never to the member who sent them), `notification {kind: "assigned"|"mention", conversationId, by, messageId?}` (to that member only: a session’s own member, an API key’s `X-Parley-Agent`) — go only to the streams open at the moment: they carry no `id`, are never stored or replayed, and never reach webhooks. A signed-in member’s open stream is what makes them present (online or away).',
           querystring: eventsQuery,
         },
       },
@@ -99,10 +99,15 @@ export const eventsRoutes =
           }
           return room;
         };
+        // A reader behind the stream is sent more as it takes what it has (the hub catches it
+        // up from the store); one that takes nothing for two heartbeats is cut off and resumes
+        // with Last-Event-ID.
         const drained = () =>
           new Promise<void>((resolve) => {
             if (res.destroyed) return resolve();
+            const stalled = setTimeout(() => res.destroy(), 2 * heartbeatMs);
             const done = () => {
+              clearTimeout(stalled);
               res.off('drain', done);
               res.off('close', done);
               resolve();
