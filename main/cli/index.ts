@@ -63,7 +63,8 @@ Usage: parley <command> [options]
                                                  expiry, sessions online (seen in 5 minutes)
   settings show [--workspace ID]
   settings set KEY VALUE [--workspace ID]        allowPrivateWebhooks true|false,
-                                                 lowBalanceThresholdMicros N | lowBalanceThreshold 5.00
+                                                 lowBalanceThresholdMicros N | lowBalanceThreshold 5.00,
+                                                 autoAssign true|false, assignOnFirstReply true|false
   backup FILE                                    consistent online copy of the database (0600;
                                                  never the data key that opens its secrets) and
                                                  of the media files, in FILE.media/ (0700)
@@ -378,7 +379,9 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
     print(
       `${ws.name} (${ws.id})\n` +
         `allowPrivateWebhooks       ${settings.allowPrivateWebhooks}\n` +
-        `lowBalanceThresholdMicros  ${settings.lowBalanceThresholdMicros} (${formatMicros(settings.lowBalanceThresholdMicros, wallet.currency)})`,
+        `lowBalanceThresholdMicros  ${settings.lowBalanceThresholdMicros} (${formatMicros(settings.lowBalanceThresholdMicros, wallet.currency)})\n` +
+        `autoAssign                 ${settings.autoAssign}\n` +
+        `assignOnFirstReply         ${settings.assignOnFirstReply}`,
       { workspaceId: ws.id, ...settings },
     );
   },
@@ -571,9 +574,11 @@ function rateLimitFromEnv(value: string | undefined): {
 function settingsPatch(key: string, value: string): Partial<WorkspaceSettings> {
   switch (key) {
     case 'allowPrivateWebhooks':
+    case 'autoAssign':
+    case 'assignOnFirstReply':
       if (value !== 'true' && value !== 'false')
-        throw new UsageError('allowPrivateWebhooks must be true or false');
-      return { allowPrivateWebhooks: value === 'true' };
+        throw new UsageError(`${key} must be true or false`);
+      return { [key]: value === 'true' };
     case 'lowBalanceThresholdMicros': {
       if (!/^\d{1,15}$/.test(value) || !Number.isSafeInteger(Number(value)))
         throw new UsageError(
@@ -588,7 +593,7 @@ function settingsPatch(key: string, value: string): Partial<WorkspaceSettings> {
     }
     default:
       throw new UsageError(
-        `unknown setting "${key}" (allowPrivateWebhooks, lowBalanceThresholdMicros, lowBalanceThreshold)`,
+        `unknown setting "${key}" (allowPrivateWebhooks, lowBalanceThresholdMicros, lowBalanceThreshold, autoAssign, assignOnFirstReply)`,
       );
   }
 }

@@ -112,6 +112,40 @@ describe('parley CLI', () => {
     expect((await parley(['backup', file], dir)).stderr).toMatch(/exists already/);
   });
 
+  it('backs up the media files beside the database (FILE.media/, owner-only)', async () => {
+    const dir = dataDir();
+    const core = await createCore({ dataDir: dir, browserLogin: false });
+    let sha256: string;
+    try {
+      const key = core.services.keys.create(core.services.workspaces.resolve().id, 'test', 'k').key;
+      const sent = await core.app.inject({
+        method: 'POST',
+        url: '/api/simulator/inbound',
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+        payload: JSON.stringify({ phone: '+14155550101', media: { type: 'document' } }),
+      });
+      expect(sent.statusCode).toBe(200);
+      await core.services.scheduler.runDue();
+      sha256 = core.services.media.find(
+        { workspaceId: core.services.workspaces.resolve().id, environment: 'test' },
+        sent.json().media.id,
+      ).sha256!;
+    } finally {
+      await core.stop();
+    }
+    const file = path.join(dir, 'copies', 'with-media.db');
+    const r = await json(['backup', file], dir);
+    expect(r).toMatchObject({ file, mediaDir: `${file}.media`, mediaFiles: 1 });
+    const copy = path.join(`${file}.media`, sha256);
+    expect(fs.readFileSync(copy).equals(fs.readFileSync(path.join(dir, 'media', sha256)))).toBe(
+      true,
+    );
+    if (process.platform !== 'win32') {
+      expect(fs.statSync(`${file}.media`).mode & 0o777).toBe(0o700);
+      expect(fs.statSync(copy).mode & 0o777).toBe(0o600);
+    }
+  });
+
   it('imports contacts from a CSV file', async () => {
     const dir = dataDir();
     const csv = path.join(dir, 'c.csv');
@@ -165,7 +199,10 @@ describe('parley CLI', () => {
       workspaceId: expect.stringMatching(/^ws_/),
       allowPrivateWebhooks: false,
       lowBalanceThresholdMicros: expect.any(Number),
+      autoAssign: false,
+      assignOnFirstReply: true,
     });
+    expect((await json(['settings', 'set', 'autoAssign', 'true'], dir)).autoAssign).toBe(true);
     const set = await json(['settings', 'set', 'allowPrivateWebhooks', 'true'], dir);
     expect(set.allowPrivateWebhooks).toBe(true);
     const human = await parley(['settings', 'set', 'lowBalanceThreshold', '5.00'], dir);
@@ -190,7 +227,12 @@ describe('parley CLI', () => {
         url: '/api/workspace/settings',
         headers: { 'x-api-key': key },
       });
-      expect(res.json()).toEqual({ allowPrivateWebhooks: true, lowBalanceThresholdMicros: 250000 });
+      expect(res.json()).toEqual({
+        allowPrivateWebhooks: true,
+        lowBalanceThresholdMicros: 250000,
+        autoAssign: true,
+        assignOnFirstReply: true,
+      });
     } finally {
       await core.stop();
     }
