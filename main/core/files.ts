@@ -1,7 +1,7 @@
 /**
  * File modes of the data dir (README "Data, backups and security"): the folder 0700, every file Parley writes in it
  * 0600 — the database and its WAL/SHM, backups, secret.key, session.secret, serve.json, the team
- * desk's team.json, team-cert.pem and team-key.pem. Windows
+ * desk's team.json, team-cert.pem and team-key.pem, and the media files in `media/`. Windows
  * has no such modes (its ACLs follow the user's profile folder): skipped there.
  */
 import { randomBytes } from 'node:crypto';
@@ -84,19 +84,23 @@ const DATA_DIR_FILES = [
 ];
 
 /**
- * Tightens a data dir written by an older Parley (0755 folders, 0644 files): the folder and
- * `backups/` 0700, Parley's files in them 0600. Only Parley's own entries: a data dir pointed at
+ * Tightens a data dir written by an older Parley (0755 folders, 0644 files): the folder,
+ * `backups/` and `media/` 0700, Parley's files in them 0600. Only Parley's own entries: a data dir pointed at
  * a shared folder does not get the rest of that folder changed. Returns how many changed.
  */
 export function tightenDataDir(dataDir: string): number {
   if (!POSIX || !fs.existsSync(dataDir)) return 0;
   const backups = path.join(dataDir, 'backups');
+  const media = path.join(dataDir, 'media');
+  const inside = (dir: string) =>
+    fs.existsSync(dir) ? fs.readdirSync(dir).map((f) => path.join(dir, f)) : [];
   const entries = [
     ...DATA_DIR_FILES.map((f) => path.join(dataDir, f)),
-    ...(fs.existsSync(backups) ? fs.readdirSync(backups).map((f) => path.join(backups, f)) : []),
+    ...inside(backups),
+    ...inside(media),
   ];
   let changed = 0;
-  for (const dir of [dataDir, backups]) {
+  for (const dir of [dataDir, backups, media]) {
     if (fs.existsSync(dir) && tighten(dir, 0o700)) changed += 1;
   }
   for (const file of entries) {

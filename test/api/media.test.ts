@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { retentionFromEnv } from '../../main/core/jobs/retention.ts';
 import { samplesDir } from '../../main/core/media/samples.ts';
 import type { Message } from '../../shared/schemas/messages.ts';
 import type { TestCore } from '../helpers.ts';
@@ -457,5 +458,67 @@ describe('sending media, quotes and reactions', () => {
     const late = await t.request('POST', url, { session: 'test', body: { emoji: '🎉' } });
     expect(late.status).toBe(422);
     expect(late.body.error.code).toBe('outside_service_window');
+  });
+});
+
+describe('media retention', () => {
+  it('removes a file after its period once no message needs it; the message keeps its facts', async () => {
+    expect(retentionFromEnv({ PARLEY_RETENTION_MEDIA_DAYS: '30' }).mediaDays).toBe(30);
+    expect(retentionFromEnv({}).mediaDays).toBe(365);
+    const DAY = 24 * 3600_000;
+    const old = await inbound({ media: { type: 'image', caption: 'first' } });
+    clock.advance(200 * DAY);
+    // The same photo again: one file, two records.
+    const young = await inbound({ media: { type: 'image', caption: 'again' } });
+    const first = (await messageById(old.id)).media;
+    const second = (await messageById(young.id)).media;
+    expect(second.sha256).toBe(first.sha256);
+    const file = path.join(t.dataDir, 'media', first.sha256);
+
+    clock.advance(166 * DAY);
+    t.core.services.retention.pruneOnce();
+    expect((await messageById(old.id)).media).toMatchObject({
+      status: 'expired',
+      sha256: first.sha256,
+      size: first.size,
+      mimeType: 'image/png',
+      caption: 'first',
+    });
+    const gone = await t.request('GET', `/media/${first.id}`, { key });
+    expect(gone.status).toBe(404);
+    expect(gone.body.error.details).toEqual({ status: 'expired' });
+    // The younger message still needs the bytes.
+    expect(fs.existsSync(file)).toBe(true);
+    expect(
+      (
+        await t.core.app.inject({
+          method: 'GET',
+          url: `/media/${second.id}`,
+          headers: { 'x-api-key': key },
+        })
+      ).statusCode,
+    ).toBe(200);
+
+    clock.advance(200 * DAY);
+    t.core.services.retention.pruneOnce();
+    expect((await messageById(young.id)).media.status).toBe('expired');
+    expect(fs.existsSync(file)).toBe(false);
+    expect((await messageById(young.id)).text).toBe('again');
+  });
+
+  it('removes an upload no message used after a day', async () => {
+    const unused = (await upload(sample('sticker.webp'))).body;
+    const file = path.join(t.dataDir, 'media', unused.sha256);
+    t.core.services.retention.pruneOnce();
+    expect(fs.existsSync(file)).toBe(true);
+    clock.advance(25 * 3600_000);
+    t.core.services.retention.pruneOnce();
+    expect(fs.existsSync(file)).toBe(false);
+    const send = await t.request('POST', '/api/send-media', {
+      key,
+      body: { phone: PHONE, mediaId: unused.id },
+    });
+    expect(send.status).toBe(409);
+    expect(send.body.error).toMatchObject({ code: 'invalid_state', param: 'mediaId' });
   });
 });

@@ -21,6 +21,14 @@ import type { MediaRow } from './repo.ts';
 import { mediaRepo } from './repo.ts';
 
 const DAY_MS = 24 * 3600_000;
+/** A kind of file in a sentence ("over the 5 MB an image may have"). */
+const A: Record<MediaType, string> = {
+  image: 'an image',
+  audio: 'an audio file',
+  video: 'a video',
+  document: 'a document',
+  sticker: 'a sticker',
+};
 /** How long a signed link (`GET /media/:id/content?exp=…&sig=…`) opens its file. */
 export const LINK_TTL_MS = 12 * 3600_000;
 /** An upload no message used is kept this long (Meta keeps uploads 30 days; we need it once). */
@@ -106,6 +114,8 @@ export function mediaService(d: {
 }) {
   const { db, clock, scheduler, store } = d;
   const repo = mediaRepo(db);
+  // What a killed process left half-received (an hour old: never a transfer in flight).
+  store.sweepIncoming();
   const listeners = new Set<MediaListener>();
   // Signed links die with the process (the desktop's session token does too).
   const linkKey = d.random.bytes(32);
@@ -199,7 +209,7 @@ export function mediaService(d: {
     const limit = MEDIA_LIMITS[row.kind];
     if (info.size !== null && info.size > limit) {
       throw new Final(
-        `the file is ${formatBytes(info.size)}, over the ${formatBytes(limit)} a ${row.kind} may have`,
+        `the file is ${formatBytes(info.size)}, over the ${formatBytes(limit)} ${A[row.kind]} may have`,
       );
     }
     let res;
@@ -243,7 +253,7 @@ export function mediaService(d: {
             from.chunks.destroy();
             if (e instanceof MediaTooLarge) {
               throw new Final(
-                `the file is larger than the ${formatBytes(limit)} a ${row.kind} may have`,
+                `the file is larger than the ${formatBytes(limit)} ${A[row.kind]} may have`,
               );
             }
             throw new RetryLater(`downloading the file: ${(e as Error).message}`);
@@ -394,7 +404,7 @@ export function mediaService(d: {
         if (pending.size > limit) {
           throw new ApiError(
             'payload_too_large',
-            `the file is ${formatBytes(pending.size)}; a ${verdict.kind} may have ${formatBytes(limit)}`,
+            `the file is ${formatBytes(pending.size)}; ${A[verdict.kind]} may have ${formatBytes(limit)}`,
             { param: 'file', details: { limitBytes: limit } },
           );
         }

@@ -28,7 +28,8 @@ export {
 
 /**
  * Sends and their lifecycle (README "API"), composed from the module's use
- * cases: `send.ts` (API and inbox sends, runners' hand-overs, charging), `dispatch.ts` (the
+ * cases: `send.ts` (API and inbox sends, runners' hand-overs, charging, reactions; `rich.ts`
+ * what media and quotes add to a send), `dispatch.ts` (the
  * dispatch and delivery jobs, a remote hand-over inside the request), `status.ts` (statuses
  * only move forward, refunds, status events) and `inbound.ts` (received messages, reactions,
  * notes). Every change writes its event in the same transaction.
