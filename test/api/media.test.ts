@@ -66,6 +66,14 @@ describe('a simulated customer sends media', () => {
       voice: false,
     });
     expect(eventTypes()).toContain('message.media_ready');
+    // The event carries the message as the API shows it (SQL-built JSON = toMessage).
+    const event = JSON.parse(
+      t.core.db
+        .prepare(`SELECT data FROM events WHERE type = 'message.media_ready'`)
+        .pluck()
+        .get() as string,
+    );
+    expect(event.message).toEqual(message);
 
     // Content-addressed, owner-only.
     const stored = path.join(t.dataDir, 'media', message.media.sha256);

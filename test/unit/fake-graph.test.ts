@@ -967,3 +967,94 @@ describe('fake Graph API: webhooks', () => {
     await expect(send(g, textMessage())).rejects.toThrow();
   });
 });
+
+describe('fake Graph API: media', () => {
+  const PNG = Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex');
+  const uploadForm = (parts: Record<string, string | Blob>) => {
+    const form = new FormData();
+    for (const [k, v] of Object.entries(parts)) {
+      if (typeof v === 'string') form.set(k, v);
+      else form.set(k, v, 'label.png');
+    }
+    return form;
+  };
+  const postForm = async (g: FakeGraph, form: FormData, token = g.accessToken) => {
+    const res = await fetch(`${g.baseUrl}/${g.phoneNumberId}/media`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: form,
+    });
+    return { status: res.status, body: (await res.json()) as Json };
+  };
+
+  it('takes an upload (multipart: messaging_product, type, file) within Meta’s limits and sends by its id', async () => {
+    const g = await fake();
+    const png = new Blob([PNG], { type: 'image/png' });
+    const ok = await postForm(
+      g,
+      uploadForm({ messaging_product: 'whatsapp', type: 'image/png', file: png }),
+    );
+    expect(ok).toEqual({ status: 200, body: { id: expect.stringMatching(/^\d+$/) } });
+    expect(g.media.get(ok.body.id)).toMatchObject({ origin: 'upload', mimeType: 'image/png' });
+
+    const noProduct = await postForm(g, uploadForm({ type: 'image/png', file: png }));
+    expect(noProduct.body.error.code).toBe(100);
+    const unsupported = await postForm(
+      g,
+      uploadForm({ messaging_product: 'whatsapp', type: 'image/svg+xml', file: png }),
+    );
+    expect(unsupported.body.error.code).toBe(100);
+    const big = new Blob([Buffer.alloc(600 * 1024)], { type: 'image/webp' });
+    const tooBig = await postForm(
+      g,
+      uploadForm({ messaging_product: 'whatsapp', type: 'image/webp', file: big }),
+    );
+    expect(tooBig.body.error.code).toBe(131053);
+
+    g.openWindow(CUSTOMER);
+    const image = {
+      messaging_product: 'whatsapp',
+      to: CUSTOMER,
+      type: 'image',
+      image: { id: ok.body.id, caption: 'label' },
+    };
+    expect((await send(g, image)).status).toBe(200);
+    expect(g.sent.at(-1)).toMatchObject({ type: 'image' });
+    const unknown = await send(g, { ...image, image: { id: '999' } });
+    expect(unknown.body.error.code).toBe(131053);
+    const reaction = await send(g, {
+      messaging_product: 'whatsapp',
+      to: CUSTOMER,
+      type: 'reaction',
+      reaction: { message_id: 'wamid.X', emoji: '👍' },
+    });
+    expect(reaction.status).toBe(200);
+  });
+
+  it('serves a customer’s file in two steps: the URL, then the bytes with the token, for 5 minutes', async () => {
+    let now = Date.now();
+    const g = await fake({ now: () => now });
+    const held = g.addMedia({ bytes: PNG, mimeType: 'image/png' });
+    const info = await call(g, 'GET', `/${held.id}?phone_number_id=${g.phoneNumberId}`);
+    expect(info.body).toEqual({
+      messaging_product: 'whatsapp',
+      url: expect.stringContaining('/whatsapp_business/attachments/?mid='),
+      mime_type: 'image/png',
+      sha256: held.sha256,
+      file_size: PNG.length,
+      id: held.id,
+    });
+    const get = (token: string | null) =>
+      fetch(info.body.url, token ? { headers: { authorization: `Bearer ${token}` } } : {});
+    expect((await get(null)).status).toBe(401);
+    const file = await get(g.accessToken);
+    expect(file.headers.get('content-type')).toBe('image/png');
+    expect(Buffer.from(await file.arrayBuffer()).equals(PNG)).toBe(true);
+    g.failNextDownload({ status: 500 });
+    expect((await get(g.accessToken)).status).toBe(500);
+    now += 5 * 60_000 + 1;
+    expect((await get(g.accessToken)).status).toBe(404);
+    const wrongNumber = await call(g, 'GET', `/${held.id}?phone_number_id=1`);
+    expect(wrongNumber.status).toBe(400);
+  });
+});
