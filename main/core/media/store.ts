@@ -72,6 +72,7 @@ export function mediaStore(dataDir: string) {
       const file = await fs.promises.open(tmp, 'wx', 0o600);
       const hash = createHash('sha256');
       let size = 0;
+      let sha256 = '';
       let ok = false;
       try {
         let head: Buffer[] | null = limitFor ? [] : null;
@@ -99,14 +100,14 @@ export function mediaStore(dataDir: string) {
           await write(bytes);
         }
         if (head) await flushHead();
-        // On disk before a record says it is there.
-        await file.sync();
+        sha256 = hash.digest('hex');
+        // On disk before a record says it is there (unless these bytes are stored already).
+        if (!fs.existsSync(fileOf(sha256))) await file.sync();
         ok = true;
       } finally {
         await file.close();
         if (!ok) await fs.promises.rm(tmp, { force: true });
       }
-      const sha256 = hash.digest('hex');
       let settled = false;
       return {
         sha256,
