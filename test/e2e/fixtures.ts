@@ -6,6 +6,7 @@
  */
 import {
   test as base,
+  chromium,
   expect,
   type APIRequestContext,
   type BrowserContext,
@@ -18,6 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { chromiumLaunchOptions } from '../chromium.mjs';
 import './localhost-names.ts';
 
 const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
@@ -36,14 +38,33 @@ export interface ParleyServer {
   loginUrl: string;
   /** The server's own data dir: the CLI can act on it while the server runs (README "The parley command"). */
   dataDir: string;
-  /** Stops `parley serve` and starts it again on the same data dir and port. */
+  /** The team desk's TLS listener, with `test.use({ team: true })`; null for the solo desk. */
+  team: TeamDesk | null;
+  /** Stops `parley serve` and starts it again on the same data dir and port (the solo desk only). */
   restart(): Promise<void>;
+}
+
+/**
+ * A desk shared with the team (`parley serve --team`, README "Working as a team"): `url`,
+ * `listenUrl` and `loginUrl` above are this machine's own loopback listener (the owner's browser),
+ * and this is where teammates come in.
+ */
+export interface TeamDesk {
+  /** The TLS listener as this machine reaches it, `https://127.0.0.1:<PORT>` (never a LAN address). */
+  url: string;
+  /** The base64 SHA-256 of the certificate's public key: Chromium's `--ignore-certificate-errors-spki-list`. */
+  spki: string;
+  /** `sha256:` and the certificate's hex SHA-256: what invite links carry. */
+  fingerprint: string;
 }
 
 const run = promisify(execFile);
 
 /** Runs the real `parley` CLI against the test's data dir and parses its `--json` answer. */
-export async function parleyCli<T>(server: ParleyServer, args: string[]): Promise<T> {
+export async function parleyCli<T>(
+  server: Pick<ParleyServer, 'dataDir'>,
+  args: string[],
+): Promise<T> {
   const { stdout } = await run(
     process.execPath,
     [bin, ...args, '--json', '--data-dir', server.dataDir],
@@ -143,7 +164,7 @@ export async function waitForLiveUpdates(page: Page): Promise<void> {
 
 /** Creates an API key with the CLI, as a developer would for a script. */
 export async function createApiKey(
-  server: ParleyServer,
+  server: Pick<ParleyServer, 'dataDir'>,
   environment: 'test' | 'live',
   name = `e2e-${environment}`,
 ): Promise<string> {
@@ -158,9 +179,11 @@ export async function createApiKey(
   return created.key;
 }
 
-function waitForListening(
-  child: ChildProcess,
-): Promise<{ url: string; listenUrl: string; loginUrl: string }> {
+/**
+ * Resolves with what `read` finds in `serve`'s output (stdout and stderr together) once it finds
+ * it; fails when `serve` exits first or finds nothing within READY_TIMEOUT_MS.
+ */
+function waitForReady<T>(child: ChildProcess, read: (output: string) => T | null): Promise<T> {
   return new Promise((resolve, reject) => {
     let output = '';
     const fail = (why: string) => {
@@ -169,20 +192,22 @@ function waitForListening(
     };
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const listening = /listening on (http:\/\/\S+)/.exec(output);
-      const signIn = /sign in: (http:\/\/\S+)/.exec(output);
-      if (listening?.[1] && signIn?.[1]) {
+      let ready: T | null;
+      try {
+        ready = read(output);
+      } catch (e) {
+        return fail(`printed a ready line that cannot be read (${(e as Error).message})`);
+      }
+      if (ready !== null) {
         cleanup();
-        const listenUrl = listening[1].replace(/\/+$/, '');
-        const port = new URL(listenUrl).port;
-        resolve({ url: `http://p${port}.localhost:${port}`, listenUrl, loginUrl: signIn[1] });
+        resolve(ready);
       }
     };
     const onExit = (code: number | null, signal: NodeJS.Signals | null) =>
       fail(`exited before it was ready (code ${code}, signal ${signal})`);
     const onError = (e: Error) => fail(`could not start: ${e.message}`);
     const timer = setTimeout(
-      () => fail(`printed no "listening on" line within ${READY_TIMEOUT_MS} ms`),
+      () => fail(`printed no ready line within ${READY_TIMEOUT_MS} ms`),
       READY_TIMEOUT_MS,
     );
     const cleanup = () => {
@@ -199,6 +224,41 @@ function waitForListening(
   });
 }
 
+interface Ready {
+  url: string;
+  listenUrl: string;
+  loginUrl: string;
+  team: TeamDesk | null;
+}
+
+/** `parley serve` is ready when it printed its `listening on` line and its sign-in link. */
+function readListening(output: string): Ready | null {
+  const listening = /listening on (http:\/\/\S+)/.exec(output);
+  const signIn = /sign in: (http:\/\/\S+)/.exec(output);
+  if (!listening?.[1] || !signIn?.[1]) return null;
+  const listenUrl = listening[1].replace(/\/+$/, '');
+  const port = new URL(listenUrl).port;
+  return { url: `http://p${port}.localhost:${port}`, listenUrl, loginUrl: signIn[1], team: null };
+}
+
+/**
+ * `parley serve --team --json` prints one line once both listeners are up (README "Working as a
+ * team"): the loopback listener (`url`), the owner's sign-in link, and the TLS listener's
+ * address and certificate (`team`).
+ */
+function readTeamDesk(output: string): Ready | null {
+  const line = /^(\{.*\})\n/m.exec(output);
+  if (!line?.[1]) return null;
+  const ready = JSON.parse(line[1]) as { url: string; loginUrl: string; team: TeamDesk };
+  const { url, spki, fingerprint } = ready.team;
+  return {
+    url: new URL(ready.loginUrl).origin,
+    listenUrl: ready.url,
+    loginUrl: ready.loginUrl,
+    team: { url, spki, fingerprint },
+  };
+}
+
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -211,14 +271,20 @@ async function stop(child: ChildProcess): Promise<void> {
 async function serve(
   dataDir: string,
   port: string,
-): Promise<{ child: ChildProcess; url: string; listenUrl: string; loginUrl: string }> {
-  const child = spawn(process.execPath, [bin, 'serve', '--port', port, '--data-dir', dataDir], {
+  team = false,
+): Promise<Ready & { child: ChildProcess }> {
+  // A team desk binds its TLS listener to loopback only, and never announces itself (the network
+  // rule of the tests: 127.0.0.1 only, no mDNS).
+  const args = team
+    ? ['serve', '--team', '--host', '127.0.0.1', '--port', port, '--json']
+    : ['serve', '--port', port];
+  const child = spawn(process.execPath, [bin, ...args, '--data-dir', dataDir], {
     cwd: repoRoot,
-    env: { ...process.env, PARLEY_DATA_DIR: dataDir },
+    env: { ...process.env, PARLEY_DATA_DIR: dataDir, PARLEY_NO_MDNS: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   try {
-    const ready = await waitForListening(child);
+    const ready = await waitForReady(child, team ? readTeamDesk : readListening);
     // Keep draining the pipes so a chatty server never blocks on a full buffer.
     child.stdout?.resume();
     child.stderr?.resume();
@@ -253,22 +319,32 @@ export async function allowPrivateTargets(request: APIRequestContext): Promise<v
 export const test = base.extend<{
   server: ParleyServer;
   signedIn: boolean;
+  /** Serve a team desk (`parley serve --team` on 127.0.0.1): `server.team`, `pinnedBrowser`. */
+  team: boolean;
   /**
    * Another browser (a second person): a new context on the UI's host name, signed out, its pages
    * watched for CSP violations like `page`; closed after the test.
    */
   newContext: () => Promise<BrowserContext>;
+  /**
+   * A teammate's own Chromium on the team desk (`test.use({ team: true })`): a persistent profile
+   * (the flag needs `--user-data-dir`) started with `--ignore-certificate-errors-spki-list=<the
+   * desk's SPKI hash>`, the README's "In a browser", its base URL the TLS listener. `spki`
+   * pins another key, `null` leaves the flag out. Signed out, its pages watched for CSP
+   * violations; closed and its profile removed after the test.
+   */
+  pinnedBrowser: (options?: { spki?: string | null }) => Promise<BrowserContext>;
 }>({
   signedIn: [true, { option: true }],
-  // eslint-disable-next-line no-empty-pattern -- Playwright reads fixture dependencies from this pattern
-  server: async ({}, use) => {
+  team: [false, { option: true }],
+  server: async ({ team }, use) => {
     if (!existsSync(path.join(repoRoot, '.build/renderer/index.html'))) {
       throw new Error('The UI is not built: run `node main/scripts/build.mjs` first.');
     }
     const dataDir = await mkdtemp(path.join(tmpdir(), 'parley-e2e-'));
     let running: ChildProcess | null = null;
     try {
-      const first = await serve(dataDir, '0');
+      const first = await serve(dataDir, '0', team);
       running = first.child;
       const port = new URL(first.url).port;
       await use({
@@ -276,7 +352,9 @@ export const test = base.extend<{
         listenUrl: first.listenUrl,
         loginUrl: first.loginUrl,
         dataDir,
+        team: first.team,
         restart: async () => {
+          if (team) throw new Error('restart() serves the solo desk only');
           if (running) await stop(running);
           running = null;
           running = (await serve(dataDir, port)).child;
@@ -314,6 +392,39 @@ export const test = base.extend<{
       return context;
     });
     for (const context of contexts) await context.close();
+    expect(watched.flat(), 'Content-Security-Policy violations').toEqual([]);
+  },
+  pinnedBrowser: async ({ server, viewport }, use) => {
+    const desk = server.team;
+    const launched: { context: BrowserContext; profile: string }[] = [];
+    const watched: string[][] = [];
+    try {
+      await use(async ({ spki = desk?.spki } = {}) => {
+        if (!desk) throw new Error('pinnedBrowser needs a team desk: test.use({ team: true })');
+        const profile = await mkdtemp(path.join(tmpdir(), 'parley-e2e-profile-'));
+        const pin = spki === null ? [] : [`--ignore-certificate-errors-spki-list=${spki}`];
+        const context = await chromium
+          .launchPersistentContext(profile, {
+            ...chromiumLaunchOptions,
+            args: [...chromiumLaunchOptions.args, ...pin],
+            baseURL: desk.url,
+            viewport,
+          })
+          .catch(async (e: unknown) => {
+            await rm(profile, { recursive: true, force: true });
+            throw e;
+          });
+        launched.push({ context, profile });
+        for (const page of context.pages()) watched.push(watchCsp(page));
+        context.on('page', (page) => watched.push(watchCsp(page)));
+        return context;
+      });
+    } finally {
+      for (const { context, profile } of launched) {
+        await context.close();
+        await rm(profile, { recursive: true, force: true });
+      }
+    }
     expect(watched.flat(), 'Content-Security-Policy violations').toEqual([]);
   },
 });
