@@ -182,15 +182,22 @@ describe('received media on the Cloud API', () => {
     expect((await latest()).media.status).toBe('ready');
   });
 
-  it('keeps a malformed media item as a reject and the rest of the delivery', async () => {
+  it('keeps a malformed media or location item as a reject and the rest of the delivery', async () => {
     const { deliver, key } = await setup();
     const result = await deliver([
       { from: FROM, id: meta.wamid(), timestamp: '1733050000', type: 'image', image: {} },
+      {
+        ...meta.location({ from: FROM }),
+        location: { latitude: 'north', longitude: 1, name: 'x' },
+      },
       meta.text({ from: FROM, body: 'and a word' }),
     ]);
-    expect(result).toMatchObject({ messages: 1, rejected: 1 });
+    expect(result).toMatchObject({ messages: 1, rejected: 2 });
     const rejects = await t.request('GET', '/api/channel/rejects', { key });
-    expect(rejects.body.data[0].reason).toMatch(/names no media "id"/);
+    expect(rejects.body.data.map((r: { reason: string }) => r.reason)).toEqual([
+      expect.stringMatching(/latitude is not a coordinate/),
+      expect.stringMatching(/names no media "id"/),
+    ]);
   });
 
   it('keeps Meta’s location, contact card, reaction and quote examples as what they are', async () => {
