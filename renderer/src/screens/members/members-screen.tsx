@@ -27,7 +27,10 @@ type Open =
   | { kind: 'invite' }
   | { kind: 'revoke-invite'; invite: Invite };
 
-const OWNER_FIXED = 'The owner always has every right: not editable.';
+/** Short, so the actions column stays narrow; the whole reason is the title. */
+const OWNER_FIXED = 'Not editable';
+const OWNER_FIXED_WHY =
+  'The owner always has every right: their role and access cannot be changed.';
 
 function MemberActions({
   member,
@@ -40,7 +43,7 @@ function MemberActions({
 }) {
   if (member.role === 'owner') {
     return (
-      <span className="member-fixed" data-testid="member-owner-fixed">
+      <span className="member-fixed" data-testid="member-owner-fixed" title={OWNER_FIXED_WHY}>
         {OWNER_FIXED}
       </span>
     );
