@@ -1,7 +1,11 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../../shared/errors.ts';
 
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+/** The loopback host names a Host header may carry (URL.hostname spells IPv6 with brackets). */
+export const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/** The UI's own host name for a port (session.ts): no cookie of Parley's reaches another loopback server. */
+export const uiHost = (port: number): string => `p${port}.localhost`;
 
 export interface GuardConfig {
   /** The port the server listens on, once known; inject() runs without one. */
@@ -35,8 +39,7 @@ export function createOriginGuard(config: GuardConfig) {
     if (request.protocol === 'https') return guardTls(config, request, host, name, port);
     const ourPort = config.port();
     // The UI's own host name (session.ts): p<PORT>.localhost, a loopback name of its own.
-    const own =
-      ourPort === null ? /^p\d+\.localhost$/.test(name) : name === `p${ourPort}.localhost`;
+    const own = ourPort === null ? /^p\d+\.localhost$/.test(name) : name === uiHost(ourPort);
     if (
       !(names.has(name) || own) ||
       (ourPort !== null && port !== null && Number(port) !== ourPort)
@@ -68,8 +71,7 @@ function guardTls(
 ): void {
   const team = config.tls?.() ?? null;
   const known =
-    team !== null &&
-    (LOOPBACK.has(name) || team.names.has(name) || name === `p${team.port}.localhost`);
+    team !== null && (LOOPBACK.has(name) || team.names.has(name) || name === uiHost(team.port));
   // A Host without a port names 443.
   if (!team || !known || Number(port ?? 443) !== team.port) {
     throw new ApiError('forbidden', `Host "${host}" is not this team desk`);

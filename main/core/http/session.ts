@@ -12,6 +12,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
 import { privateFile } from '../files.ts';
+import { LOOPBACK, uiHost } from './guards.ts';
 import type { Client, MembersService } from '../modules/members/service.ts';
 import { SESSION_ABSOLUTE_MS } from '../modules/members/service.ts';
 
@@ -22,13 +23,12 @@ const LEGACY_SECRET_FILE = 'session.secret';
 export const COOKIE = 'parley_session';
 export const SECURE_COOKIE = '__Host-parley_session';
 
-/** The UI's own host name for a port: no cookie of Parley's reaches another loopback server. */
-export const uiHost = (port: number): string => `p${port}.localhost`;
+export { uiHost };
 
 /** `http://p4780.localhost:4780` for `http://127.0.0.1:4780` (other hosts are kept as they are). */
 export function uiBaseUrl(baseUrl: string): string {
   const url = new URL(baseUrl);
-  const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+  const loopback = LOOPBACK.has(url.hostname);
   if (loopback && url.protocol === 'http:' && url.port) url.hostname = uiHost(Number(url.port));
   return url.origin;
 }
@@ -111,7 +111,7 @@ export function registerLoginLink(
         .toLowerCase();
       // Opened on 127.0.0.1 or localhost: move to the UI's own host name first (the link is
       // not spent), so the cookie is set where no other loopback server receives it.
-      const loopback = ['127.0.0.1', 'localhost', '[::1]'].includes(name);
+      const loopback = LOOPBACK.has(name);
       if (p !== null && !isTls(req) && loopback && typeof token === 'string') {
         return reply
           .header('cache-control', 'no-store')
