@@ -89,7 +89,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     (limit) => media.prune(limit),
   ]);
   const hub = createHub(db, { prunedThrough: retention.prunedThrough, now: clock.now });
-  outbox.onCommit(hub.flush);
+  outbox.onCommit(hub.committed);
   const simulator = simulatorSettings(db);
   const simulated = createSimulatedChannel(simulator, random, clock, undo);
   const workspaces = workspacesService(db, clock, ids);

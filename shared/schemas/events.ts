@@ -48,6 +48,12 @@ export const eventsQuery = z.object({
     .max(2000)
     .optional()
     .describe('comma-separated event types to receive; all when absent'),
+  campaigns: z
+    .enum(['all', 'summary'])
+    .default('all')
+    .describe(
+      "`summary`: leave out a campaign's per-recipient events (its messages, their statuses and the conversations its sends create or move) and follow it by `campaign.progress`; what the desk asks for",
+    ),
 });
 
 /**

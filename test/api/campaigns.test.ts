@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { funnelHolds } from '../../shared/campaign-rules.ts';
 import type { TestCore } from '../helpers.ts';
 import { makeCore, manualClock } from '../helpers.ts';
+import { followEvents } from '../sse.ts';
 
 let t: TestCore;
 afterEach(async () => t?.close());
@@ -699,5 +700,61 @@ describe('launching a paused campaign', () => {
       status: 'scheduled',
       scheduledFor: new Date(t2).toISOString(),
     });
+  });
+});
+
+describe('the event stream with ?campaigns=summary (the desk)', () => {
+  it("leaves out a campaign's per-recipient events, keeps its progress and the customers' replies", async () => {
+    const { create, post, key, drain } = await setup(4);
+    const { url } = await t.core.start({ port: 0 });
+    const id = (await create({ variables: { '1': 'friend', '2': 'SPRING20' } })).body.id;
+    await post('launch', { id });
+    await drain(15);
+    // A recipient answers: that is the customer's, not the campaign's.
+    await t.request('POST', '/api/simulator/inbound', {
+      key,
+      body: { phone: phone(0), message: 'Thanks!' },
+    });
+    const count = (sql: string) =>
+      t.core.db
+        .prepare(
+          `SELECT count(*) FROM events WHERE workspace_id = ? AND environment = 'test' ${sql}`,
+        )
+        .pluck()
+        .get(t.workspaceId) as number;
+    const maxSeq = () => t.core.db.prepare('SELECT max(seq) FROM events').pluck().get() as number;
+    const all = count('');
+    const summary = count('AND campaign_id IS NULL');
+    // 4 recipients: conversation.created, conversation.updated, message.sent, .delivered, .read.
+    expect(all - summary).toBe(20);
+    const head = String(maxSeq());
+    const read = async (query: string) => {
+      const stream = await followEvents(`${url}/events${query}`, {
+        'x-api-key': key,
+        'last-event-id': '0',
+      });
+      await stream.waitFor((e) => e.id === head);
+      stream.close();
+      return stream.events;
+    };
+    const full = await read('');
+    const desk = await read('?campaigns=summary');
+    expect(full).toHaveLength(all);
+    expect(desk).toHaveLength(summary);
+    const types = (events: typeof desk) => new Set(events.map((e) => e.event));
+    expect(types(full)).toContain('message.sent');
+    expect(types(desk)).not.toContain('message.sent');
+    expect(types(desk)).not.toContain('message.delivered');
+    expect(types(desk)).toContain('campaign.progress');
+    expect(types(desk)).toContain('campaign.status_updated');
+    const received = desk.filter((e) => e.event === 'message.received');
+    expect(received.map((e) => (e.data.data.message as { text: string }).text)).toEqual([
+      'Thanks!',
+    ]);
+    // The reply moved the recipient's conversation: that event is the desk's too.
+    expect(desk.filter((e) => e.event === 'conversation.updated')).toHaveLength(1);
+    const bad = await t.request('GET', '/events?campaigns=some', { key });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.code).toBe('validation_error');
   });
 });

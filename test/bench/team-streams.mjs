@@ -1,6 +1,7 @@
 // The team bench's event streams (test/bench/team.mjs), in a worker thread of their own so that
 // reading them does not hold up the load the main thread makes (nor its timing). Each agent of
-// workerData holds one `GET /events` (every event type, as the desk's stream asks once its stores
+// workerData holds one `GET /events?campaigns=summary` (every event type, a campaign as its
+// progress, as the desk's stream asks once its stores
 // are loaded) with their session cookie, over TLS through an agent pinned to the desk's
 // certificate (main/core/net/pin.ts `pinnedAgent`), or plain HTTP on the loopback listener.
 // A stream that ends is counted as dropped and, as the desk does (renderer/src/api/events.ts),
@@ -63,7 +64,7 @@ function open(s) {
       s.drops.push({ at: Date.now(), why, afterSeq: s.lastSeq });
       setTimeout(() => open(s).catch(() => {}), RETRY_MS);
     };
-    const req = (tls ? https : http).request(`${base}/events`, {
+    const req = (tls ? https : http).request(`${base}/events?campaigns=summary`, {
       agent,
       headers: {
         cookie: `${cookieName}=${s.token}`,

@@ -232,6 +232,12 @@ export async function teamRun({ tls }) {
       variables: { 1: '{{contact.name}}' },
       target: { groupId: 'grp_bench' },
     });
+    // The poster's 32 keep-alive connections are open before the window, as a webhook
+    // sender's pool and the desks' own connections are: the run measures requests, not the
+    // handshakes of connections opened under load.
+    await Promise.all(
+      Array.from({ length: 32 }, () => api(inboundAgent, 'GET', '/campaigns?limit=1')),
+    );
 
     // The load: inbound and replies from now on; measured from `window.start`.
     const window = { start: Infinity, end: Infinity };
@@ -330,10 +336,21 @@ export async function teamRun({ tls }) {
     await sleep((RUN_SECONDS * 1000) / 4);
     const launchedAt = Date.now();
     await api(inboundAgent, 'POST', '/campaigns/launch', { id: campaign.id });
+    if (process.env.BENCH_TEAM_DEBUG) {
+      console.log(
+        `launch answered in ${Date.now() - launchedAt} ms, at ${launchedAt - window.start} ms`,
+      );
+    }
     await sleep(window.end - Date.now());
     stopped = true;
     await Promise.all([inboundLoop, ...replyLoops]);
     await Promise.all([...inFlight]);
+    if (process.env.BENCH_TEAM_TIMELINE) {
+      fs.writeFileSync(
+        `${process.env.BENCH_TEAM_TIMELINE}-${tls ? 'tls' : 'plain'}.json`,
+        JSON.stringify(timeline),
+      );
+    }
     const serverCpuS = (cpuMs(child.pid) - cpuBefore) / 1000;
     const benchCpu = process.cpuUsage(benchCpuBefore);
     const serverLag = await ask(child, 'read');
@@ -350,12 +367,22 @@ export async function teamRun({ tls }) {
       await sleep(250);
     }
     await sleep(1000);
-    const toSeq = maxSeq.get();
+    // The desk's streams take a campaign as its progress (?campaigns=summary): its
+    // per-recipient events are not theirs to get.
+    const toSeq = read
+      .prepare('SELECT coalesce(max(seq), 0) FROM events WHERE campaign_id IS NULL')
+      .pluck()
+      .get();
     const expected = read
       .prepare(
-        `SELECT seq, workspace_id, environment, created_at FROM events WHERE seq > ? AND seq <= ? ORDER BY seq`,
+        `SELECT seq, workspace_id, environment, created_at FROM events
+         WHERE seq > ? AND seq <= ? AND campaign_id IS NULL ORDER BY seq`,
       )
       .all(fromSeq, toSeq);
+    const folded = read
+      .prepare('SELECT count(*) FROM events WHERE seq > ? AND campaign_id IS NOT NULL')
+      .pluck()
+      .get(fromSeq);
     const inWindow = read
       .prepare('SELECT count(*) FROM events WHERE seq > ? AND created_at < ?')
       .pluck()
@@ -440,6 +467,7 @@ export async function teamRun({ tls }) {
       seconds: RUN_SECONDS,
       load: [load1, load2],
       events: expected.length - outOfScope,
+      folded,
       eventsPerSecond: inWindow / RUN_SECONDS,
       outOfScope,
       fanout: fromHistogram(deliveries),
@@ -522,8 +550,9 @@ export function printTeamRows(runs) {
       '',
     ],
     [
-      'events / deliveries checked',
-      (r) => `${r.events.toLocaleString('en')} / ${r.fanout.n.toLocaleString('en')}`,
+      'events / deliveries checked (campaign events left to its progress)',
+      (r) =>
+        `${r.events.toLocaleString('en')} / ${r.fanout.n.toLocaleString('en')} (${r.folded.toLocaleString('en')})`,
       '',
     ],
     ['events per second (window)', (r) => f(r.eventsPerSecond), ''],

@@ -6,6 +6,11 @@ import { envelopeJson } from './outbox.ts';
 
 export interface Subscriber extends Scope {
   types: Set<string> | null;
+  /**
+   * 'summary': a campaign's per-recipient events (its sends, their statuses, the conversations
+   * they create or move) are left out; its `campaign.progress` says what changed (the desk's).
+   */
+  campaigns: 'all' | 'summary';
   /** The agent the reader acts as, for ephemeral messages sent to an audience. */
   agentId: string | null;
   /** The sign-in session the stream belongs to (null: the desktop window or an API key). */
@@ -23,6 +28,13 @@ export interface Subscriber extends Scope {
 }
 
 const BATCH = 1000;
+/**
+ * Commits come by the hundred a second under load (each inbound message, each reply, each of a
+ * campaign's passes); the streams are written at most this often, so a stream takes one write
+ * (one TLS record, one syscall) per interval instead of one per commit. The first commit after a
+ * quiet spell is written at once.
+ */
+const FLUSH_EVERY_MS = 20;
 /** Bytes written to a replaying reader before waiting for it to take them. */
 const REPLAY_CHUNK = 64 * 1024;
 
@@ -33,24 +45,49 @@ const REPLAY_CHUNK = 64 * 1024;
  */
 export function createHub(
   db: Db,
-  opts: { pollMs?: number; prunedThrough?: () => number; now?: () => number } = {},
+  opts: {
+    pollMs?: number;
+    prunedThrough?: () => number;
+    now?: () => number;
+    flushEveryMs?: number;
+  } = {},
 ) {
   const now = opts.now ?? Date.now;
   const maxSeq = db.prepare('SELECT coalesce(max(seq), 0) FROM events').pluck();
   const after = db.prepare('SELECT * FROM events WHERE seq > ? ORDER BY seq LIMIT ?');
   const backlog = db.prepare(
     `SELECT * FROM events WHERE workspace_id = ? AND environment = ? AND seq > ? AND seq <= ?
-     ORDER BY seq LIMIT ?`,
+       AND (campaign_id IS NULL OR ?) ORDER BY seq LIMIT ?`,
   );
   const subscribers = new Set<Subscriber>();
   let lastSeq = maxSeq.get() as number;
   let poll: NodeJS.Timeout | null = null;
+  const flushEvery = opts.flushEveryMs ?? FLUSH_EVERY_MS;
+  let flushedAt = -Infinity;
+  let flushTimer: NodeJS.Timeout | null = null;
+
+  /** After a commit: the streams are written now, or when the last write is `flushEvery` old. */
+  function committed() {
+    if (flushTimer) return;
+    const wait = flushedAt + flushEvery - performance.now();
+    if (wait <= 0) {
+      flushedAt = performance.now();
+      flush();
+      return;
+    }
+    flushTimer = setTimeout(() => {
+      flushTimer = null;
+      flushedAt = performance.now();
+      flush();
+    }, wait);
+  }
 
   const frame = (r: EventRow) => `id: ${r.seq}\nevent: ${r.type}\ndata: ${envelopeJson(r)}\n\n`;
   const matches = (s: Subscriber, r: EventRow) =>
     r.workspace_id === s.workspaceId &&
     r.environment === s.environment &&
-    (!s.types || s.types.has(r.type));
+    (!s.types || s.types.has(r.type)) &&
+    (r.campaign_id === null || s.campaigns === 'all');
 
   function flush() {
     // Nobody listens: skip the read (a commit on the send path pays nothing); a new subscriber
@@ -113,7 +150,14 @@ export function createHub(
         s.live = true;
         return;
       }
-      const rows = backlog.all(s.workspaceId, s.environment, s.cursor, head, BATCH) as EventRow[];
+      const rows = backlog.all(
+        s.workspaceId,
+        s.environment,
+        s.cursor,
+        head,
+        s.campaigns === 'all' ? 1 : 0,
+        BATCH,
+      ) as EventRow[];
       let out = '';
       for (const r of rows) {
         if (!matches(s, r)) continue;
@@ -133,6 +177,7 @@ export function createHub(
 
   return {
     flush,
+    committed,
     /**
      * Replays events after `afterSeq` (when given), then follows new ones. A resume point the
      * store can no longer serve — older than retention kept, or ahead of the stream (a restored
@@ -233,6 +278,8 @@ export function createHub(
       subscribers.clear();
       if (poll) clearInterval(poll);
       poll = null;
+      if (flushTimer) clearTimeout(flushTimer);
+      flushTimer = null;
     },
   };
 }

@@ -12,7 +12,12 @@ export interface EventRow {
   type: string;
   data: string;
   created_at: number;
+  /** The campaign a per-recipient event belongs to (its send, status or conversation). */
+  campaign_id: string | null;
 }
+
+/** The events a campaign's recipient causes (a low balance, say, is the workspace's, not theirs). */
+const PER_RECIPIENT = /^(message|conversation)\./;
 
 /** The event envelope as JSON, built around the stored data without re-parsing it. */
 export function envelopeJson(r: EventRow): string {
@@ -29,8 +34,8 @@ export function envelopeJson(r: EventRow): string {
  */
 export function createOutbox(db: Db, clock: Clock, ids: IdGenerator, scheduler: Scheduler) {
   const insert = db.prepare(
-    `INSERT INTO events (id, workspace_id, environment, type, data, created_at)
-     VALUES (?, ?, ?, ?, ?, ?)`,
+    `INSERT INTO events (id, workspace_id, environment, type, data, created_at, campaign_id)
+     VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const hooks = db.prepare(
     'SELECT id, events FROM webhooks WHERE workspace_id = ? AND environment = ? AND deleted_at IS NULL',
@@ -41,6 +46,8 @@ export function createOutbox(db: Db, clock: Clock, ids: IdGenerator, scheduler: 
   );
   const listeners = new Set<() => void>();
   let flushQueued = false;
+  /** The campaign whose recipient is being written now (see `forCampaign`). */
+  let campaignId: string | null = null;
 
   // Webhook subscriptions per scope, read once and kept while nothing changes them: every emit
   // needs them, and they change rarely. Another process's commit moves `data_version`; this
@@ -88,8 +95,15 @@ export function createOutbox(db: Db, clock: Clock, ids: IdGenerator, scheduler: 
       const now = clock.now();
       const id = ids('evt');
       const seq = Number(
-        insert.run(id, scope.workspaceId, scope.environment, type, JSON.stringify(data), now)
-          .lastInsertRowid,
+        insert.run(
+          id,
+          scope.workspaceId,
+          scope.environment,
+          type,
+          JSON.stringify(data),
+          now,
+          campaignId !== null && PER_RECIPIENT.test(type) ? campaignId : null,
+        ).lastInsertRowid,
       );
       for (const h of subscriptionsOf(scope)) {
         if (h.types && !h.types.has(type)) continue;
@@ -98,6 +112,21 @@ export function createOutbox(db: Db, clock: Clock, ids: IdGenerator, scheduler: 
         scheduler.enqueue('webhook.deliver', { deliveryId });
       }
       afterCommit();
+    },
+    /**
+     * Runs `fn` (synchronous: inside the caller's transaction) with every event it emits marked
+     * as one of the campaign's per-recipient events; `null` marks nothing. Streams that take
+     * campaigns as a summary leave those out (hub.ts).
+     */
+    forCampaign<T>(id: string | null, fn: () => T): T {
+      if (id === null || campaignId === id) return fn();
+      const outer = campaignId;
+      campaignId = id;
+      try {
+        return fn();
+      } finally {
+        campaignId = outer;
+      }
     },
     /** This process wrote to `webhooks`: forget the subscriptions, and keep none this tick. */
     webhooksChanged() {

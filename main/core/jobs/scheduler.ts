@@ -100,7 +100,14 @@ const SYNC_CLAIM = 64;
  * of many small ones (each commit rewrites the hot index pages to the WAL), and requests and the
  * other kinds still get in between slices.
  */
-const SYNC_SLICE_MS = 40;
+const SYNC_SLICE_MS = 20;
+/**
+ * A tick runs the lanes with due work until this much time is used, then lets requests in and
+ * goes on in the next tick from the lane after the last it ran: several busy lanes (a
+ * campaign's passes, its receipts, replies' dispatches) never hold the loop for a slice each at
+ * once, and none waits behind the others for long.
+ */
+const TICK_BUDGET_MS = 20;
 const SYNC_SLICE_MAX = 2048;
 const RECLAIM_EVERY_MS = 15_000;
 
@@ -319,10 +326,14 @@ export function createScheduler(
    * savepoint per job copies every page the job first touches: a quarter of a workflow step's
    * cost); when one of them throws, the chunk is rolled back and run again job by job.
    */
-  function runSyncSlice(kind: string, h: Registered): { ran: number; more: boolean } {
-    return undo.frame(() => slice(kind, h));
+  function runSyncSlice(
+    kind: string,
+    h: Registered,
+    budgetMs = SYNC_SLICE_MS,
+  ): { ran: number; more: boolean } {
+    return undo.frame(() => slice(kind, h, budgetMs));
   }
-  function slice(kind: string, h: Registered): { ran: number; more: boolean } {
+  function slice(kind: string, h: Registered, budgetMs: number): { ran: number; more: boolean } {
     return db
       .transaction(() => {
         const started = performance.now();
@@ -344,7 +355,7 @@ export function createScheduler(
           if (!together) runOneByOne(rows, h);
           ran += rows.length;
           if (rows.length < SYNC_CLAIM) return { ran, more: false };
-          if (ran >= SYNC_SLICE_MAX || performance.now() - started >= SYNC_SLICE_MS) {
+          if (ran >= SYNC_SLICE_MAX || performance.now() - started >= budgetMs) {
             return { ran, more: true };
           }
         }
@@ -437,6 +448,8 @@ export function createScheduler(
   }
 
   let timerAt = 0;
+  /** The lane a tick starts with: where the last one ran out of time. */
+  let firstLane = 0;
   /** A tick queued right after the current I/O (work is waiting): no 1 ms timer floor. */
   let immediate: NodeJS.Immediate | null = null;
   function schedule(ms: number) {
@@ -480,10 +493,21 @@ export function createScheduler(
       }
       // One read of the index tells which lanes have work: idle kinds cost nothing.
       const due = new Set(dueKinds.all({ now: clock.now() }) as string[]);
-      for (const [kind, h] of handlers) {
+      const lanes = [...handlers];
+      const tickStarted = performance.now();
+      for (let i = 0; i < lanes.length; i++) {
+        const at = (firstLane + i) % lanes.length;
+        const [kind, h] = lanes[at]!;
         if (!due.has(kind)) continue;
+        const used = performance.now() - tickStarted;
+        if (used >= TICK_BUDGET_MS) {
+          // The rest in the next tick, this lane first.
+          firstLane = at;
+          busy = true;
+          break;
+        }
         if (h.sync) {
-          const slice = runSyncSlice(kind, h);
+          const slice = runSyncSlice(kind, h, Math.min(SYNC_SLICE_MS, TICK_BUDGET_MS - used));
           if (slice.ran > 0) storeAccepted();
           if (slice.more) busy = true;
         } else {

@@ -183,6 +183,9 @@ class EventStream {
 
     const url = new URL(`${apiBaseUrl()}/events`);
     url.searchParams.set('types', types);
+    // A campaign's per-recipient events stay on the core; its progress says it moved
+    // (stores/campaign-activity.ts reads again what it may have changed).
+    url.searchParams.set('campaigns', 'summary');
     const resumeFrom = this.lastEventId;
     const source = new EventSource(url, {
       fetch: (input, init) => {

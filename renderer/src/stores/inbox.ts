@@ -12,6 +12,7 @@ import {
   type InboxView,
 } from './inbox-reducer.ts';
 import { KnownConversations } from './known-conversations.ts';
+import { onCampaignActivity } from './campaign-activity.ts';
 import { MESSAGE_EVENTS } from './message-list.ts';
 import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
 import { registerScopedStore } from './scope.ts';
@@ -336,6 +337,11 @@ events.subscribe(['conversation.created', 'conversation.updated'], (event) => {
 events.subscribe(MESSAGE_EVENTS, (event) => {
   const message = event.data.message as Message | undefined;
   if (message?.conversationId) useInbox.getState().applyMessage(message);
+});
+
+// A campaign's sends create and move conversations without an event each on this stream.
+onCampaignActivity(() => {
+  if (useInbox.getState().status === 'ready') void useInbox.getState().refreshTop();
 });
 
 // The Mine filter follows whoever is signed in.

@@ -11,6 +11,7 @@ import {
   SERVICE_WINDOW_MS,
   type MessageListData,
 } from './message-list.ts';
+import { onCampaignActivity } from './campaign-activity.ts';
 import { registerScopedStore } from './scope.ts';
 
 /** The thread of the contact open in the messages drawer, kept live by message.* events. */
@@ -143,6 +144,12 @@ registerScopedStore(() => useMessages.getState().reset());
 events.subscribe(MESSAGE_STATUS_EVENTS, (event) => {
   const message = event.data.message as Message | undefined;
   if (message?.id) useMessages.getState().apply([message]);
+});
+
+// A campaign may have written to the contact on screen (no event each on this stream).
+onCampaignActivity(() => {
+  const messages = useMessages.getState();
+  if (messages.contact && messages.status === 'ready') messages.refresh().catch(() => {});
 });
 
 /** Whether free text may be sent: the contact wrote within the last 24 hours. */

@@ -2,6 +2,7 @@ import { create } from 'zustand';
 import type { Conversation, Message } from '../../../shared/schemas/index.ts';
 import { api, type PatchConversation, type ReplyBody } from '../api/client.ts';
 import { events } from '../api/events.ts';
+import { onCampaignActivity } from './campaign-activity.ts';
 import { holdInView, knownConversation, useInbox } from './inbox.ts';
 import {
   createMessageList,
@@ -162,6 +163,12 @@ events.subscribe(['conversation.created', 'conversation.updated'], (event) => {
 events.subscribe(MESSAGE_EVENTS, (event) => {
   const message = event.data.message as Message | undefined;
   if (message?.id) useThread.getState().applyMessage(message);
+});
+
+// A campaign may have written to the conversation on screen (no event each on this stream).
+onCampaignActivity(() => {
+  const thread = useThread.getState();
+  if (thread.conversationId && thread.status === 'ready') void thread.reload();
 });
 
 // Back at the desk: whatever arrived in the open conversation meanwhile is now seen.

@@ -12,6 +12,11 @@ const KNOWN = new Set<string>([...EVENT_TYPES, ...EPHEMERAL_EVENT_TYPES]);
 
 /** A reader this far behind is cut off; it resumes with Last-Event-ID when it catches up. */
 export const MAX_BUFFERED_BYTES = 256 * 1024;
+/**
+ * Unsent bytes under which a reader is still written live (a 'drain' follows any write past the
+ * socket's 16 KiB mark, so one above this is always woken).
+ */
+export const LIVE_BUFFER_BYTES = 128 * 1024;
 /** Open streams per credential (an API key, or the UI session of a workspace). */
 export const MAX_STREAMS_PER_CREDENTIAL = 32;
 
@@ -47,7 +52,7 @@ export const eventsRoutes =
           tags: ['Events'],
           summary: 'The agent event stream (Server-Sent Events)',
           description:
-            'Each event: `id: <sequence>`, `event: <type>`, `data: {id, type, createdAt, workspaceId, environment, data}`. Reconnect with `Last-Event-ID` to resume without gaps or duplicates. A `: ping` comment comes at least every 15 s. Filter with `?types=message.received,message.read`. A `Last-Event-ID` older than the retention period, or ahead of the stream (after a restore), starts at the head with a `stream.reset` event first (`data: {reason: "expired"|"ahead", lastEventId, resumeFrom}`): reload your state. A reader slower than the stream is sent what it takes and catches up from the store (late, never a gap); one that takes nothing for two heartbeats (30 s) is disconnected and resumes with `Last-Event-ID`; at most 32 streams per credential. Ephemeral events — `presence.updated {memberId, status}`, `conversation.viewing` and `conversation.typing` `{conversationId, memberId}` (never to the member who sent them), `notification {kind: "assigned"|"mention", conversationId, by, messageId?}` (to that member only: a session’s own member, an API key’s `X-Parley-Agent`) — go only to the streams open at the moment: they carry no `id`, are never stored or replayed, and never reach webhooks. A signed-in member’s open stream is what makes them present (online or away).',
+            'Each event: `id: <sequence>`, `event: <type>`, `data: {id, type, createdAt, workspaceId, environment, data}`. Reconnect with `Last-Event-ID` to resume without gaps or duplicates. A `: ping` comment comes at least every 15 s. Filter with `?types=message.received,message.read`; `?campaigns=summary` leaves out a campaign’s per-recipient events (its messages, their statuses, the conversations its sends create or move: thousands a second) — `campaign.progress`, at most once a second, says how it goes. A `Last-Event-ID` older than the retention period, or ahead of the stream (after a restore), starts at the head with a `stream.reset` event first (`data: {reason: "expired"|"ahead", lastEventId, resumeFrom}`): reload your state. A reader slower than the stream is sent what it takes and catches up from the store (late, never a gap); one that takes nothing for two heartbeats (30 s) is disconnected and resumes with `Last-Event-ID`; at most 32 streams per credential. Ephemeral events — `presence.updated {memberId, status}`, `conversation.viewing` and `conversation.typing` `{conversationId, memberId}` (never to the member who sent them), `notification {kind: "assigned"|"mention", conversationId, by, messageId?}` (to that member only: a session’s own member, an API key’s `X-Parley-Agent`) — go only to the streams open at the moment: they carry no `id`, are never stored or replayed, and never reach webhooks. A signed-in member’s open stream is what makes them present (online or away).',
           querystring: eventsQuery,
         },
       },
@@ -89,15 +94,17 @@ export const eventsRoutes =
         // The connection ends with the stream (a reconnect opens a new one), so shutting down
         // never waits on an idle keep-alive socket.
         res.writeHead(200, { ...SSE_HEADERS, connection: 'close' });
-        // Writes never wait for a slow reader: its backlog is bounded, then it is cut off.
+        // Writes never wait for a slow reader: its backlog is bounded, then it is cut off. A
+        // socket's own buffer fills at 16 KiB (TLS's too) under any burst; a reader is sent more
+        // live until LIVE_BUFFER_BYTES wait, then catches up from the store as it drains.
         const write = (chunk: string): boolean => {
           if (res.destroyed) return false;
-          const room = res.write(chunk);
+          res.write(chunk);
           if (res.writableLength > MAX_BUFFERED_BYTES) {
             res.destroy();
             return false;
           }
-          return room;
+          return res.writableLength < LIVE_BUFFER_BYTES;
         };
         // A reader behind the stream is sent more as it takes what it has (the hub catches it
         // up from the store); one that takes nothing for two heartbeats is cut off and resumes
@@ -121,6 +128,7 @@ export const eventsRoutes =
             workspaceId: p.workspaceId,
             environment: p.environment,
             types: types ? new Set(types) : null,
+            campaigns: req.query.campaigns,
             agentId: p.agent.id,
             sessionId: p.sessionId,
             write,

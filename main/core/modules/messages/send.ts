@@ -280,6 +280,67 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
       .immediate();
   }
 
+  /**
+   * The hand-over itself (handOverForRunner): every event it writes is one of the campaign's
+   * per-recipient events.
+   */
+  function handOverForRunner(
+    scope: Scope,
+    contact: Recipient,
+    fields: StoredFields,
+    sender: Sender,
+    opts: { attempt: number; campaignId: string | null; takesTierSlot: boolean; at: number },
+  ): RunnerHandOver {
+    if (scope.environment === 'live') {
+      const price = d.prices.price(scope.workspaceId, fields.category);
+      const { balanceMicros } = d.wallet.get(scope.workspaceId);
+      if (price > balanceMicros) {
+        return { ok: false, kind: 'insufficient_balance', balanceMicros, priceMicros: price };
+      }
+    }
+    const storeOpts = {
+      campaignId: opts.campaignId,
+      takesTierSlot: opts.takesTierSlot,
+      at: opts.at,
+    };
+    const channel = d.channelFor(scope.workspaceId, scope.environment);
+    if (channel.kind === 'remote') {
+      return { ok: true, messageId: store(scope, contact, fields, sender, storeOpts).row.id };
+    }
+    const id = ids('msg');
+    const channelMessageId = channel.newMessageId();
+    const outcome = channel.handOver(
+      {
+        id,
+        workspaceId: scope.workspaceId,
+        environment: scope.environment,
+        phone: addressOf(contact),
+        // Runners send templates, texts and lists.
+        type: fields.type === 'template' || fields.type === 'list' ? fields.type : 'text',
+        text: fields.text,
+        templateName: fields.template_name,
+        variables: fields.variables
+          ? (JSON.parse(fields.variables) as Record<string, string>)
+          : null,
+        channelMessageId,
+      },
+      opts.attempt,
+      opts.at,
+    );
+    if (!outcome.ok) {
+      const { retryable, code, message } = outcome;
+      return { ok: false, kind: 'refused', retryable, code, message };
+    }
+    const { row } = store(scope, contact, fields, sender, {
+      ...storeOpts,
+      id,
+      channelMessageId,
+      dispatch: false,
+    });
+    applyOutcome(row, outcome, opts.attempt, opts.at);
+    return { ok: true, messageId: id };
+  }
+
   return {
     sendableTemplate,
     listFitsChannel,
@@ -291,62 +352,8 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
      * transaction — and a refusal leaves no row: the runner retries or fails its recipient. A
      * remote channel gets the row `accepted` and its own delivery job (README "Connecting WhatsApp").
      */
-    handOverForRunner(
-      scope: Scope,
-      contact: Recipient,
-      fields: StoredFields,
-      sender: Sender,
-      opts: { attempt: number; campaignId: string | null; takesTierSlot: boolean; at: number },
-    ): RunnerHandOver {
-      if (scope.environment === 'live') {
-        const price = d.prices.price(scope.workspaceId, fields.category);
-        const { balanceMicros } = d.wallet.get(scope.workspaceId);
-        if (price > balanceMicros) {
-          return { ok: false, kind: 'insufficient_balance', balanceMicros, priceMicros: price };
-        }
-      }
-      const storeOpts = {
-        campaignId: opts.campaignId,
-        takesTierSlot: opts.takesTierSlot,
-        at: opts.at,
-      };
-      const channel = d.channelFor(scope.workspaceId, scope.environment);
-      if (channel.kind === 'remote') {
-        return { ok: true, messageId: store(scope, contact, fields, sender, storeOpts).row.id };
-      }
-      const id = ids('msg');
-      const channelMessageId = channel.newMessageId();
-      const outcome = channel.handOver(
-        {
-          id,
-          workspaceId: scope.workspaceId,
-          environment: scope.environment,
-          phone: addressOf(contact),
-          // Runners send templates, texts and lists.
-          type: fields.type === 'template' || fields.type === 'list' ? fields.type : 'text',
-          text: fields.text,
-          templateName: fields.template_name,
-          variables: fields.variables
-            ? (JSON.parse(fields.variables) as Record<string, string>)
-            : null,
-          channelMessageId,
-        },
-        opts.attempt,
-        opts.at,
-      );
-      if (!outcome.ok) {
-        const { retryable, code, message } = outcome;
-        return { ok: false, kind: 'refused', retryable, code, message };
-      }
-      const { row } = store(scope, contact, fields, sender, {
-        ...storeOpts,
-        id,
-        channelMessageId,
-        dispatch: false,
-      });
-      applyOutcome(row, outcome, opts.attempt, opts.at);
-      return { ok: true, messageId: id };
-    },
+    handOverForRunner: (...args: Parameters<typeof handOverForRunner>): RunnerHandOver =>
+      outbox.forCampaign(args[4].campaignId, () => handOverForRunner(...args)),
 
     sendTemplate(
       scope: Scope,

@@ -50,7 +50,9 @@ export function messageStatus(ctx: MessagesContext) {
       }
     }
     repo.setStatus(next);
-    outbox.emit(scopeOf(next), `message.${status}`, { message: toMessage(next) });
+    outbox.forCampaign(next.campaign_id ?? null, () =>
+      outbox.emit(scopeOf(next), `message.${status}`, { message: toMessage(next) }),
+    );
     // A reaction that never arrived comes off the message it was for (unless a newer one replaced it).
     if (status === 'failed' && next.type === 'reaction' && next.context_message_id) {
       if (repo.clearAgentReaction(next.context_message_id, next.id)) {
