@@ -11,6 +11,7 @@ import type {
   CreateCampaignBody,
   UpdateCampaignBody,
 } from '../../../shared/schemas/campaigns.ts';
+import type { Media, MediaType } from '../../../shared/schemas/media.ts';
 import type {
   InteractiveList,
   ListContentBody,
@@ -252,6 +253,8 @@ interface RequestOptions {
    * decodes itself (reading it as text here would garble UTF-16 or Windows-1252).
    */
   rawBody?: { data: string | Blob; contentType: string };
+  /** A multipart/form-data body (a file upload): the browser writes its boundary. */
+  form?: FormData;
   accept?: string;
   signal?: AbortSignal;
 }
@@ -270,8 +273,10 @@ async function send(method: string, path: string, options: RequestOptions = {}):
     ...sessionHeaders(),
   });
 
-  let body: string | Blob | undefined;
-  if (options.rawBody) {
+  let body: string | Blob | FormData | undefined;
+  if (options.form) {
+    body = options.form;
+  } else if (options.rawBody) {
     headers.set('Content-Type', options.rawBody.contentType);
     body = options.rawBody.data;
   } else if (options.body !== undefined) {
@@ -444,9 +449,12 @@ export type ReplyBody = (
   | { text: string }
   | { templateName: string; variables?: Record<string, string> }
   | { listId: string }
+  | { mediaId: string; caption?: string; fileName?: string }
 ) & {
   as?: 'agent' | 'bot';
   private?: boolean;
+  /** Quotes one of the conversation's messages (not with a template or a private note). */
+  replyToMessageId?: string;
   /**
    * The newest message the agent saw: when someone else wrote since, the core sends nothing and
    * answers 409 `conversation_changed` with that message in `details.message`.
@@ -588,8 +596,24 @@ export interface SendListResult {
 }
 
 /** What the simulated contact sends: a text, or a pick from a list they were sent. */
-export type SimulatedInbound = { phone: string; receivedAt?: string } & (
-  { message: string } | { listReply: { listId: string; rowId: string } }
+export type SimulatedInbound = {
+  phone: string;
+  receivedAt?: string;
+  /** The customer quotes one of the conversation's messages. */
+  replyToMessageId?: string;
+} & (
+  | { message: string }
+  | { listReply: { listId: string; rowId: string } }
+  | { media: { type: MediaType; caption?: string; fileName?: string } }
+  | { location: { latitude: number; longitude: number; name?: string; address?: string } }
+  | {
+      contacts: {
+        name: string;
+        phones?: { phone: string; type?: string }[];
+        emails?: { email: string; type?: string }[];
+        organization?: string;
+      }[];
+    }
 );
 
 export type { Workflow, WorkflowRun };
@@ -882,6 +906,13 @@ export const api = {
       json('PATCH', `/conversations/${encodeURIComponent(id)}`, { body }),
     reply: (id: string, body: ReplyBody): Promise<Message> =>
       json('POST', `/conversations/${encodeURIComponent(id)}/reply`, { body }),
+    /** The business reacts to one of the customer's messages (`''` takes the reaction back). */
+    react: (id: string, messageId: string, emoji: string): Promise<Message> =>
+      json(
+        'POST',
+        `/conversations/${encodeURIComponent(id)}/messages/${encodeURIComponent(messageId)}/reaction`,
+        { body: { emoji } },
+      ),
     /** The signed-in member is looking at it (send every 3 s while it is open); 204. */
     viewing: async (id: string): Promise<void> => {
       await send('POST', `/conversations/${encodeURIComponent(id)}/viewing`);
@@ -1067,6 +1098,25 @@ export const api = {
   /** Every member as an assignee: the picker offers active ones; inactive names still resolve. */
   agents: {
     list: (): Promise<Page<Agent>> => json('GET', '/agents'),
+  },
+
+  /** Photos, voice notes, videos, documents and stickers (README "Media, reactions and quotes"). */
+  media: {
+    /** Stores a file to send (multipart `file`); the core decides its type from the bytes. */
+    upload: (file: Blob, fileName: string, signal?: AbortSignal): Promise<Media> => {
+      const form = new FormData();
+      form.append('fileName', fileName);
+      form.append('file', file, fileName);
+      return json('POST', '/media', { form, ...(signal ? { signal } : {}) });
+    },
+    /**
+     * A link that serves the file without a credential for 12 hours (what `<img>`, `<audio>`
+     * and `<video>` use: the desktop window's session is a header they cannot send).
+     */
+    link: (id: string): Promise<{ url: string; expiresAt: string }> =>
+      json('GET', `/media/${encodeURIComponent(id)}/link`),
+    /** Fetches a failed download again. */
+    retry: (id: string): Promise<Media> => json('POST', `/media/${encodeURIComponent(id)}/retry`),
   },
 
   simulator: {
