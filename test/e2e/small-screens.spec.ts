@@ -151,3 +151,43 @@ test('at 1024×700 the API keys table scrolls inside its card and Contacts → M
   await expectInViewport(drawer.getByTestId('close-drawer'), page);
   await expectNoPageScroll(page);
 });
+
+test('the app shell never scrolls as a whole: scrolling anything into view moves only its own pane', async ({
+  page,
+}) => {
+  await page.setViewportSize(SMALL);
+  const screens = [
+    '/#/inbox',
+    '/#/templates',
+    '/#/campaigns',
+    '/#/workflows',
+    '/#/interactive-lists',
+    '/#/contacts',
+    '/#/email',
+    '/#/email/settings',
+    '/#/settings/channel',
+    '/#/settings/keys',
+    '/#/settings/members',
+    '/#/wallet',
+    '/#/canned-replies',
+  ];
+  for (const screen of screens) {
+    await page.goto(screen);
+    await expect(page.locator('.app')).toBeVisible();
+    // What a "jump to the problem" link or "Add step" does: every element, the hidden legends
+    // and labels included, scrolled into view in turn.
+    const scrolled = await page.evaluate(() => {
+      const root = document.scrollingElement!;
+      for (const element of document.querySelectorAll('.app *')) {
+        element.scrollIntoView({ block: 'end' });
+        if (root.scrollTop !== 0 || root.scrollLeft !== 0) {
+          return `${element.tagName.toLowerCase()}.${element.className} scrolled the document to (${root.scrollLeft}, ${root.scrollTop})`;
+        }
+      }
+      return root.scrollHeight > root.clientHeight
+        ? `the document is ${root.scrollHeight - root.clientHeight} px taller than the window`
+        : null;
+    });
+    expect(scrolled, screen).toBeNull();
+  }
+});
