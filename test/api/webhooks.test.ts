@@ -18,15 +18,20 @@ afterEach(async () => {
   await t?.close();
 });
 
+/** What a receiver answers: a status, or a status and a body. */
+type Answer = number | { status: number; body: string | Buffer };
+
 /** A real HTTP receiver on 127.0.0.1 answering `answers` in turn (then 200), closed after the test. */
-async function receiver(answers: number[]) {
+async function receiver(answers: Answer[]) {
   const got: { headers: http.IncomingHttpHeaders; body: string }[] = [];
   const server = http.createServer((req, res) => {
     let body = '';
     req.on('data', (d) => (body += d));
     req.on('end', () => {
       got.push({ headers: req.headers, body });
-      res.writeHead(answers.shift() ?? 200).end();
+      const answer = answers.shift() ?? 200;
+      if (typeof answer === 'number') res.writeHead(answer).end();
+      else res.writeHead(answer.status, { 'content-type': 'text/plain' }).end(answer.body);
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -60,7 +65,7 @@ const allowPrivate = (allowed: boolean) =>
  * then set to `allowAfter`.
  */
 async function hooked(
-  answers: number[],
+  answers: Answer[],
   events?: string[],
   opts: {
     url?: (rx: { port: number; url: string }) => string;
@@ -119,7 +124,7 @@ describe('webhooks', () => {
       body: { url: 'http://[::ffff:127.0.0.1]:4780/x' },
     });
     expect(mapped.body.error.message).toBe(
-      'the URL points to ::ffff:7f00:1 (IPv4-mapped 127.0.0.1), a loopback address, which this workspace does not allow; allow private webhook targets in the workspace settings to use it',
+      'the URL points to ::ffff:7f00:1 (IPv4-mapped 127.0.0.1), a loopback address, which this workspace does not allow; an admin can allow private addresses under Settings → Workspace → Webhooks',
     );
     for (const url of ['https://8.8.8.8/x', 'https://[2606:4700::1]/x']) {
       expect((await t.request('POST', '/webhooks', { key, body: { url } })).status, url).toBe(201);
@@ -500,5 +505,239 @@ describe('a delivery whose job died', () => {
       status: 'failed',
       lastError: expect.stringContaining('its delivery job was lost'),
     });
+  });
+});
+
+describe('the webhooks screen’s API: the log, PATCH, redelivery', () => {
+  type Delivery = {
+    id: string;
+    eventId: string;
+    status: string;
+    attempts: number;
+    lastStatusCode: number | null;
+    lastError: string | null;
+    lastAttemptAt: string | null;
+    responseExcerpt: string | null;
+    responseTruncated: boolean;
+    nextAttemptAt: string | null;
+  };
+  const inbound = (key: string, message: string) =>
+    t.request('POST', '/api/simulator/inbound', {
+      key,
+      body: { phone: '+14155552671', message },
+    });
+
+  it('keeps when each try ran and the first 1 KiB of the answer, filters by status, pages, and shows each webhook’s newest delivery', async () => {
+    // 1 + 511 two-byte characters fill 1023 bytes: the 1024th is half of the next one.
+    const long = `a${'é'.repeat(600)}`;
+    const { clock, key, hook, jobs, deliveries } = await hooked(
+      [{ status: 500, body: long }, { status: 200, body: 'ok' }, 503],
+      ['message.received'],
+    );
+    const firstTry = clock.now();
+    await jobs.runDue();
+    let log: Delivery[] = await deliveries();
+    expect(log[0]).toMatchObject({
+      status: 'pending',
+      attempts: 1,
+      lastStatusCode: 500,
+      lastError: 'the receiver answered HTTP 500',
+      lastAttemptAt: new Date(firstTry).toISOString(),
+      responseExcerpt: `a${'é'.repeat(511)}`,
+      responseTruncated: true,
+    });
+    clock.set(Date.parse(log[0]!.nextAttemptAt!));
+    await jobs.runDue();
+    log = await deliveries();
+    expect(log[0]).toMatchObject({
+      status: 'succeeded',
+      attempts: 2,
+      lastStatusCode: 200,
+      lastError: null,
+      lastAttemptAt: new Date(clock.now()).toISOString(),
+      responseExcerpt: 'ok',
+      responseTruncated: false,
+      nextAttemptAt: null,
+    });
+
+    // A second event, whose delivery the receiver refuses: one of each status to filter.
+    await inbound(key, 'again');
+    await jobs.runDue();
+    const url = `/webhooks/${hook.id}/deliveries`;
+    const only = async (query: string) =>
+      ((await t.request('GET', `${url}?${query}`, { key })).body.data as Delivery[]).map((d) => [
+        d.status,
+        d.lastStatusCode,
+      ]);
+    expect(await only('status=pending')).toEqual([['pending', 503]]);
+    expect(await only('status=succeeded')).toEqual([['succeeded', 200]]);
+    expect(await only('status=failed')).toEqual([]);
+    const bad = await t.request('GET', `${url}?status=lost`, { key });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error).toMatchObject({ code: 'validation_error' });
+
+    const first = await t.request('GET', `${url}?limit=1`, { key });
+    expect(first.body.data.map((d: Delivery) => d.status)).toEqual(['pending']);
+    expect(first.body.nextCursor).toEqual(expect.any(String));
+    const second = await t.request('GET', `${url}?limit=1&cursor=${first.body.nextCursor}`, {
+      key,
+    });
+    expect(second.body.data.map((d: Delivery) => d.status)).toEqual(['succeeded']);
+    expect(second.body.nextCursor).toBeNull();
+
+    const newest = {
+      id: first.body.data[0].id,
+      eventType: 'message.received',
+      status: 'pending',
+      lastStatusCode: 503,
+      lastAttemptAt: expect.any(String),
+    };
+    const listed = (await t.request('GET', '/webhooks', { key })).body.data;
+    expect(listed).toEqual([expect.objectContaining({ id: hook.id, enabled: true })]);
+    expect(listed[0].lastDelivery).toMatchObject(newest);
+    const one = await t.request('GET', `/webhooks/${hook.id}`, { key });
+    expect(one.status).toBe(200);
+    expect(one.body).toMatchObject({ id: hook.id, url: hook.url, lastDelivery: newest });
+    expect(one.body).not.toHaveProperty('secret');
+    expect((await t.request('GET', `/webhooks/${hook.id}`, { key: t.key('live') })).status).toBe(
+      404,
+    );
+  });
+
+  it('disabling ends the pending deliveries and makes no new ones; redelivery waits for it to be enabled, refuses an event already on its way, and is audited', async () => {
+    const { clock, key, hook, rx, jobs, deliveries } = await hooked([500], ['message.received']);
+    await jobs.runDue();
+    const [pending] = (await deliveries()) as Delivery[];
+    expect(pending).toMatchObject({ status: 'pending', lastStatusCode: 500 });
+
+    const off = await t.request('PATCH', `/webhooks/${hook.id}`, { key, body: { enabled: false } });
+    expect(off.status).toBe(200);
+    expect(off.body).toMatchObject({ id: hook.id, enabled: false });
+    const [ended] = (await deliveries()) as Delivery[];
+    expect(ended).toMatchObject({
+      id: pending!.id,
+      status: 'failed',
+      attempts: 1,
+      lastStatusCode: 500,
+      nextAttemptAt: null,
+      lastError:
+        'the webhook was disabled before it was delivered; redeliver it once the webhook is enabled',
+    });
+    // Its job, due by now, finds it ended; a new event makes no delivery.
+    clock.set(Date.parse(pending!.nextAttemptAt!));
+    await jobs.runDue();
+    await inbound(key, 'while off');
+    await jobs.runDue();
+    expect(rx.got).toHaveLength(1);
+    expect(await deliveries()).toHaveLength(1);
+
+    const url = `/webhooks/${hook.id}/deliveries/${ended!.id}/redeliver`;
+    const refused = await t.request('POST', url, { key });
+    expect(refused.status).toBe(409);
+    expect(refused.body.error).toMatchObject({
+      code: 'invalid_state',
+      message: `webhook ${hook.id} is disabled: enable it to redeliver`,
+    });
+
+    const on = await t.request('PATCH', `/webhooks/${hook.id}`, { key, body: { enabled: true } });
+    expect(on.body.enabled).toBe(true);
+    const again = await t.request('POST', url, { key });
+    expect(again.status).toBe(201);
+    // A second press while the first redelivery is on its way sends nothing more.
+    const twice = await t.request('POST', url, { key });
+    expect(twice.status).toBe(409);
+    expect(twice.body.error.details).toEqual({
+      status: 'pending',
+      pendingDeliveryId: again.body.id,
+    });
+    await jobs.runDue();
+    const log = (await deliveries()) as Delivery[];
+    expect(log.map((d) => [d.id, d.status])).toEqual([
+      [again.body.id, 'succeeded'],
+      [ended!.id, 'failed'],
+    ]);
+    // The same event, signed the same way.
+    expect(rx.got).toHaveLength(2);
+    const [first, redelivered] = rx.got as [(typeof rx.got)[0], (typeof rx.got)[0]];
+    expect(redelivered.body).toBe(first.body);
+    const verified = new Webhook(hook.secret).verify(redelivered.body, {
+      'webhook-id': String(redelivered.headers['webhook-id']),
+      'webhook-timestamp': String(redelivered.headers['webhook-timestamp']),
+      'webhook-signature': String(redelivered.headers['webhook-signature']),
+    }) as { id: string };
+    expect(verified.id).toBe(ended!.eventId);
+
+    // Enabled again, new events are delivered.
+    await inbound(key, 'back on');
+    expect(await deliveries()).toHaveLength(3);
+
+    const trail = await t.request('GET', '/audit?action=webhook.', { session: 'test' });
+    expect(trail.status).toBe(200);
+    expect(
+      (trail.body.data as { action: string; target: { id: string } }[]).map((e) => [
+        e.action,
+        e.target.id,
+      ]),
+    ).toEqual([
+      ['webhook.redelivered', hook.id],
+      ['webhook.enabled', hook.id],
+      ['webhook.disabled', hook.id],
+      ['webhook.created', hook.id],
+    ]);
+  });
+
+  it('PATCH changes the events and the URL under the rules of create; the next event follows them', async () => {
+    const clock = manualClock(Date.now());
+    t = await makeCore({ clock });
+    const key = t.key();
+    const rx = await receiver([]);
+    await allowPrivate(true);
+    const made = await t.request('POST', '/webhooks', {
+      key,
+      body: { url: rx.url, events: ['conversation.created'], description: 'CRM' },
+    });
+    const id = made.body.id as string;
+    const patch = (body: unknown, k = key) =>
+      t.request('PATCH', `/webhooks/${id}`, { key: k, body });
+    const types = async () =>
+      (
+        (await t.request('GET', `/webhooks/${id}/deliveries`, { key })).body.data as {
+          eventType: string;
+        }[]
+      ).map((d) => d.eventType);
+
+    await inbound(key, 'first');
+    expect(await types()).toEqual(['conversation.created']);
+    const changed = await patch({ events: ['message.received', 'message.received'] });
+    expect(changed.status).toBe(200);
+    expect(changed.body).toMatchObject({ events: ['message.received'], description: 'CRM' });
+    await inbound(key, 'second');
+    expect(await types()).toEqual(['message.received', 'conversation.created']);
+    expect((await patch({ events: null, description: null })).body).toMatchObject({
+      events: null,
+      description: null,
+    });
+
+    for (const body of [{}, { events: [] }, { events: ['order.paid'] }, { url: 'ftp://x.test' }]) {
+      const res = await patch(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code).toBe('validation_error');
+    }
+    expect((await patch({ enabled: false }, t.key('live'))).status).toBe(404);
+    expect(
+      (await t.request('PATCH', '/webhooks/wh_nope', { key, body: { enabled: false } })).status,
+    ).toBe(404);
+
+    await allowPrivate(false);
+    const refused = await patch({ url: 'http://192.168.1.20/hook' });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error).toMatchObject({
+      param: 'url',
+      message:
+        'the URL points to 192.168.1.20, a private address, which this workspace does not allow; an admin can allow private addresses under Settings → Workspace → Webhooks',
+    });
+    const moved = await patch({ url: 'https://8.8.8.8/hooks' });
+    expect(moved.body).toMatchObject({ url: 'https://8.8.8.8/hooks', enabled: true });
+    expect(moved.body).not.toHaveProperty('secret');
   });
 });

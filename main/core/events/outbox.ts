@@ -38,7 +38,8 @@ export function createOutbox(db: Db, clock: Clock, ids: IdGenerator, scheduler: 
      VALUES (?, ?, ?, ?, ?, ?, ?)`,
   );
   const hooks = db.prepare(
-    'SELECT id, events FROM webhooks WHERE workspace_id = ? AND environment = ? AND deleted_at IS NULL',
+    `SELECT id, events FROM webhooks
+     WHERE workspace_id = ? AND environment = ? AND deleted_at IS NULL AND enabled = 1`,
   );
   const insertDelivery = db.prepare(
     `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, next_attempt_at, created_at)

@@ -66,7 +66,22 @@ export const AUDITED_ROUTES: Readonly<Record<string, Entry>> = {
     target: 'workflow',
   },
   'POST /webhooks': { action: 'webhook.created', target: 'webhook' },
+  'PATCH /webhooks/:id': {
+    action: (req) =>
+      body(req).enabled === false
+        ? 'webhook.disabled'
+        : body(req).enabled === true
+          ? 'webhook.enabled'
+          : 'webhook.updated',
+    target: 'webhook',
+    details: fields,
+  },
   'DELETE /webhooks/:id': { action: 'webhook.deleted', target: 'webhook' },
+  'POST /webhooks/:id/deliveries/:deliveryId/redeliver': {
+    action: 'webhook.redelivered',
+    target: 'webhook',
+    details: (req) => ({ deliveryId: (req.params as { deliveryId?: string }).deliveryId }),
+  },
   'DELETE /api/templates/:id': { action: 'template.deleted', target: 'template' },
   'DELETE /canned-replies/:id': { action: 'canned_reply.deleted', target: 'canned_reply' },
   'DELETE /interactive-lists': { action: 'list.deleted', target: 'interactive_list' },

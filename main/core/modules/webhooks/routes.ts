@@ -3,7 +3,9 @@ import { idParams, page, pageQuery } from '../../../../shared/schemas/common.ts'
 import {
   createdWebhookSchema,
   createWebhookBody,
+  deliveriesQuery,
   deliverySchema,
+  updateWebhookBody,
   webhookSchema,
 } from '../../../../shared/schemas/webhooks.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
@@ -24,6 +26,9 @@ const deliveryExample = {
   attempts: 0,
   lastStatusCode: null,
   lastError: null,
+  lastAttemptAt: null,
+  responseExcerpt: null,
+  responseTruncated: false,
   nextAttemptAt: '2026-01-05T10:00:00.000Z',
   createdAt: '2026-01-05T10:00:00.000Z',
   deliveredAt: null,
@@ -32,6 +37,48 @@ const deliveryExample = {
 const REDELIVER_DOCS: OperationDocs = {
   errors: ['not_found', 'invalid_state'],
   responseExample: deliveryExample,
+};
+
+const webhookExample = {
+  id: 'wh_3Vd8Kq1Zp2',
+  url: 'https://crm.example.com/hooks/parley',
+  events: ['message.received', 'conversation.updated'],
+  description: 'CRM sync',
+  enabled: false,
+  createdAt: '2026-01-05T09:00:00.000Z',
+  lastDelivery: {
+    id: 'whd_9Xq2Lm4Rt7',
+    eventType: 'message.received',
+    status: 'failed',
+    lastStatusCode: 500,
+    createdAt: '2026-01-05T10:00:00.000Z',
+    lastAttemptAt: '2026-01-05T10:00:00.000Z',
+  },
+};
+
+const UPDATE_DOCS: OperationDocs = {
+  errors: ['not_found'],
+  requestExample: { enabled: false },
+  responseExample: webhookExample,
+};
+
+const DELIVERIES_DOCS: OperationDocs = {
+  errors: ['not_found'],
+  responseExample: {
+    data: [
+      {
+        ...deliveryExample,
+        status: 'pending',
+        attempts: 2,
+        lastStatusCode: 500,
+        lastError: 'the receiver answered HTTP 500',
+        lastAttemptAt: '2026-01-05T10:00:30.000Z',
+        responseExcerpt: '{"error":"database is down"}',
+        nextAttemptAt: '2026-01-05T10:01:00.000Z',
+      },
+    ],
+    nextCursor: null,
+  },
 };
 
 export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
@@ -64,12 +111,52 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
       schema: {
         operationId: 'listWebhooks',
         tags,
-        summary: 'List webhooks',
+        summary: 'List webhooks, each with its newest delivery',
         querystring: pageQuery,
         response: { 200: page(webhookSchema) },
       },
     },
     async (req) => webhooks.list(req.principal, req.query.limit, req.query.cursor),
+  );
+
+  app.get(
+    '/webhooks/:id',
+    {
+      config: {
+        right: 'webhooks',
+        docs: { errors: ['not_found'], responseExample: webhookExample },
+      },
+      schema: {
+        operationId: 'getWebhook',
+        tags,
+        summary: 'A webhook, with its newest delivery',
+        params: idParams,
+        response: { 200: webhookSchema },
+      },
+    },
+    async (req) => webhooks.get(req.principal, req.params.id),
+  );
+
+  app.patch(
+    '/webhooks/:id',
+    {
+      config: { right: 'webhooks', docs: UPDATE_DOCS },
+      schema: {
+        operationId: 'updateWebhook',
+        tags,
+        summary: 'Enable or disable a webhook, or change its events, URL or description',
+        description:
+          'Fields left out keep their values. `enabled: false` stops new deliveries, and the deliveries still pending end `failed` ("the webhook was disabled …"): redeliver them once it is enabled again. `events: null` delivers every event type. A new `url` is checked against the outbound address policy as on create (a private or loopback target needs the workspace to allow it); pending retries go to it at their next try. The signing secret never changes and is not returned.',
+        params: idParams,
+        body: updateWebhookBody,
+        response: { 200: webhookSchema },
+      },
+    },
+    async (req) => {
+      if (req.body.url !== undefined)
+        await webhooks.checkTarget(req.principal, { url: req.body.url });
+      return webhooks.update(req.principal, req.params.id, req.body);
+    },
   );
 
   app.delete(
@@ -96,7 +183,7 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
         tags,
         summary: 'Send a delivery’s event to the webhook again',
         description:
-          'Makes a new delivery of the same event (the same `webhook-id` and `X-Parley-Event-Id`, so receivers dedupe it), sent at once and retried like any other for up to 3 days from now; the earlier delivery stays in the log as it ended. A delivery whose job died (its process kept being killed while sending it) ends `failed` with the reason, and this is how it is sent again. A delivery still `pending` is retried by itself: 409 `invalid_state`. Another workspace’s or environment’s webhook or delivery: 404 `not_found`.',
+          'Makes a new delivery of the same event (the same `webhook-id` and `X-Parley-Event-Id`, so receivers dedupe it), signed the same way, sent at once and retried like any other for up to 3 days from now; the earlier delivery stays in the log as it ended. A delivery whose job died (its process kept being killed while sending it) ends `failed` with the reason, and this is how it is sent again. 409 `invalid_state`: the delivery is still `pending` (it is retried by itself), another delivery of the same event to this webhook is (`details.pendingDeliveryId`), or the webhook is disabled. Another workspace’s or environment’s webhook or delivery: 404 `not_found`. Audited (`webhook.redelivered`).',
         params: deliveryParams,
         response: { 201: deliverySchema },
       },
@@ -110,17 +197,18 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
   app.get(
     '/webhooks/:id/deliveries',
     {
-      config: { right: 'webhooks' },
+      config: { right: 'webhooks', docs: DELIVERIES_DOCS },
       schema: {
         operationId: 'listWebhookDeliveries',
         tags,
         summary: 'The delivery log of a webhook, newest first',
+        description:
+          'Each delivery: its event, `status` (`pending`, `succeeded`, `failed`), attempts, the last attempt’s time, HTTP status, error in words and the first 1 KiB of the answer’s body, and the next try while pending. `?status=` keeps one status. Kept 30 days after they end.',
         params: idParams,
-        querystring: pageQuery,
+        querystring: deliveriesQuery,
         response: { 200: page(deliverySchema) },
       },
     },
-    async (req) =>
-      webhooks.deliveries(req.principal, req.params.id, req.query.limit, req.query.cursor),
+    async (req) => webhooks.deliveries(req.principal, req.params.id, req.query),
   );
 };

@@ -1,7 +1,14 @@
 import type { Database as Db } from 'better-sqlite3';
 import { createHmac } from 'node:crypto';
 import { ApiError } from '../../../../shared/errors.ts';
-import type { Webhook, WebhookDelivery } from '../../../../shared/schemas/webhooks.ts';
+import type {
+  CreateWebhookBody,
+  DeliveryStatus,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookDelivery,
+} from '../../../../shared/schemas/webhooks.ts';
+import { RESPONSE_EXCERPT_BYTES } from '../../../../shared/schemas/webhooks.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { envelopeJson } from '../../events/outbox.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
@@ -11,7 +18,7 @@ import type { Clock, IdGenerator, Random, Scope } from '../../runtime.ts';
 import { iso, isoOrNull, randomBase62 } from '../../runtime.ts';
 import type { Outbound } from '../../net/outbound.ts';
 import { OutboundError } from '../../net/outbound.ts';
-import type { DeliveryRow, WebhookRow } from './repo.ts';
+import type { DeliveryRow, WebhookListRow, WebhookRow } from './repo.ts';
 import { webhooksRepo } from './repo.ts';
 
 /** Retries back off exponentially with jitter, for up to 3 days after the event. */
@@ -20,12 +27,46 @@ const FIRST_RETRY_MS = 10_000;
 const MAX_RETRY_MS = 6 * 3600_000;
 const TIMEOUT_MS = 10_000;
 
-const toWebhook = (r: WebhookRow): Webhook => ({
+/**
+ * Where a refused private target can be allowed, in the words of the desk (the workspace's
+ * `allowPrivateWebhooks`, also `parley settings set allowPrivateWebhooks true`).
+ */
+export const PRIVATE_TARGETS_HINT =
+  'an admin can allow private addresses under Settings → Workspace → Webhooks';
+
+/** Why a delivery still on its way ends when its webhook is disabled. */
+const DISABLED_REASON =
+  'the webhook was disabled before it was delivered; redeliver it once the webhook is enabled';
+
+const toWebhook = (r: WebhookListRow): Webhook => ({
   id: r.id,
   url: r.url,
   events: r.events ? (JSON.parse(r.events) as string[]) : null,
   description: r.description,
+  enabled: r.enabled === 1,
   createdAt: iso(r.created_at),
+  lastDelivery:
+    r.ld_id === null
+      ? null
+      : {
+          id: r.ld_id,
+          eventType: r.ld_event_type ?? '',
+          status: r.ld_status!,
+          lastStatusCode: r.ld_code,
+          createdAt: iso(r.ld_created_at!),
+          lastAttemptAt: isoOrNull(r.ld_attempt_at),
+        },
+});
+
+/** A new webhook's row as the list reads it: no delivery yet. */
+const unlisted = (r: WebhookRow): WebhookListRow => ({
+  ...r,
+  ld_id: null,
+  ld_status: null,
+  ld_code: null,
+  ld_created_at: null,
+  ld_attempt_at: null,
+  ld_event_type: null,
 });
 
 const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
@@ -36,10 +77,22 @@ const toDelivery = (r: DeliveryRow): WebhookDelivery => ({
   attempts: r.attempts,
   lastStatusCode: r.last_status_code,
   lastError: r.last_error,
+  lastAttemptAt: isoOrNull(r.last_attempt_at),
+  responseExcerpt: r.response_excerpt,
+  responseTruncated: r.response_truncated === 1,
   nextAttemptAt: r.status === 'pending' ? isoOrNull(r.next_attempt_at) : null,
   createdAt: iso(r.created_at),
   deliveredAt: isoOrNull(r.delivered_at),
 });
+
+/**
+ * The answer's first bytes as text; when it was cut, a character cut in half is left out rather
+ * than shown as a replacement mark.
+ */
+function excerptOf(body: Buffer, truncated: boolean): string | null {
+  if (body.length === 0) return null;
+  return new TextDecoder('utf-8').decode(body, { stream: truncated });
+}
 
 /** `X-Parley-Signature: t=<unix>,v1=<hex HMAC-SHA256(secret, t + "." + body)>` */
 export function sign(secret: string, timestamp: number, body: string): string {
@@ -79,28 +132,33 @@ export function webhooksService(
     const d = repo.delivery(deliveryId);
     if (!d || d.status !== 'pending') return;
     const hook = repo.byId(d.webhook_id)!;
-    const finish = (
-      status: DeliveryRow['status'],
-      code: number | null,
-      error: string | null,
-      next: number | null,
-    ) =>
+    const startedAt = clock.now();
+    let answer: { code: number | null; excerpt: string | null; truncated: boolean } = {
+      code: null,
+      excerpt: null,
+      truncated: false,
+    };
+    const finish = (status: DeliveryStatus, error: string | null, next: number | null) =>
       repo.record({
         id: d.id,
         status,
-        code,
+        ...answer,
         error,
+        at: startedAt,
         next,
         delivered: status === 'succeeded' ? clock.now() : null,
       });
-    if (hook.deleted_at !== null) {
-      finish('failed', null, 'the webhook was deleted', null);
-      return;
+    // Ends it without an attempt: the log keeps the last answer it had.
+    const giveUp = (error: string) => repo.endDelivery(d.id, error);
+    if (hook.deleted_at !== null) return void giveUp('the webhook was deleted');
+    if (hook.enabled === 0) return void giveUp(DISABLED_REASON);
+    // However it keeps failing (even in ways the retries below do not see), it ends after 3 days.
+    if (startedAt - d.created_at > RETRY_WINDOW_MS) {
+      return void giveUp(`${d.last_error ?? 'no answer'}; gave up after 3 days`);
     }
     const ev = repo.event(d.event_seq)!;
     const body = envelopeJson(ev);
-    const timestamp = Math.floor(clock.now() / 1000);
-    let code: number | null = null;
+    const timestamp = Math.floor(startedAt / 1000);
     let error: string;
     try {
       const res = await outbound.send({
@@ -121,11 +179,13 @@ export function webhooksService(
         body,
         allowPrivate: privateAllowed(hook.workspace_id),
         timeoutMs: TIMEOUT_MS,
+        maxResponseBytes: RESPONSE_EXCERPT_BYTES,
         signal,
       });
-      code = res.status;
+      const code = res.status;
+      answer = { code, excerpt: excerptOf(res.body, res.truncated), truncated: res.truncated };
       if (code >= 200 && code < 300) {
-        finish('succeeded', code, null, null);
+        finish('succeeded', null, null);
         return;
       }
       error = `the receiver answered HTTP ${code}`;
@@ -138,10 +198,10 @@ export function webhooksService(
     const delay = Math.round(base * (0.5 + (random.bytes(1)[0]! / 255) * 0.5));
     const next = clock.now() + delay;
     if (next - d.created_at > RETRY_WINDOW_MS) {
-      finish('failed', code, `${error}; gave up after 3 days`, null);
+      finish('failed', `${error}; gave up after 3 days`, null);
       return;
     }
-    finish('pending', code, error, next);
+    finish('pending', error, next);
     throw new RetryLater(error, delay);
   }
 
@@ -157,7 +217,7 @@ export function webhooksService(
       concurrency: 16,
       onDead: (payload, error) => {
         const { deliveryId } = payload;
-        repo.deliveryDied(deliveryId, error);
+        repo.endDelivery(deliveryId, error);
       },
     },
   );
@@ -174,15 +234,13 @@ export function webhooksService(
         throw new ApiError('validation_error', e.message, { param: 'url' });
       }
       if (refusal) {
-        throw new ApiError(
-          'validation_error',
-          `${refusal}; allow private webhook targets in the workspace settings to use it`,
-          { param: 'url' },
-        );
+        throw new ApiError('validation_error', `${refusal}; ${PRIVATE_TARGETS_HINT}`, {
+          param: 'url',
+        });
       }
     },
     /** Stores a checked webhook; its secret is in this answer only. */
-    create(scope: Scope, body: { url: string; events?: string[]; description?: string }) {
+    create(scope: Scope, body: CreateWebhookBody) {
       const row: WebhookRow = {
         id: ids('wh'),
         workspace_id: scope.workspaceId,
@@ -191,12 +249,48 @@ export function webhooksService(
         secret: `whsec_${randomBase62(random, 40)}`,
         events: body.events ? JSON.stringify([...new Set(body.events)]) : null,
         description: body.description ?? null,
+        enabled: 1,
         created_at: clock.now(),
         deleted_at: null,
       };
       repo.insert(row);
       outbox.webhooksChanged();
-      return { ...toWebhook(row), secret: row.secret };
+      return { ...toWebhook(unlisted(row)), secret: row.secret };
+    },
+    get(scope: Scope, id: string): Webhook {
+      if (!repo.get(scope, id)) throw new ApiError('not_found', `no webhook ${id}`);
+      return toWebhook(repo.listed(id)!);
+    },
+    /**
+     * Turns deliveries off or on, or changes what and where it delivers (a new `url` is checked
+     * by `checkTarget` first). Disabling ends the deliveries still on their way, `failed` with
+     * the reason: they can be redelivered once it is enabled again. Pending retries go to the
+     * new URL at their next try. The secret stays.
+     */
+    update(scope: Scope, id: string, body: UpdateWebhookBody): Webhook {
+      return db
+        .transaction(() => {
+          const row = repo.get(scope, id);
+          if (!row) throw new ApiError('not_found', `no webhook ${id}`);
+          const events =
+            body.events === undefined
+              ? row.events
+              : body.events === null
+                ? null
+                : JSON.stringify([...new Set(body.events)]);
+          const enabled = body.enabled === undefined ? row.enabled : body.enabled ? 1 : 0;
+          repo.update({
+            id,
+            url: body.url ?? row.url,
+            events,
+            description: body.description === undefined ? row.description : body.description,
+            enabled,
+          });
+          if (enabled === 0 && row.enabled === 1) repo.endPending(id, DISABLED_REASON);
+          outbox.webhooksChanged();
+          return toWebhook(repo.listed(id)!);
+        })
+        .immediate();
     },
     list(scope: Scope, limit: number, cursor?: string) {
       const after = cursor ? decodeCursor(cursor) : null;
@@ -210,21 +304,28 @@ export function webhooksService(
       outbox.webhooksChanged();
       return { success: true as const, id };
     },
-    deliveries(scope: Scope, id: string, limit: number, cursor?: string) {
+    deliveries(
+      scope: Scope,
+      id: string,
+      query: { limit: number; cursor?: string | undefined; status?: DeliveryStatus | undefined },
+    ) {
       if (!repo.get(scope, id)) throw new ApiError('not_found', `no webhook ${id}`);
-      const after = cursor ? decodeCursor(cursor) : null;
-      const rows = repo.deliveries(id, after, limit + 1);
+      const after = query.cursor ? decodeCursor(query.cursor) : null;
+      const limit = query.limit;
+      const rows = repo.deliveries(id, query.status ?? null, after, limit + 1);
       return toPage(rows, limit, toDelivery, (r) => r.id);
     },
     /**
      * Sends a delivery's event again, as a new delivery of its own (retried for 3 days from
-     * now); the old one stays in the log as it ended. One still pending is already on its way.
+     * now); the old one stays in the log as it ended. One still pending is already on its way,
+     * and so is an event another delivery is still carrying to this webhook (a second press of
+     * Redeliver); a disabled webhook sends nothing.
      */
     redeliver(scope: Scope, webhookId: string, deliveryId: string): WebhookDelivery {
       return db
         .transaction(() => {
-          if (!repo.get(scope, webhookId))
-            throw new ApiError('not_found', `no webhook ${webhookId}`);
+          const hook = repo.get(scope, webhookId);
+          if (!hook) throw new ApiError('not_found', `no webhook ${webhookId}`);
           const d = repo.deliveryOf(webhookId, deliveryId);
           if (!d) {
             throw new ApiError('not_found', `no delivery ${deliveryId} of webhook ${webhookId}`, {
@@ -236,6 +337,21 @@ export function webhooksService(
               'invalid_state',
               `delivery ${deliveryId} is still pending: it is retried by itself`,
               { details: { status: d.status } },
+            );
+          }
+          const inFlight = repo.pendingOfEvent(webhookId, d.event_seq);
+          if (inFlight) {
+            throw new ApiError(
+              'invalid_state',
+              `event ${d.event_id} is already being delivered again (delivery ${inFlight}): it is retried by itself`,
+              { details: { status: 'pending', pendingDeliveryId: inFlight } },
+            );
+          }
+          if (hook.enabled === 0) {
+            throw new ApiError(
+              'invalid_state',
+              `webhook ${webhookId} is disabled: enable it to redeliver`,
+              { details: { enabled: false } },
             );
           }
           const now = clock.now();
