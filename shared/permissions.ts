@@ -59,6 +59,11 @@ export const RIGHTS = [
   'members',
   /** The audit trail and its export. */
   'audit',
+  /**
+   * Taking the business's data out in bulk: contacts and campaign recipients as CSV (README
+   * "Exports"). An agent reads contacts a page at a time but does not carry the list away.
+   */
+  'exports',
   /** Sharing the desk on the network (the TLS listener, its certificate, the mDNS announcement). */
   'team',
   /** Workspace settings (private targets, low-balance threshold): reading them. */
@@ -125,6 +130,7 @@ export const PERMISSIONS: Readonly<Record<Right, readonly Role[]>> = {
   keys: ADMINS,
   members: ADMINS,
   audit: ADMINS,
+  exports: BUILDERS,
   team: ADMINS,
   'workspace.read': BUILDERS,
   'workspace.manage': ADMINS,

@@ -15,6 +15,7 @@ import { cannedRepliesRoutes } from '../modules/canned-replies/routes.ts';
 import { interactiveListsRoutes } from '../modules/interactive-lists/routes.ts';
 import { workflowsRoutes } from '../modules/workflows/routes.ts';
 import { contactsRoutes } from '../modules/contacts/routes.ts';
+import { exportsRoutes } from '../modules/exports/routes.ts';
 import { conversationsRoutes } from '../modules/conversations/routes.ts';
 import { eventsRoutes } from '../modules/events/routes.ts';
 import { presenceRoutes } from '../modules/presence/routes.ts';
@@ -264,6 +265,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       walletRoutes,
       pricesRoutes,
       contactsRoutes,
+      exportsRoutes,
       templatesRoutes,
       messagesRoutes,
       mediaRoutes,

@@ -2,10 +2,12 @@
  * Exports (design.md §8, README "Exports"): CSV streamed a batch at a time, UTF-8 with a BOM (so
  * spreadsheet programs read it as UTF-8), and formula-safe — a cell that starts with `=`, `+`,
  * `-`, `@`, a tab or a CR is prefixed with `'`, so opening the file never runs what a customer
- * typed. Quoting is csv-stringify's (RFC 4180).
+ * typed. Quoting is csv-stringify's (RFC 4180). The API's exports (`sendCsv`) and the command
+ * line's (`csvStream`, `parley contacts export`) are the one mechanism.
  */
 import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
+import type { Readable as ReadableStream } from 'node:stream';
 import { Readable, pipeline } from 'node:stream';
 
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -23,16 +25,17 @@ export function safeCell(value: unknown): string {
 }
 
 /**
- * Streams rows read in batches (each batch its own short query, so a long export never holds
- * the database): `next(after)` returns the rows after a cursor and the cursor of the last, or
- * an empty batch at the end.
+ * The rows after a cursor and the cursor of the last (null: that was the last batch), or an
+ * empty batch at the end. Each call is its own short query, so a long export never holds the
+ * database, and only one batch is in memory at a time.
  */
-export function sendCsv<C>(
-  reply: FastifyReply,
-  filename: string,
-  header: readonly string[],
-  next: (after: C | null) => { rows: unknown[][]; last: C | null },
-): FastifyReply {
+export type CsvBatches<C> = (after: C | null) => { rows: unknown[][]; last: C | null };
+
+/** Rows an export reads per query. */
+export const EXPORT_BATCH = 1000;
+
+/** The CSV text of `header` and every batch, as a stream (BOM first, CRLF rows). */
+export function csvStream<C>(header: readonly string[], next: CsvBatches<C>): ReadableStream {
   async function* batches() {
     let after: C | null = null;
     for (;;) {
@@ -51,11 +54,25 @@ export function sendCsv<C>(
     bom: true,
     record_delimiter: '\r\n',
   });
-  // A failure mid-way ends the download short (the client sees a cut transfer), never a hang.
+  // A failure mid-way ends the stream short (a reader sees a cut transfer), never a hang.
   pipeline(Readable.from(batches()), csv, () => undefined);
+  return csv;
+}
+
+/** An export's file name: `parley-<what>-<YYYY-MM-DD>.csv` (the day in UTC). */
+export const exportFilename = (what: string, now: number): string =>
+  `parley-${what}-${new Date(now).toISOString().slice(0, 10)}.csv`;
+
+/** Streams an export as the answer: `text/csv`, a download with its file name, never cached. */
+export function sendCsv<C>(
+  reply: FastifyReply,
+  filename: string,
+  header: readonly string[],
+  next: CsvBatches<C>,
+): FastifyReply {
   return reply
     .type('text/csv; charset=utf-8')
     .header('content-disposition', `attachment; filename="${filename}"`)
     .header('cache-control', 'no-store')
-    .send(csv);
+    .send(csvStream(header, next));
 }

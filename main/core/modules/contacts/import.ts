@@ -351,7 +351,8 @@ export class RowChecker {
     // Phones: the mapped columns in order (Google's "Mobile" ones first), several per cell.
     const candidates = m.phone.flatMap(({ at, typeAt }) =>
       splitMulti(cell(at)).map((value) => ({
-        value,
+        // A phone a Parley export defused (`'+1 415…`, README "Exports") reads as the phone.
+        value: value.replace(/^'(?=\+)/, ''),
         mobile: typeAt >= 0 && /mobile|cell/i.test(cell(typeAt)),
       })),
     );

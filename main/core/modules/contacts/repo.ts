@@ -36,6 +36,9 @@ export interface ContactFilter {
   q?: string;
 }
 
+/** Attribute columns an export has at most (a contact has at most 100 attributes). */
+export const MAX_EXPORT_ATTRIBUTES = 500;
+
 const COLUMNS = CONTACT_FIELDS.map((f) => `c.${f}`).join(', ');
 
 export function contactsRepo(db: Db) {
@@ -97,6 +100,16 @@ export function contactsRepo(db: Db) {
             .pluck(),
         );
 
+  // The export's attribute columns: every key the filtered contacts use, in order.
+  const attributeKeysStatement = (f: ContactFilter): Statement =>
+    cached('attributeKeys', f, () =>
+      db
+        .prepare(
+          `SELECT DISTINCT a.key FROM contacts c, json_each(c.attributes) a WHERE ${filterWhere(f).join(' AND ')} ORDER BY a.key LIMIT ${MAX_EXPORT_ATTRIBUTES}`,
+        )
+        .pluck(),
+    );
+
   const get = db.prepare(
     `SELECT ${COLUMNS} FROM contacts c WHERE c.workspace_id = ? AND c.environment = ? AND c.id = ?`,
   );
@@ -148,6 +161,9 @@ export function contactsRepo(db: Db) {
   return {
     list: (scope: Scope, f: ContactFilter, cursor: string | null, limit: number) =>
       listStatement(f).all({ ...filterParams(scope, f), cursor, limit }) as [string, string][],
+    /** The attribute keys the contacts matching the filters use (the export's columns). */
+    attributeKeys: (scope: Scope, f: ContactFilter) =>
+      attributeKeysStatement(f).all(filterParams(scope, f)) as string[],
     /** How many contacts match the filters (the list's total). */
     count: (scope: Scope, f: ContactFilter) =>
       countStatement(f).get(filterParams(scope, f)) as number,

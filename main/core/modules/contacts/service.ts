@@ -13,6 +13,8 @@ import type {
 import { decodeCursor, toPage, toRawPage } from '../../http/pagination.ts';
 import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
 import { iso, isoOrNull } from '../../runtime.ts';
+import type { ContactsExport } from './export.ts';
+import { contactsExport } from './export.ts';
 import type { ContactFilter, ContactRow, GroupRow } from './repo.ts';
 import { contactsRepo } from './repo.ts';
 
@@ -98,6 +100,15 @@ export interface ContactChanges {
   mergeLabels?: boolean;
 }
 
+/** The list's filters as the API and the command line take them (`group`: a group id). */
+export interface ContactQuery {
+  phone?: string | undefined;
+  waUserId?: string | undefined;
+  label?: string | undefined;
+  group?: string | undefined;
+  q?: string | undefined;
+}
+
 /** Rows written per transaction by an import. */
 export const IMPORT_BATCH = 1000;
 
@@ -108,6 +119,17 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
     const g = repo.getGroup(scope, groupId);
     if (!g) throw new ApiError('not_found', `no group ${groupId}`, { param });
     return g;
+  }
+
+  /** The list's filters, checked: a phone in any format, a group that exists in the scope. */
+  function filterOf(scope: Scope, query: ContactQuery): ContactFilter {
+    const filter: ContactFilter = {};
+    if (query.phone) filter.phone = queryPhoneOrThrow(query.phone);
+    if (query.waUserId?.trim()) filter.waUserId = query.waUserId.trim();
+    if (query.label) filter.label = query.label.trim();
+    if (query.group) filter.groupId = requireGroup(scope, query.group).id;
+    if (query.q?.trim()) filter.q = query.q.trim();
+    return filter;
   }
 
   /** A new contact's row (not yet stored): only what the caller knows is set. */
@@ -284,21 +306,21 @@ export function contactsService(db: Db, clock: Clock, ids: IdGenerator) {
      * A page of contacts as a ready JSON body: `{data, nextCursor}`, and on the first page
      * `total`, the count of contacts matching the filters (counted once per list, not per page).
      */
-    list(
-      scope: Scope,
-      query: ContactFilter & { limit: number; cursor?: string; group?: string },
-    ): string {
-      const filter: ContactFilter = {};
-      if (query.phone) filter.phone = queryPhoneOrThrow(query.phone);
-      if (query.waUserId?.trim()) filter.waUserId = query.waUserId.trim();
-      if (query.label) filter.label = query.label.trim();
-      if (query.group) filter.groupId = requireGroup(scope, query.group).id;
-      if (query.q?.trim()) filter.q = query.q.trim();
+    list(scope: Scope, query: ContactQuery & { limit: number; cursor?: string }): string {
+      const filter = filterOf(scope, query);
       const after = query.cursor ? decodeCursor(query.cursor) : null;
       const body = toRawPage(repo.list(scope, filter, after, query.limit + 1), query.limit);
       if (after !== null) return body;
       return `${body.slice(0, -1)},"total":${repo.count(scope, filter)}}`;
     },
+
+    /**
+     * `GET /api/contacts/export`, `parley contacts export`: the contacts the list's filters
+     * match, as CSV batches (csv-export.ts). A filter naming no group is a 404 before anything
+     * is streamed.
+     */
+    export: (scope: Scope, query: ContactQuery): ContactsExport =>
+      contactsExport(repo, scope, filterOf(scope, query)),
 
     get(scope: Scope, id: string): Contact {
       const row = repo.get(scope, id);
