@@ -1,5 +1,7 @@
 /** What the `parley` commands share: options, their context, errors of use, tables, the CLI actor. */
 import os from 'node:os';
+import type { Environment } from '../../shared/schemas/common.ts';
+import { environmentSchema } from '../../shared/schemas/common.ts';
 import type { Store } from '../core/core.ts';
 import type { AuditActor } from '../core/modules/audit/service.ts';
 import type { MemberContext } from '../core/modules/members/service.ts';
@@ -34,6 +36,10 @@ export const OPTIONS = {
   'tls-key': { type: 'string' },
   role: { type: 'string' },
   rights: { type: 'string' },
+  label: { type: 'string' },
+  group: { type: 'string' },
+  q: { type: 'string' },
+  out: { type: 'string' },
 } as const;
 
 export type Values = {
@@ -65,6 +71,13 @@ export function table(rows: Record<string, string>[]): string {
     line(cols.map((c) => c.toUpperCase())),
     ...rows.map((r) => line(cols.map((c) => r[c]!))),
   ].join('\n');
+}
+
+/** `--env test|live`, test when left out. */
+export function envOrUsage(value: string | undefined): Environment {
+  const env = environmentSchema.safeParse(value ?? 'test');
+  if (!env.success) throw new UsageError('--env must be test or live');
+  return env.data;
 }
 
 export const need = (v: string | undefined, what: string): string => {

@@ -8,7 +8,6 @@ import { ApiError } from '../../shared/errors.ts';
 import { formatMicros, parseAmountToMicros } from '../../shared/money.ts';
 import type { Campaign, CampaignProgress } from '../../shared/schemas/campaigns.ts';
 import { launchCampaignBody } from '../../shared/schemas/campaigns.ts';
-import type { Environment } from '../../shared/schemas/common.ts';
 import { environmentSchema } from '../../shared/schemas/common.ts';
 import type { Store } from '../core/core.ts';
 import { createCore, openStore, VERSION } from '../core/core.ts';
@@ -27,7 +26,8 @@ import { isLoopback, isWildcard } from '../core/modules/team/addresses.ts';
 import { CertificateError } from '../core/tls/certificate.ts';
 import { describeSharing, teamCommands } from './team.ts';
 import type { Ctx, Io, Values } from './common.ts';
-import { cliAudit, need, OPTIONS, table, UsageError } from './common.ts';
+import { cliAudit, envOrUsage, need, OPTIONS, table, UsageError } from './common.ts';
+import { exportCommands } from './exports.ts';
 
 const USAGE = `parley ${VERSION} — Parley's service core on the command line
 
@@ -48,6 +48,9 @@ Usage: parley <command> [options]
   wallet show [--workspace ID]
   wallet topup --amount 25.00 [--description TEXT] [--workspace ID]
   contacts import FILE.csv [--env test|live] [--workspace ID]
+  contacts export [--label L] [--group ID] [--q TEXT] [--out FILE] [--env test|live]
+                                                 the contacts as CSV (UTF-8 with BOM,
+                                                 formula-safe) to stdout, or to FILE (0600)
   campaigns list [--status S] [--env test|live] [--workspace ID]
   campaigns show ID                              the campaign and its funnel
   campaigns launch ID [--at ISO] [--wait]        --at schedules it; --wait sends from this process
@@ -137,6 +140,7 @@ function fail(e: unknown, io: Io, json: boolean): number {
 
 const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | number>> = {
   ...teamCommands,
+  ...exportCommands,
   'workspaces create': ({ positional, open, print }) => {
     const name = need(positional.join(' '), 'workspace NAME');
     const ws = open().services.workspaces.create(name);
@@ -596,12 +600,6 @@ function settingsPatch(key: string, value: string): Partial<WorkspaceSettings> {
         `unknown setting "${key}" (allowPrivateWebhooks, lowBalanceThresholdMicros, lowBalanceThreshold, autoAssign, assignOnFirstReply)`,
       );
   }
-}
-
-function envOrUsage(value: string | undefined): Environment {
-  const env = environmentSchema.safeParse(value ?? 'test');
-  if (!env.success) throw new UsageError('--env must be test or live');
-  return env.data;
 }
 
 /**
