@@ -829,6 +829,13 @@ export const api = {
       json('PATCH', `/api/contacts/${encodeURIComponent(id)}`, { body }),
     previewImport,
     import: importFile,
+    /** The contacts the list's filters match, as a CSV file (UTF-8 with BOM, formula-safe). */
+    export: (f: Omit<ContactQuery, keyof PageParams> = {}): Promise<Download> =>
+      download(
+        '/api/contacts/export',
+        { format: 'csv', q: f.q, label: f.label, group: f.group, phone: f.phone },
+        'parley-contacts.csv',
+      ),
   },
 
   groups: {
@@ -965,6 +972,13 @@ export const api = {
       }),
     timeline: (id: string): Promise<CampaignTimeline> =>
       json('GET', `/campaigns/${encodeURIComponent(id)}/timeline`),
+    /** Its recipients (one status, or all) as a CSV file, in launch order. */
+    exportRecipients: (id: string, status?: RecipientQuery['status']): Promise<Download> =>
+      download(
+        `/campaigns/${encodeURIComponent(id)}/recipients/export`,
+        { status },
+        'parley-campaign-recipients.csv',
+      ),
     /** Who a target reaches now, how many would miss a variable, and one rendered sample. */
     audience: (body: AudienceQuery, signal?: AbortSignal): Promise<CampaignAudience> =>
       json('POST', '/campaigns/audience', { body, ...(signal ? { signal } : {}) }),
@@ -996,6 +1010,13 @@ export const api = {
       }),
     timeline: (id: string): Promise<EmailTimeline> =>
       json('GET', `/v1/email/campaigns/${encodeURIComponent(id)}/timeline`),
+    /** Its recipients and how each went (one status, or all) as a CSV file. */
+    exportRecipients: (id: string, status?: EmailRecipientQuery['status']): Promise<Download> =>
+      download(
+        `/v1/email/campaigns/${encodeURIComponent(id)}/recipients/export`,
+        { status },
+        'parley-email-recipients.csv',
+      ),
     /** The campaign's content, filled in for one contact, to one address. */
     sendTest: (id: string, to: string): Promise<EmailMessage> =>
       json('POST', `/v1/email/campaigns/${encodeURIComponent(id)}/test`, { body: { to } }),

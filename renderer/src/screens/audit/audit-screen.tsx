@@ -1,14 +1,13 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo } from 'react';
 import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
 import { formatDateTime } from '../../components/format.ts';
 import { PageHeader } from '../../components/page-header.tsx';
-import { saveDownload } from '../../components/save-download.ts';
 import { PagedTable } from '../../components/table.tsx';
 import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { auditQuery, useAudit } from '../../stores/audit.ts';
 import { useMembers } from '../../stores/members.ts';
-import { notifyError } from '../../stores/toasts.ts';
 import { ACTION_FAMILIES, actionWords, actorWords, targetWords } from './audit-words.ts';
 
 const COLUMNS = ['Time', 'Who', 'What', 'On', 'Address'];
@@ -108,33 +107,6 @@ function Filters() {
   );
 }
 
-/** The CSV of what the filters show, through the session (the desktop's is a header). */
-function ExportButton() {
-  const filters = useAudit((s) => s.filters);
-  const [busy, setBusy] = useState(false);
-  const exportCsv = async () => {
-    setBusy(true);
-    try {
-      saveDownload(await api.audit.export(auditQuery(filters)));
-    } catch (e) {
-      notifyError(e);
-    } finally {
-      setBusy(false);
-    }
-  };
-  return (
-    <button
-      type="button"
-      className="button"
-      disabled={busy}
-      onClick={() => void exportCsv()}
-      data-testid="audit-export"
-    >
-      {busy ? 'Exporting…' : 'Export CSV'}
-    </button>
-  );
-}
-
 /** Settings → Audit: who did what and when (kept 400 days), newest first. */
 export function AuditScreen() {
   const entries = useAudit((s) => s.entries);
@@ -154,7 +126,13 @@ export function AuditScreen() {
         eyebrow="Settings"
         title="Audit"
         description="Sign-ins (and refused ones), member and role changes, API keys, money, settings, launches, exports and deletions: who did it, when, and from which address. Kept 400 days."
-        actions={<ExportButton />}
+        actions={
+          <ExportButton
+            right="audit"
+            load={() => api.audit.export(auditQuery(useAudit.getState().filters))}
+            testId="audit-export"
+          />
+        }
       />
       <section className="card card-flush" aria-labelledby="audit-title">
         <h2 className="visually-hidden" id="audit-title">

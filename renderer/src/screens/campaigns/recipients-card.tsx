@@ -1,6 +1,8 @@
 import type { ReactNode } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
+import type { Download } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
 import { FilterToolbar } from '../../components/filter-toolbar.tsx';
 import { SyncIcon } from '../../components/icons.tsx';
 import { VirtualTable } from '../../components/virtual-table.tsx';
@@ -24,6 +26,8 @@ interface RecipientsCardProps<R extends { id: string; status: string }, F extend
   cells: (recipient: R) => ReactNode;
   /** What follows the table. */
   children?: ReactNode;
+  /** The campaign's recipients of a status ('' for all) as a CSV file (README "Exports"). */
+  exportCsv: (campaignId: string, status: F) => Promise<Download>;
 }
 
 /**
@@ -41,6 +45,7 @@ export function RecipientsCard<R extends { id: string; status: string }, F exten
   noneYet,
   cells,
   children,
+  exportCsv,
 }: RecipientsCardProps<R, F>) {
   const recipients = store((s) => s.recipients);
   const status = store((s) => s.status);
@@ -62,16 +67,27 @@ export function RecipientsCard<R extends { id: string; status: string }, F exten
         <h2 id={titleId} className="card-title">
           Recipients
         </h2>
-        <button
-          type="button"
-          className={`button button-small${outdated ? ' button-primary' : ''}`}
-          onClick={() => void load()}
-          disabled={status === 'loading'}
-          data-testid={`${testIdPrefix}recipients-refresh`}
-        >
-          <SyncIcon />
-          {outdated ? 'New results — refresh' : 'Refresh'}
-        </button>
+        <div className="row-actions">
+          <ExportButton
+            small
+            // The rows the filter shows, all of them (the table holds only the pages read).
+            load={() => {
+              const { campaignId, statusFilter } = store.getState();
+              return exportCsv(campaignId ?? '', statusFilter);
+            }}
+            testId={`${testIdPrefix}recipients-export`}
+          />
+          <button
+            type="button"
+            className={`button button-small${outdated ? ' button-primary' : ''}`}
+            onClick={() => void load()}
+            disabled={status === 'loading'}
+            data-testid={`${testIdPrefix}recipients-refresh`}
+          >
+            <SyncIcon />
+            {outdated ? 'New results — refresh' : 'Refresh'}
+          </button>
+        </div>
       </div>
       <FilterToolbar
         label="Filter recipients by status"

@@ -1,4 +1,5 @@
 import { RECIPIENT_STATUSES } from '../../../../shared/campaign-rules.ts';
+import { api } from '../../api/client.ts';
 import { formatDateTime } from '../../components/format.ts';
 import {
   useCampaignRecipients,
@@ -80,6 +81,7 @@ export function RecipientsTable() {
       store={useCampaignRecipients}
       titleId="campaign-recipients-title"
       testIdPrefix=""
+      exportCsv={api.campaigns.exportRecipients}
       filters={FILTERS}
       labels={RECIPIENT_STATUS_LABELS}
       gridClassName="recipients-grid"

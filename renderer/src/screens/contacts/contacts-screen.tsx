@@ -1,6 +1,8 @@
 import { useState } from 'react';
 import type { Contact } from '../../../../shared/schemas/index.ts';
+import { api } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
+import { ExportButton } from '../../components/export-button.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { selectImportBusy, useContactImport } from '../../stores/contact-import.ts';
@@ -41,6 +43,14 @@ export function ContactsScreen() {
         }
         actions={
           <>
+            <ExportButton
+              // What the list shows: its search and label filter (all pages of it).
+              load={() => {
+                const { q, label } = useContacts.getState().filters;
+                return api.contacts.export({ q: q.trim(), label: label.trim() });
+              }}
+              testId="contacts-export"
+            />
             <button
               type="button"
               className="button"

@@ -1,3 +1,4 @@
+import { api } from '../../api/client.ts';
 import { formatClockSeconds, formatDateTime, formatDayTime } from '../../components/format.ts';
 import type { EmailMessage } from '../../stores/email-api.ts';
 import { useEmailRecipients, type EmailRecipientFilter } from '../../stores/email-recipients.ts';
@@ -49,6 +50,7 @@ export function EmailRecipientsTable() {
       store={useEmailRecipients}
       titleId="email-recipients-title"
       testIdPrefix="email-"
+      exportCsv={api.email.exportRecipients}
       filters={FILTERS}
       labels={EMAIL_STATUS_LABELS}
       gridClassName="email-recipients-grid"
