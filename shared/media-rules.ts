@@ -161,6 +161,15 @@ export function unsupportedReason(file: Pick<FileFacts, 'name' | 'type'>): strin
   return `WhatsApp can’t send ${what}. ${SENDABLE_IN_WORDS}`;
 }
 
+/**
+ * Why the core refused a file by its bytes (415: it sniffs them): what they really are, when
+ * it said, since the name and declared type looked right here.
+ */
+export function contentsReason(sniffedMime: string | null): string {
+  const what = sniffedMime ? `are ${sniffedMime}` : 'are not a type it takes';
+  return `WhatsApp can’t send this file: its contents ${what}, whatever its name says. ${SENDABLE_IN_WORDS}`;
+}
+
 /** Whether a file may be attached: its kind, or the reason it may not, in plain words. */
 export function checkAttachment(file: FileFacts): AttachmentCheck {
   const found = attachmentKind(file);

@@ -3,6 +3,7 @@ import {
   ATTACH_ACCEPT,
   attachmentKind,
   checkAttachment,
+  contentsReason,
   extensionOf,
   formatFileSize,
   mimeOfExtension,
@@ -115,6 +116,13 @@ describe('whether a file may be attached', () => {
     expect(!unnamed.ok && unnamed.reason).toMatch(
       /^WhatsApp can’t send this kind of file \(text\/html\)\./,
     );
+  });
+
+  it('says what a file really is when the core’s sniffing refused it', () => {
+    expect(contentsReason('image/gif')).toMatch(
+      /^WhatsApp can’t send this file: its contents are image\/gif, whatever its name says\. WhatsApp takes/,
+    );
+    expect(contentsReason(null)).toMatch(/its contents are not a type it takes, whatever/);
   });
 
   it('refuses an empty file', () => {

@@ -258,3 +258,16 @@ export const NetworkIcon = () => (
     <path d="M12 8v4M5 16v-2h14v2" />
   </Icon>
 );
+
+export const PaperclipIcon = ({ size = 16 }: { size?: number }) => (
+  <Icon width={size} height={size}>
+    <path d="m21.44 11.05-9.19 9.19a6 6 0 0 1-8.49-8.49l8.57-8.57A4 4 0 1 1 18 8.84l-8.59 8.57a2 2 0 0 1-2.83-2.83l8.49-8.48" />
+  </Icon>
+);
+
+export const FileIcon = ({ size = 22 }: { size?: number }) => (
+  <Icon width={size} height={size} strokeWidth="1.6">
+    <path d="M14 2H6a2 2 0 0 0-2 2v16a2 2 0 0 0 2 2h12a2 2 0 0 0 2-2V8z" />
+    <path d="M14 2v6h6" />
+  </Icon>
+);

@@ -12,6 +12,7 @@ import {
   SERVICE_WINDOW_MS,
   type MessageListData,
 } from './message-list.ts';
+import { quoteFor, useReplyContext } from './reply-context.ts';
 import { useRoute } from './route.ts';
 import { registerScopedStore } from './scope.ts';
 import { notifyError } from './toasts.ts';
@@ -24,6 +25,10 @@ interface ThreadState extends MessageListData {
   close: () => void;
   reload: () => Promise<void>;
   loadOlder: () => Promise<void>;
+  /**
+   * Sends a reply or note. A text, attachment or list reply carries the quote shown above the
+   * composer (`replyToMessageId`), which is cleared once sent; a template or a note never does.
+   */
   reply: (body: ReplyBody) => Promise<Message>;
   patch: (body: PatchConversation) => Promise<Conversation>;
   /** Marks the open conversation read if it has unread messages. */
@@ -41,6 +46,10 @@ const emptyThread = (): Pick<
   conversationId: null,
   conversation: null,
 });
+
+/** A body the shown quote goes with: a text, attachment or list reply that quotes nothing else. */
+const quotes = (body: ReplyBody): boolean =>
+  !body.private && !('templateName' in body) && body.replyToMessageId === undefined;
 
 const isNewer = (next: Conversation, current: Conversation | null): boolean =>
   !current || !(Date.parse(next.updatedAt) < Date.parse(current.updatedAt));
@@ -67,6 +76,8 @@ export const useThread = create<ThreadState>()((set, get) => {
     open: (id) => {
       if (id === get().conversationId && get().status !== 'error') return;
       holdInView(id);
+      // A quote belongs to its conversation: another one opening drops it.
+      if (!quoteFor(id)) useReplyContext.getState().clear();
       list.open({ conversationId: id, conversation: knownConversation(id) ?? null });
       void get().reload();
     },
@@ -93,7 +104,14 @@ export const useThread = create<ThreadState>()((set, get) => {
     reply: async (body) => {
       const id = get().conversationId;
       if (!id) throw new Error('No conversation is open.');
-      const message = await api.conversations.reply(id, body);
+      const quote = quotes(body) ? quoteFor(id) : null;
+      const message = await api.conversations.reply(
+        id,
+        quote ? { ...body, replyToMessageId: quote.id } : body,
+      );
+      if (quote && useReplyContext.getState().quoted?.id === quote.id) {
+        useReplyContext.getState().clear();
+      }
       get().applyMessage(message);
       useInbox.getState().applyMessage(message);
       return message;

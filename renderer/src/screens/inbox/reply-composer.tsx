@@ -1,9 +1,11 @@
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useStore } from 'zustand';
+import { ATTACH_ACCEPT } from '../../../../shared/media-rules.ts';
 import { parsePlaceholders } from '../../../../shared/placeholders.ts';
 import type { Conversation, Message } from '../../../../shared/schemas/index.ts';
-import { ApiRequestError, errorMessage } from '../../api/client.ts';
+import { ApiRequestError, errorMessage, isAbortError } from '../../api/client.ts';
 import { FormError } from '../../components/form-error.tsx';
-import { ListIcon, SendIcon } from '../../components/icons.tsx';
+import { ListIcon, PaperclipIcon, SendIcon } from '../../components/icons.tsx';
 import { Tab } from '../../components/tab.tsx';
 import { PickerAnchor } from '../../components/text-picker.tsx';
 import {
@@ -23,7 +25,18 @@ import { hrefFor } from '../../stores/route.ts';
 import { useSession } from '../../stores/session.ts';
 import { isWindowOpen, useThread, windowClosesAt } from '../../stores/thread.ts';
 import { signalTyping } from '../../stores/viewers.ts';
+import { AttachmentTray } from './attachment-tray.tsx';
+import {
+  addFiles,
+  attachmentsFor,
+  clearAttachments,
+  filesOf,
+  sendAttachment,
+  ShownOnCard,
+  type AttachmentStore,
+} from './attachments.ts';
 import { ConflictDialog, conflictOf } from './conflict-dialog.tsx';
+import { DropZone, useFileDrop } from './drop-zone.tsx';
 import { LIST_CLOSED_HINT, ListReply } from './list-reply.tsx';
 import { useMentionPicker } from './mention-picker.tsx';
 import { TypingIndicator } from './thread-viewers.tsx';
@@ -33,6 +46,8 @@ type Mode = 'reply' | 'note';
 
 /** The API's limit for free text (README "API"). */
 const TEXT_MAX = 4096;
+
+const NO_FILES: never[] = [];
 
 /** Unsent text per conversation, so switching conversations keeps a half-written reply. */
 const drafts = new Map<string, string>();
@@ -50,7 +65,19 @@ interface Conflict {
   error: string | null;
 }
 
-function TextReply({ conversation, note }: { conversation: Conversation; note: boolean }) {
+/** A failure the composer has already shown elsewhere (a cancelled upload, a file's card). */
+const shownElsewhere = (e: unknown): boolean => isAbortError(e) || e instanceof ShownOnCard;
+
+function TextReply({
+  conversation,
+  note,
+  attachments,
+}: {
+  conversation: Conversation;
+  note: boolean;
+  /** The reply's files (a note carries none). */
+  attachments: AttachmentStore;
+}) {
   const reply = useThread((s) => s.reply);
   const reload = useThread((s) => s.reload);
   const draftKey = `${conversation.id}:${note ? 'note' : 'reply'}`;
@@ -58,7 +85,13 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
   const [conflict, setConflict] = useState<Conflict | null>(null);
   const { busy, error, setError, run } = useAction();
   const textarea = useRef<HTMLTextAreaElement>(null);
+  const form = useRef<HTMLFormElement>(null);
   const unfilledId = useId();
+  const files = useStore(attachments, (s) => (note ? NO_FILES : s.items));
+  const sendable = Boolean(text.trim()) || files.length > 0;
+  // Cancel stops the upload under way and sends nothing more; so does leaving the composer.
+  const upload = useRef<AbortController | null>(null);
+  useEffect(() => () => upload.current?.abort(), []);
 
   const edit = (value: string) => {
     setText(value);
@@ -79,14 +112,34 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
   // A placeholder the contact had no value for stays in the text until the agent replaces it.
   const unfilled = parsePlaceholders(text).placeholders[0] ?? null;
 
-  /** Sends the text, based on a message; the draft goes once it is sent. */
+  /**
+   * Sends the files, each uploaded then sent as its own message, and then the text, the first
+   * based on a message and each next one on the one before; each leaves the draft once sent, so
+   * sending again after a failure goes on where it stopped.
+   */
   const send = async (basedOnMessageId: string | undefined) => {
-    await reply({
-      text,
-      ...(note ? { private: true } : {}),
-      ...(basedOnMessageId ? { basedOnMessageId } : {}),
-    });
-    edit('');
+    const controller = new AbortController();
+    upload.current = controller;
+    let based = basedOnMessageId;
+    try {
+      for (const { key } of note ? [] : attachments.getState().items) {
+        const sent = await sendAttachment(attachments, key, {
+          reply,
+          basedOnMessageId: based,
+          signal: controller.signal,
+        });
+        based = sent.id;
+      }
+      if (!text.trim()) return;
+      await reply({
+        text,
+        ...(note ? { private: true } : {}),
+        ...(based ? { basedOnMessageId: based } : {}),
+      });
+      edit('');
+    } finally {
+      if (upload.current === controller) upload.current = null;
+    }
   };
 
   /** Someone else wrote since: show it, in the thread and in the dialog that asks what to do. */
@@ -97,7 +150,17 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
-    if (!text.trim() || busy) return;
+    if (!sendable || busy) return;
+    const refused = files.find((f) => f.refused);
+    if (refused) {
+      form.current
+        ?.querySelector<HTMLElement>(
+          `[data-attachment="${refused.key}"] [data-testid="attachment-remove"]`,
+        )
+        ?.focus();
+      setError(`Remove “${refused.name}” before sending: WhatsApp won’t take it as it is.`);
+      return;
+    }
     if (unfilled) {
       textarea.current?.focus();
       textarea.current?.setSelectionRange(unfilled.start, unfilled.end);
@@ -107,6 +170,7 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
     await run(
       () => send(newestMessageId()),
       (e) => {
+        if (shownElsewhere(e)) return true;
         const newer = conflictOf(e);
         if (newer) {
           showConflict(newer);
@@ -134,13 +198,27 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
       // Yet another message came meanwhile: show that one instead.
       const newer = conflictOf(e);
       if (newer) showConflict(newer);
+      else if (shownElsewhere(e)) setConflict(null);
       else setConflict({ ...conflict, busy: false, error: errorMessage(e) });
     }
   };
 
   return (
-    <form className="reply-form" onSubmit={submit} noValidate data-testid="reply-text-form">
+    <form
+      ref={form}
+      className="reply-form"
+      onSubmit={submit}
+      noValidate
+      data-testid="reply-text-form"
+    >
       <PickerAnchor>{mention.picker ?? canned.picker}</PickerAnchor>
+      {note ? null : (
+        <AttachmentTray
+          store={attachments}
+          busy={busy || Boolean(conflict?.busy)}
+          onCancel={() => upload.current?.abort()}
+        />
+      )}
       <div className="reply-text-row">
         <textarea
           ref={textarea}
@@ -152,7 +230,9 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
           placeholder={
             note
               ? 'Write a private note — only agents see it · @ to mention a teammate'
-              : 'Type a reply · / for canned replies · Enter to send, Shift+Enter for a new line'
+              : files.length > 0
+                ? 'Add a message, sent after the files · Enter to send'
+                : 'Type a reply · / for canned replies · Enter to send, Shift+Enter for a new line'
           }
           aria-label={note ? 'Private note' : 'Reply'}
           aria-describedby={unfilled ? unfilledId : undefined}
@@ -187,7 +267,7 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
         <button
           type="submit"
           className={`button ${note ? 'button-note' : 'button-primary'} reply-send`}
-          disabled={!text.trim() || busy}
+          disabled={!sendable || busy}
           aria-label={note ? 'Add note' : 'Send reply'}
           data-testid="reply-send"
         >
@@ -212,6 +292,7 @@ function TextReply({ conversation, note }: { conversation: Conversation; note: b
           onEdit={backToDraft}
           onDiscard={() => {
             edit('');
+            if (!note) clearAttachments(attachments);
             backToDraft();
           }}
         />
@@ -379,9 +460,78 @@ function ListToggle({
   );
 }
 
+/** Why files cannot be attached now, or null when they can. */
+export const ATTACH_CLOSED_HINT =
+  'Files can only be sent within 24 hours of the customer’s last message.';
+const ATTACH_NOTE_HINT = 'Private notes can’t carry files: switch to Reply to attach one.';
+
+const isMac = /Mac|iPhone|iPad/.test(navigator.platform);
+/** The attach shortcut, as the keyboard shows it. */
+const ATTACH_KEYS = isMac ? '⌘⇧U' : 'Ctrl+Shift+U';
+
+/**
+ * The composer's attach button: opens the file picker (also Ctrl+Shift+U; files may be pasted or
+ * dropped too). Outside the window it is disabled and says why.
+ */
+function AttachButton({
+  blocked,
+  describedBy,
+  onPick,
+}: {
+  blocked: string | null;
+  describedBy: string | undefined;
+  onPick: () => void;
+}) {
+  const hintId = useId();
+  return (
+    <>
+      <button
+        type="button"
+        className="button button-small reply-attach-toggle"
+        disabled={blocked !== null}
+        title={blocked ?? `Attach files (${ATTACH_KEYS}) · or paste or drop them here`}
+        aria-keyshortcuts="Control+Shift+U Meta+Shift+U"
+        aria-describedby={
+          [blocked ? hintId : undefined, describedBy].filter(Boolean).join(' ') || undefined
+        }
+        onClick={onPick}
+        data-testid="attach-button"
+      >
+        <PaperclipIcon size={15} />
+        Attach
+      </button>
+      {blocked ? (
+        <span id={hintId} className="visually-hidden">
+          {blocked}
+        </span>
+      ) : null}
+    </>
+  );
+}
+
+/** Ctrl+Shift+U (⌘⇧U) anywhere in the inbox, unless a dialog is open. */
+function useAttachShortcut(onPick: () => void) {
+  const latest = useRef(onPick);
+  useEffect(() => {
+    latest.current = onPick;
+  });
+  useEffect(() => {
+    const onKey = (event: KeyboardEvent) => {
+      if (!(event.ctrlKey || event.metaKey) || !event.shiftKey || event.altKey) return;
+      if (event.key.toLowerCase() !== 'u' || event.defaultPrevented) return;
+      if (document.querySelector('dialog[open]')) return;
+      event.preventDefault();
+      latest.current();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, []);
+}
+
 /**
  * Replies and notes; outside the 24 h window, replies are approved templates. Inside it, the
- * reply may be a saved interactive list instead of text.
+ * reply may be a saved interactive list instead of text, and may carry files (attach, paste or
+ * drop them) and quote a message.
  */
 export function ReplyComposer({ conversation }: { conversation: Conversation }) {
   const now = useNow(30_000);
@@ -389,15 +539,49 @@ export function ReplyComposer({ conversation }: { conversation: Conversation }) 
   const [listOpen, setListOpen] = useState(false);
   const windowOpen = isWindowOpen(conversation, now);
   const kind = mode === 'note' ? 'note' : !windowOpen ? 'template' : listOpen ? 'list' : 'text';
+  const [attachments] = useState(() => attachmentsFor(conversation.id));
+  const [notice, setNotice] = useState<string | null>(null);
+  const noticeId = useId();
+  const root = useRef<HTMLDivElement>(null);
+  const picker = useRef<HTMLInputElement>(null);
+  const attachBlocked = mode === 'note' ? ATTACH_NOTE_HINT : windowOpen ? null : ATTACH_CLOSED_HINT;
+
+  const attach = (files: File[]) => {
+    if (files.length === 0) return;
+    if (attachBlocked) return setNotice(attachBlocked);
+    setListOpen(false);
+    setNotice(addFiles(attachments, files));
+  };
+  const pickFiles = () => {
+    if (attachBlocked) return setNotice(attachBlocked);
+    picker.current?.click();
+  };
+  const drop = useFileDrop(root, attachBlocked === null, attach);
+  useAttachShortcut(pickFiles);
 
   return (
-    <div className={`reply-composer reply-${kind}`} data-testid="reply-composer" data-kind={kind}>
+    <div
+      ref={root}
+      className={`reply-composer reply-${kind}`}
+      data-testid="reply-composer"
+      data-kind={kind}
+      onPaste={(event) => {
+        // Pasted images (a screenshot) become attachments; pasted text stays text.
+        const files = filesOf(event.clipboardData);
+        if (files.length === 0) return;
+        event.preventDefault();
+        attach(files);
+      }}
+    >
       <TypingIndicator conversationId={conversation.id} />
       <div className="reply-head">
         <div className="reply-modes" role="tablist" aria-label="Reply or note">
           <Tab
             selected={mode === 'reply'}
-            onSelect={() => setMode('reply')}
+            onSelect={() => {
+              setMode('reply');
+              setNotice(null);
+            }}
             className="reply-mode"
             testId="composer-mode-reply"
           >
@@ -405,7 +589,10 @@ export function ReplyComposer({ conversation }: { conversation: Conversation }) 
           </Tab>
           <Tab
             selected={mode === 'note'}
-            onSelect={() => setMode('note')}
+            onSelect={() => {
+              setMode('note');
+              setNotice(null);
+            }}
             className="reply-mode reply-mode-note"
             testId="composer-mode-note"
           >
@@ -413,6 +600,13 @@ export function ReplyComposer({ conversation }: { conversation: Conversation }) 
           </Tab>
         </div>
         <div className="reply-head-end">
+          {mode === 'reply' ? (
+            <AttachButton
+              blocked={attachBlocked}
+              describedBy={notice ? noticeId : undefined}
+              onPick={pickFiles}
+            />
+          ) : null}
           {mode === 'reply' ? (
             <ListToggle
               open={kind === 'list'}
@@ -423,13 +617,43 @@ export function ReplyComposer({ conversation }: { conversation: Conversation }) 
           <WindowChip conversation={conversation} now={now} />
         </div>
       </div>
+      <input
+        ref={picker}
+        type="file"
+        multiple
+        accept={ATTACH_ACCEPT}
+        hidden
+        disabled={attachBlocked !== null}
+        onChange={(event) => {
+          attach([...(event.target.files ?? [])]);
+          // The same file may be chosen again (after removing it).
+          event.target.value = '';
+        }}
+        data-testid="attach-input"
+      />
+      {notice ? (
+        <p
+          id={noticeId}
+          className="form-error attach-notice"
+          role="alert"
+          data-testid="attach-notice"
+        >
+          {notice}
+        </p>
+      ) : null}
       {kind === 'template' ? (
         <TemplateReply conversation={conversation} now={now} />
       ) : kind === 'list' ? (
         <ListReply inputId={REPLY_INPUT_ID} onDone={() => setListOpen(false)} />
       ) : (
-        <TextReply key={kind} conversation={conversation} note={kind === 'note'} />
+        <TextReply
+          key={kind}
+          conversation={conversation}
+          note={kind === 'note'}
+          attachments={attachments}
+        />
       )}
+      <DropZone over={drop.over} reason={attachBlocked} />
     </div>
   );
 }
