@@ -18,6 +18,7 @@ import { retentionFromEnv } from '../core/jobs/retention.ts';
 import { lastServeUrl, loginUrl, recordServeUrl } from '../core/http/session.ts';
 import { LOGIN_LINK_TTL_MS } from '../core/modules/members/service.ts';
 import type { WorkspaceSettings } from '../core/modules/workspaces/service.ts';
+import { workspaceSettingsBody } from '../../shared/schemas/workspace-settings.ts';
 import type { Scope } from '../core/runtime.ts';
 import type { Services } from '../core/services.ts';
 import { readImportStream } from '../core/modules/contacts/import.ts';
@@ -67,7 +68,8 @@ Usage: parley <command> [options]
   settings show [--workspace ID]
   settings set KEY VALUE [--workspace ID]        allowPrivateWebhooks true|false,
                                                  lowBalanceThresholdMicros N | lowBalanceThreshold 5.00,
-                                                 autoAssign true|false, assignOnFirstReply true|false
+                                                 autoAssign true|false, assignOnFirstReply true|false,
+                                                 publicUrl https://… | none
   backup FILE                                    consistent online copy of the database (0600;
                                                  never the data key that opens its secrets) and
                                                  of the media files, in FILE.media/ (0700)
@@ -385,7 +387,8 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
         `allowPrivateWebhooks       ${settings.allowPrivateWebhooks}\n` +
         `lowBalanceThresholdMicros  ${settings.lowBalanceThresholdMicros} (${formatMicros(settings.lowBalanceThresholdMicros, wallet.currency)})\n` +
         `autoAssign                 ${settings.autoAssign}\n` +
-        `assignOnFirstReply         ${settings.assignOnFirstReply}`,
+        `assignOnFirstReply         ${settings.assignOnFirstReply}\n` +
+        `publicUrl                  ${settings.publicUrl ?? '(this machine)'}`,
       { workspaceId: ws.id, ...settings },
     );
   },
@@ -396,6 +399,9 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
     );
     const value = need(positional[1], `a VALUE for ${key}`);
     const patch = settingsPatch(key, value);
+    // The API's own rules (a threshold's range, an http(s) URL).
+    const checked = workspaceSettingsBody.safeParse(patch);
+    if (!checked.success) throw new UsageError(checked.error.issues[0]!.message);
     const { services } = open();
     const ws = services.workspaces.resolve(values.workspace);
     // The same service PATCH /api/workspace/settings uses.
@@ -595,9 +601,11 @@ function settingsPatch(key: string, value: string): Partial<WorkspaceSettings> {
       if (micros === null) throw new UsageError('lowBalanceThreshold must be an amount like 5.00');
       return { lowBalanceThresholdMicros: micros };
     }
+    case 'publicUrl':
+      return { publicUrl: value === 'none' ? null : value };
     default:
       throw new UsageError(
-        `unknown setting "${key}" (allowPrivateWebhooks, lowBalanceThresholdMicros, lowBalanceThreshold, autoAssign, assignOnFirstReply)`,
+        `unknown setting "${key}" (allowPrivateWebhooks, lowBalanceThresholdMicros, lowBalanceThreshold, autoAssign, assignOnFirstReply, publicUrl)`,
       );
   }
 }

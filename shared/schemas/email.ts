@@ -252,7 +252,9 @@ export const emailSettingsSchema = z.object({
   publicUrl: z.string().nullable(),
   effectivePublicUrl: z
     .string()
-    .describe('what tracking links use (publicUrl, else the core’s URL)'),
+    .describe(
+      'what tracking links use (publicUrl, else the workspace’s public URL, else the core’s URL)',
+    ),
   oneClickUnsubscribe: z.boolean().describe('RFC 8058 one-click needs an https publicUrl'),
   dkim: z
     .object({ domainName: z.string(), keySelector: z.string(), keySet: z.boolean() })

@@ -201,8 +201,15 @@ describe('parley CLI', () => {
       lowBalanceThresholdMicros: expect.any(Number),
       autoAssign: false,
       assignOnFirstReply: true,
+      publicUrl: null,
     });
     expect((await json(['settings', 'set', 'autoAssign', 'true'], dir)).autoAssign).toBe(true);
+    const url = await json(['settings', 'set', 'publicUrl', 'https://desk.acme.example/'], dir);
+    expect(url.publicUrl).toBe('https://desk.acme.example');
+    expect((await parley(['settings', 'show'], dir)).stdout).toMatch(
+      /publicUrl\s+https:\/\/desk\.acme\.example/,
+    );
+    expect((await json(['settings', 'set', 'publicUrl', 'none'], dir)).publicUrl).toBeNull();
     const set = await json(['settings', 'set', 'allowPrivateWebhooks', 'true'], dir);
     expect(set.allowPrivateWebhooks).toBe(true);
     const human = await parley(['settings', 'set', 'lowBalanceThreshold', '5.00'], dir);
@@ -232,6 +239,7 @@ describe('parley CLI', () => {
         lowBalanceThresholdMicros: 250000,
         autoAssign: true,
         assignOnFirstReply: true,
+        publicUrl: null,
       });
     } finally {
       await core.stop();
@@ -244,6 +252,7 @@ describe('parley CLI', () => {
       ],
       [['settings', 'set', 'lowBalanceThresholdMicros', '1.5'], /must be a whole number of micros/],
       [['settings', 'set', 'lowBalanceThreshold', 'lots'], /must be an amount like 5\.00/],
+      [['settings', 'set', 'publicUrl', 'desk.acme.example'], /publicUrl must be an http\(s\) URL/],
       [['settings', 'set', 'colour', 'blue'], /^parley: unknown setting "colour"/],
       [
         ['settings', 'set', 'allowPrivateWebhooks'],
@@ -257,7 +266,8 @@ describe('parley CLI', () => {
       expect(r.stderr.trim()).toMatch(message);
     }
     expect((await parley(['--help'], dir)).stdout).toMatch(/settings set KEY VALUE/);
-  });
+    // Some twenty runs of the bin, each a process of its own.
+  }, 60_000);
 
   it('prints a fresh single-use sign-in link on the UI’s own host name, with serve and login-url', async () => {
     const dir = dataDir();

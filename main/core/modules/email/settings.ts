@@ -41,7 +41,12 @@ export function emailSettings(d: EmailDeps, repo: EmailRepo) {
   }
   const unsealableSmtp = (s: EmailSettingsRow) =>
     (s.unsealable ?? []).filter((c) => c === 'smtp_password' || c === 'dkim_private_key');
-  const publicUrlOf = (s: EmailSettingsRow) => (s.public_url ?? baseUrl).replace(/\/+$/, '');
+  // The mode's own public URL, else the workspace's (Settings → Workspace), else this machine.
+  const publicUrlOf = (s: EmailSettingsRow) =>
+    (s.public_url ?? d.workspaces.settings(s.workspace_id).publicUrl ?? baseUrl).replace(
+      /\/+$/,
+      '',
+    );
 
   function smtpConfig(s: EmailSettingsRow): SmtpConfig | null {
     // A password or DKIM key that did not open here: no sends without it (nor unsigned ones).

@@ -1,8 +1,14 @@
-import { z } from 'zod';
 import { rightsOf } from '../../../../shared/permissions.ts';
 import { page } from '../../../../shared/schemas/common.ts';
 import { meSchema, workspaceSchema } from '../../../../shared/schemas/workspaces.ts';
+import {
+  RETENTION_KINDS,
+  retentionSchema,
+  workspaceSettingsBody,
+  workspaceSettingsSchema,
+} from '../../../../shared/schemas/workspace-settings.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
+import { DEFAULT_RETENTION, RETENTION_SETTINGS } from '../../jobs/retention.ts';
 
 const tags = ['Workspace'];
 
@@ -65,33 +71,35 @@ export const systemRoutes: RegisterRoutes = (app, { workspaces, members }) => {
   );
 };
 
-const settingsSchema = z.object({
-  allowPrivateWebhooks: z.boolean().describe('allow webhook URLs on loopback/private networks'),
-  lowBalanceThresholdMicros: z
-    .number()
-    .int()
-    .min(0)
-    .describe('wallet.low_balance fires when a charge crosses it'),
-  autoAssign: z
-    .boolean()
-    .describe(
-      'a customer message to an unassigned conversation assigns it round-robin to an online agent under capacity (default off)',
-    ),
-  assignOnFirstReply: z
-    .boolean()
-    .describe('a member’s reply to an unassigned conversation assigns it to them (default on)'),
-});
+const settingsExample = {
+  allowPrivateWebhooks: false,
+  lowBalanceThresholdMicros: 5_000_000,
+  autoAssign: true,
+  assignOnFirstReply: true,
+  publicUrl: 'https://desk.acme.example',
+};
 
-export const settingsRoutes: RegisterRoutes = (app, { workspaces }) => {
+/** What is kept a fixed time, whatever the desk's settings (README "Retention"). */
+const FIXED_RETENTION = [
+  { what: 'the audit trail', days: 400 },
+  { what: 'ended sign-in sessions', days: 30 },
+  { what: 'idempotency keys and their answers', days: 1 },
+];
+
+/**
+ * Workspace settings (README "Workspace settings"): read by every use, so a change is in force
+ * from the next request on; the change is in the audit trail (`settings.updated`, audit/trail.ts).
+ */
+export const settingsRoutes: RegisterRoutes = (app, { workspaces, retention }) => {
   app.get(
     '/api/workspace/settings',
     {
-      config: { right: 'workspace.read' },
+      config: { right: 'workspace.read', docs: { responseExample: settingsExample } },
       schema: {
         operationId: 'getWorkspaceSettings',
         tags,
         summary: 'Workspace settings',
-        response: { 200: settingsSchema },
+        response: { 200: workspaceSettingsSchema },
       },
     },
     async (req) => workspaces.settings(req.principal.workspaceId),
@@ -99,15 +107,52 @@ export const settingsRoutes: RegisterRoutes = (app, { workspaces }) => {
   app.patch(
     '/api/workspace/settings',
     {
-      config: { right: 'workspace.manage' },
+      config: {
+        right: 'workspace.manage',
+        docs: {
+          requestExample: { lowBalanceThresholdMicros: 5_000_000 },
+          responseExample: settingsExample,
+        },
+      },
       schema: {
         operationId: 'updateWorkspaceSettings',
         tags,
         summary: 'Change workspace settings (dashboard only)',
-        body: settingsSchema.partial(),
-        response: { 200: settingsSchema },
+        description:
+          'Fields left out keep their values; an unknown field is a 400. In force from the next request on; the change (which fields, never their values) is in the audit trail as `settings.updated`.',
+        body: workspaceSettingsBody,
+        response: { 200: workspaceSettingsSchema },
       },
     },
     async (req) => workspaces.updateSettings(req.principal.workspaceId, req.body),
+  );
+
+  app.get(
+    '/api/workspace/retention',
+    {
+      config: { right: 'workspace.read' },
+      schema: {
+        operationId: 'getRetention',
+        tags,
+        summary: 'How long the desk keeps what only grows (read-only)',
+        description:
+          'The periods are the desk’s, for every workspace of its data folder: each is set by its environment variable where the desk runs (`PARLEY_RETENTION_*_DAYS`, README "Retention"), never by a request.',
+        response: { 200: retentionSchema },
+      },
+    },
+    async () => ({
+      data: RETENTION_KINDS.map((kind) => {
+        const key = `${kind}Days` as const;
+        const setting = RETENTION_SETTINGS[key];
+        return {
+          kind,
+          days: retention.retention[key],
+          defaultDays: DEFAULT_RETENTION[key],
+          variable: setting.env,
+          minDays: setting.min,
+        };
+      }),
+      fixed: FIXED_RETENTION,
+    }),
   );
 };

@@ -47,7 +47,7 @@ export function workspacesRepo(db: Db) {
   );
   const readSettings = db.prepare(
     `SELECT w.allow_private_webhooks, wa.low_balance_threshold_micros, w.auto_assign,
-       w.assign_on_first_reply FROM workspaces w
+       w.assign_on_first_reply, w.public_url FROM workspaces w
      JOIN wallets wa ON wa.workspace_id = w.id WHERE w.id = ?`,
   );
   const setAssignment = db.prepare(
@@ -55,6 +55,7 @@ export function workspacesRepo(db: Db) {
        assign_on_first_reply = coalesce(@assignOnFirstReply, assign_on_first_reply) WHERE id = @id`,
   );
   const setPrivate = db.prepare('UPDATE workspaces SET allow_private_webhooks = ? WHERE id = ?');
+  const setPublicUrl = db.prepare('UPDATE workspaces SET public_url = ? WHERE id = ?');
   const setThreshold = db.prepare(
     'UPDATE wallets SET low_balance_threshold_micros = ? WHERE workspace_id = ?',
   );
@@ -89,12 +90,14 @@ export function workspacesRepo(db: Db) {
             low_balance_threshold_micros: number;
             auto_assign: number;
             assign_on_first_reply: number;
+            public_url: string | null;
           }
         | undefined,
     /** Assignment's settings (design.md §6); null leaves one as it is. */
     setAssignment: (id: string, autoAssign: 0 | 1 | null, assignOnFirstReply: 0 | 1 | null) =>
       setAssignment.run({ id, autoAssign, assignOnFirstReply }),
     setPrivate: (workspaceId: string, allow: 0 | 1) => setPrivate.run(allow, workspaceId),
+    setPublicUrl: (workspaceId: string, url: string | null) => setPublicUrl.run(url, workspaceId),
     setThreshold: (workspaceId: string, micros: number) => setThreshold.run(micros, workspaceId),
   };
 }

@@ -1,19 +1,14 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
+import type { WorkspaceSettings } from '../../../../shared/schemas/workspace-settings.ts';
 import type { BusinessAccount, Workspace } from '../../../../shared/schemas/workspaces.ts';
 import type { Clock, IdGenerator } from '../../runtime.ts';
 import { iso } from '../../runtime.ts';
 import type { BusinessAccountRow, WorkspaceRow } from './repo.ts';
 import { workspacesRepo } from './repo.ts';
 
-export interface WorkspaceSettings {
-  allowPrivateWebhooks: boolean;
-  lowBalanceThresholdMicros: number;
-  /** New work goes round-robin to online agents under capacity (design.md §6). */
-  autoAssign: boolean;
-  /** A member's reply to an unassigned conversation assigns it to them. */
-  assignOnFirstReply: boolean;
-}
+/** shared/schemas/workspace-settings.ts: one record, read at each use (in force at once). */
+export type { WorkspaceSettings };
 
 export const toWorkspace = (r: WorkspaceRow): Workspace => ({
   id: r.id,
@@ -70,6 +65,7 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
         lowBalanceThresholdMicros: r.low_balance_threshold_micros,
         autoAssign: r.auto_assign === 1,
         assignOnFirstReply: r.assign_on_first_reply === 1,
+        publicUrl: r.public_url,
       };
     },
     updateSettings(workspaceId: string, patch: Partial<WorkspaceSettings>): WorkspaceSettings {
@@ -82,6 +78,8 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
           const flag = (v: boolean | undefined) => (v === undefined ? null : v ? 1 : 0);
           repo.setAssignment(workspaceId, flag(patch.autoAssign), flag(patch.assignOnFirstReply));
         }
+        if (patch.publicUrl !== undefined)
+          repo.setPublicUrl(workspaceId, patch.publicUrl?.replace(/\/+$/, '') || null);
       })();
       return service.settings(workspaceId);
     },
