@@ -11,15 +11,84 @@ import { STEP_KINDS, STEP_TYPES } from './workflow-steps/index.ts';
 
 export { STEP_KINDS, STEP_TYPES };
 export type { Step, StepDefinition, StepOf, StepType } from './workflow-steps/index.ts';
-export { BRANCH_OPS, conditionHolds } from './workflow-steps/branch.ts';
-export type { BranchOp, Condition } from './workflow-steps/branch.ts';
+export {
+  BRANCH_OP_WORDS,
+  BRANCH_OPS,
+  conditionHolds,
+  VALUELESS_OPS,
+} from './workflow-steps/branch.ts';
+export type { BranchOp, Condition, ConditionContext } from './workflow-steps/branch.ts';
+export { ROUND_ROBIN } from './workflow-steps/assign.ts';
 export { WEBHOOK_ATTEMPTS } from './workflow-steps/webhook.ts';
 
-export const WORKFLOW_STATUSES = ['active', 'paused', 'archived'] as const;
+/**
+ * `draft`: saved, never activated (automatic triggers ignore it; a manual trigger runs it: the
+ * builder's test run). `active` starts runs; `paused` and `archived` do not.
+ */
+export const WORKFLOW_STATUSES = ['draft', 'active', 'paused', 'archived'] as const;
 export type WorkflowStatus = (typeof WORKFLOW_STATUSES)[number];
 
-export const RUN_STATUSES = ['running', 'waiting', 'completed', 'failed', 'cancelled'] as const;
+/** `handed_off`: a person took the conversation over (an agent's reply or assignment, or an `assign` step). */
+export const RUN_STATUSES = [
+  'running',
+  'waiting',
+  'completed',
+  'failed',
+  'cancelled',
+  'handed_off',
+] as const;
 export type RunStatus = (typeof RUN_STATUSES)[number];
+
+/**
+ * How an ended run ended, as run history tells it: `completed` (its path's end), `timed_out`
+ * (its last decision was a wait for a reply that timed out), `otherwise` (its last decision was
+ * a branch's otherwise), `handed_off`, `failed`, `cancelled`. Null while it runs or waits.
+ */
+export const RUN_OUTCOMES = [
+  'completed',
+  'timed_out',
+  'otherwise',
+  'handed_off',
+  'failed',
+  'cancelled',
+] as const;
+export type RunOutcome = (typeof RUN_OUTCOMES)[number];
+
+/** What starts a run besides an event or a hand (design.md §7). */
+export const TRIGGER_TYPES = [
+  'event',
+  'manual',
+  'message_received',
+  'conversation_status',
+  'list_reply',
+] as const;
+export type TriggerType = (typeof TRIGGER_TYPES)[number];
+/** Triggers that listen (the inbox starts them), as against an API call. */
+export const LISTENING_TRIGGERS = [
+  'message_received',
+  'conversation_status',
+  'list_reply',
+] as const;
+
+/** `any`: the keyword anywhere in the message; `whole_word`: as a word; `exact`: the whole message. */
+export const KEYWORD_MATCHES = ['any', 'whole_word', 'exact'] as const;
+export type KeywordMatch = (typeof KEYWORD_MATCHES)[number];
+export const MAX_KEYWORDS = 50;
+export const MAX_KEYWORD_LENGTH = 100;
+export const TRIGGER_STATUSES = ['resolved', 'open'] as const;
+
+export type WorkflowTrigger =
+  | { type: 'event'; event: string }
+  | { type: 'manual' }
+  | {
+      type: 'message_received';
+      keywords?: string[];
+      match?: KeywordMatch;
+      firstMessageOnly?: boolean;
+      outsideHours?: boolean;
+    }
+  | { type: 'conversation_status'; to: (typeof TRIGGER_STATUSES)[number] }
+  | { type: 'list_reply'; listId: string };
 
 /** A run executes at most this many steps (a loop without a wait ends `failed`). */
 export const MAX_RUN_STEPS = 1000;
@@ -29,7 +98,7 @@ export const MAX_DURATION_MS = 90 * 24 * 3600_000;
 
 export interface WorkflowDefinition {
   name: string;
-  trigger: { type: 'event'; event: string } | { type: 'manual' };
+  trigger: WorkflowTrigger;
   steps: StepDefinition[];
 }
 
@@ -85,45 +154,105 @@ export function refProblem(ref: string, stepIds: ReadonlySet<string>): string | 
   if (root === 'contact') {
     if (['name', 'phone', 'email'].includes(second ?? '') && rest.length === 0) return null;
     if (second === 'attributes' && rest.length > 0) return null;
-    return `{{${ref}}}: a contact has name, phone, email and attributes.KEY`;
+    return `{{${ref}}} is not a contact field: use {{contact.name}}, {{contact.phone}}, {{contact.email}} or {{contact.attributes.KEY}}`;
   }
   if (root === 'reply') {
     if (second === 'text' && rest.length === 0) return null;
     if (second === 'listReply' && ['listId', 'rowId', 'title'].includes(rest[0] ?? '')) return null;
-    return `{{${ref}}}: a reply has text and listReply.listId|rowId|title`;
+    return `{{${ref}}} is not part of a reply: use {{reply.text}} or {{reply.listReply.title}}`;
   }
   if (root === 'steps') {
     if (second && stepIds.has(second) && rest.length > 0) return null;
-    return `{{${ref}}}: steps.ID.FIELD must name a step of this workflow and a field of its output`;
+    return `{{${ref}}} must name a step of this workflow and a field of its result, like {{steps.ID.FIELD}}`;
   }
-  return `{{${ref}}} is not a template string: use {{payload.X}}, {{contact.name}}, {{reply.text}} or {{steps.ID.FIELD}}`;
+  return `{{${ref}}} is not something a run knows: use {{payload.X}}, {{contact.name}}, {{reply.text}} or {{steps.ID.FIELD}}`;
 }
 
-/** Every problem of a definition, in order (empty when it can be saved). */
+/** A keyword as matching reads it: accents and case aside, spaces collapsed. */
+export function normalizeText(text: string): string {
+  return text
+    .normalize('NFD')
+    .replace(/\p{M}+/gu, '')
+    .toLowerCase()
+    .replace(/\s+/gu, ' ')
+    .trim();
+}
+
+/** The trigger's problems (`trigger.keywords.2`), in plain words. */
+export function triggerProblems(trigger: WorkflowTrigger): WorkflowProblem[] {
+  const out: WorkflowProblem[] = [];
+  switch (trigger.type) {
+    case 'event':
+      if (!EVENT_NAME.test(trigger.event ?? '')) {
+        out.push({
+          param: 'trigger.event',
+          message:
+            'Name the event with letters, digits and _ . : - (at most 100), like order.shipped',
+        });
+      }
+      break;
+    case 'message_received': {
+      const keywords = trigger.keywords ?? [];
+      if (keywords.length > MAX_KEYWORDS) {
+        out.push({ param: 'trigger.keywords', message: `Use at most ${MAX_KEYWORDS} keywords` });
+      }
+      keywords.forEach((k, i) => {
+        if (typeof k !== 'string' || normalizeText(k) === '') {
+          out.push({ param: `trigger.keywords.${i}`, message: 'A keyword cannot be empty' });
+        } else if (k.length > MAX_KEYWORD_LENGTH) {
+          out.push({
+            param: `trigger.keywords.${i}`,
+            message: `Keep each keyword to ${MAX_KEYWORD_LENGTH} characters`,
+          });
+        }
+      });
+      if (trigger.match !== undefined && !KEYWORD_MATCHES.includes(trigger.match)) {
+        out.push({
+          param: 'trigger.match',
+          message: 'Choose how keywords match: anywhere, as a whole word, or the exact message',
+        });
+      }
+      break;
+    }
+    case 'conversation_status':
+      if (!(TRIGGER_STATUSES as readonly string[]).includes(trigger.to)) {
+        out.push({ param: 'trigger.to', message: 'Choose resolved or open' });
+      }
+      break;
+    case 'list_reply':
+      if (!trigger.listId) {
+        out.push({
+          param: 'trigger.listId',
+          message: 'Choose the list whose replies start this workflow',
+        });
+      }
+      break;
+    case 'manual':
+      break;
+  }
+  return out;
+}
+
+/** Every problem of a definition, in order (empty when it can be saved), in plain words. */
 export function workflowProblems(def: WorkflowDefinition): WorkflowProblem[] {
   const out: WorkflowProblem[] = [];
   if (!def.name || def.name.trim() === '' || def.name.length > 200) {
-    out.push({ param: 'name', message: 'name is required (at most 200 characters)' });
+    out.push({ param: 'name', message: 'Give the workflow a name (at most 200 characters)' });
   }
-  if (def.trigger.type === 'event' && !EVENT_NAME.test(def.trigger.event ?? '')) {
-    out.push({
-      param: 'trigger.event',
-      message: 'an event name is 1–100 of letters, digits and _ . : -',
-    });
-  }
-  if (def.steps.length === 0) out.push({ param: 'steps', message: 'a workflow needs a step' });
+  out.push(...triggerProblems(def.trigger));
+  if (def.steps.length === 0) out.push({ param: 'steps', message: 'Add a first step' });
   if (def.steps.length > MAX_STEPS) {
-    out.push({ param: 'steps', message: `a workflow has at most ${MAX_STEPS} steps` });
+    out.push({ param: 'steps', message: `Use at most ${MAX_STEPS} steps` });
   }
   const ids = new Set<string>();
   def.steps.forEach((step, i) => {
     if (!STEP_ID.test(step.id ?? '')) {
       out.push({
         param: `steps.${i}.id`,
-        message: 'a step id is 1–64 of letters, digits, _ and -',
+        message: 'Give the step an id of letters, digits, _ and - (at most 64)',
       });
     } else if (ids.has(step.id)) {
-      out.push({ param: `steps.${i}.id`, message: `step id "${step.id}" is used twice` });
+      out.push({ param: `steps.${i}.id`, message: `Another step is already called "${step.id}"` });
     }
     ids.add(step.id);
   });
@@ -131,7 +260,12 @@ export function workflowProblems(def: WorkflowDefinition): WorkflowProblem[] {
     refersTo(param, target) {
       if (target === undefined) return [];
       if (typeof target !== 'string' || !ids.has(target)) {
-        return [{ param, message: `"${String(target)}" is not a step of this workflow` }];
+        return [
+          {
+            param,
+            message: `Choose a step of this workflow to go to ("${String(target)}" is not one)`,
+          },
+        ];
       }
       return [];
     },
@@ -148,7 +282,8 @@ export function workflowProblems(def: WorkflowDefinition): WorkflowProblem[] {
         return [
           {
             param,
-            message: 'a duration is ISO 8601 (PT2S, PT15M, P1D), more than 0 and at most 90 days',
+            message:
+              'Say how long: more than 0 and at most 90 days, as ISO 8601 (PT30S, PT15M, PT2H, P1D)',
           },
         ];
       }
@@ -158,23 +293,41 @@ export function workflowProblems(def: WorkflowDefinition): WorkflowProblem[] {
   def.steps.forEach((step, i) => {
     const at = `steps.${i}`;
     if (!(STEP_TYPES as readonly string[]).includes(step.type)) {
-      out.push({ param: `${at}.type`, message: `type is one of ${STEP_TYPES.join(', ')}` });
+      out.push({
+        param: `${at}.type`,
+        message: `Choose what the step does (${STEP_TYPES.join(', ')})`,
+      });
       return;
     }
     const kind = STEP_KINDS[step.type];
     const allowed = new Set<string>(['id', 'type', 'next', ...kind.fields]);
     for (const key of Object.keys(step)) {
       if (!allowed.has(key)) {
-        out.push({ param: `${at}.${key}`, message: `a ${step.type} step has no field ${key}` });
+        out.push({
+          param: `${at}.${key}`,
+          message: `A "${kind.label}" step has no setting "${key}"`,
+        });
       }
     }
+    const missing = new Set<string>();
     for (const key of kind.required) {
-      if (step[key] === undefined || step[key] === '') {
-        out.push({ param: `${at}.${key}`, message: `a ${step.type} step needs ${key}` });
+      if (step[key] === undefined || step[key] === '' || step[key] === null) {
+        missing.add(key);
+        out.push({
+          param: `${at}.${key}`,
+          message: kind.missing[key] ?? `A "${kind.label}" step needs ${key}`,
+        });
       }
     }
     out.push(...checks.refersTo(`${at}.next`, step.next));
-    if (kind.validate) out.push(...kind.validate(step, { ...checks, at }));
+    // A missing field is said once, in the registry's words, not again by the type's checks.
+    if (kind.validate) {
+      out.push(
+        ...kind
+          .validate(step, { ...checks, at })
+          .filter((p) => !missing.has(p.param.slice(at.length + 1))),
+      );
+    }
   });
   return out;
 }

@@ -45,6 +45,7 @@ import { campaignsService } from './modules/campaigns/service.ts';
 import { emailService } from './modules/email/service.ts';
 import { interactiveListsService } from './modules/interactive-lists/service.ts';
 import { workflowsService } from './modules/workflows/service.ts';
+import { businessHoursService } from './modules/business-hours/service.ts';
 import type { Clock, Random } from './runtime.ts';
 import { createIds } from './runtime.ts';
 
@@ -226,6 +227,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     sealer: opts.sealer,
     ...(opts.smtpOptions ? { smtpOptions: opts.smtpOptions } : {}),
   });
+  const businessHours = businessHoursService({ db, clock, audit });
   const workflows = workflowsService({
     db,
     clock,
@@ -239,13 +241,20 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     messages,
     conversations,
     members,
+    assignment,
+    businessHours,
+    audit,
     lists: interactiveLists,
     workspaces,
   });
   // Who listens to whom, in one place: a campaign's messages move its progress; a contact's
-  // reply resumes the workflow runs waiting for it.
+  // message resumes the workflow runs waiting for it and starts the workflows listening for it;
+  // a conversation resolved or reopened starts those listening for that; a person's reply or
+  // assignment hands the conversation over from automation.
   messages.onCampaignMessage(campaigns.noteProgress);
-  messages.onInbound(workflows.resumeOnReply);
+  messages.onInbound(workflows.onInbound);
+  conversationRows.onStatusChange(workflows.onConversationStatus);
+  conversations.connectAutomation({ activeRun: workflows.activeRun, handOff: workflows.handOff });
   // After the workflows: a customer's message to an unassigned conversation may assign it.
   messages.onInbound(assignment.onInbound);
   return {
@@ -253,6 +262,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     email,
     governor,
     workflows,
+    businessHours,
     campaigns,
     interactiveLists,
     clock,

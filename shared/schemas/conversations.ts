@@ -4,6 +4,7 @@ import { MAX_LABELS } from '../labels.ts';
 import { contactSchema, labelSchema } from './contacts.ts';
 import { isoDate, pageQuery } from './common.ts';
 import { messageSchema } from './messages.ts';
+import { activeRunSchema } from './workflows.ts';
 
 export const CONVERSATION_STATUSES = ['open', 'pending', 'snoozed', 'resolved'] as const;
 export type ConversationStatus = (typeof CONVERSATION_STATUSES)[number];
@@ -40,10 +41,16 @@ export const conversationSchema = z.object({
   unreadCount: z.number().int(),
   createdAt: isoDate,
   updatedAt: isoDate,
+  activeRun: activeRunSchema
+    .optional()
+    .describe(
+      'a workflow run talking to this customer now, or null: on GET /conversations/:id (list rows, PATCH answers and events leave it out)',
+    ),
 });
 export type Conversation = z.infer<typeof conversationSchema>;
 
 export const conversationDetailSchema = conversationSchema.extend({
+  activeRun: activeRunSchema,
   messages: z.array(messageSchema).describe('the last 20 messages, newest first'),
   messagesNextCursor: z
     .string()

@@ -25,6 +25,7 @@ export const EVENT_TYPES = [
   'workflow.run.step',
   'workflow.run.completed',
   'workflow.run.failed',
+  'workflow.run.handed_off',
   'email_campaign.status_updated',
   'email_campaign.progress',
   'wallet.low_balance',
@@ -93,6 +94,16 @@ export interface EventPayloads {
   };
   'workflow.run.completed': { run: WorkflowRun };
   'workflow.run.failed': { run: WorkflowRun; reason?: string };
+  /**
+   * A person took the conversation over: an agent's reply (`agent_reply`), an assignment to a
+   * member (`assigned`), or the workflow's own `assign` step (`assign_step`). `by`: the member.
+   */
+  'workflow.run.handed_off': {
+    run: WorkflowRun;
+    reason: 'agent_reply' | 'assigned' | 'assign_step';
+    by: string | null;
+    conversationId: string | null;
+  };
   'email_campaign.status_updated': { campaign: EmailCampaign };
   'email_campaign.progress': {
     campaignId: string;

@@ -10,6 +10,7 @@ export * from './webhooks.ts';
 export * from './simulator.ts';
 export * from './conversations.ts';
 export * from './canned-replies.ts';
+export * from './business-hours.ts';
 export * from './campaigns.ts';
 export * from './interactive-lists.ts';
 export * from './workflows.ts';

@@ -8,4 +8,5 @@ export const end: StepKind<EndStep> = {
   label: 'End the run',
   fields: [],
   required: [],
+  missing: {},
 };

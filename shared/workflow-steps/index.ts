@@ -5,6 +5,7 @@
  * (renderer/src/screens/workflows/steps/) are found by the same file name, and a test fails
  * until all three exist.
  */
+import { assign, type AssignStep } from './assign.ts';
 import { branch, type BranchStep } from './branch.ts';
 import { end, type EndStep } from './end.ts';
 import { sendList, type SendListStep } from './send-list.ts';
@@ -27,6 +28,7 @@ export type Step =
   | BranchStep
   | WebhookStep
   | UpdateConversationStep
+  | AssignStep
   | EndStep;
 export type StepType = Step['type'];
 export type StepOf<T extends StepType> = Extract<Step, { type: T }>;
@@ -50,6 +52,7 @@ export interface AnyStepKind {
   label: string;
   fields: readonly StepField[];
   required: readonly StepField[];
+  missing: { readonly [F in StepField]?: string };
   validate?(step: StepDefinition, check: StepChecks): WorkflowProblem[];
 }
 
@@ -62,6 +65,7 @@ const kinds = {
   branch,
   webhook,
   update_conversation: updateConversation,
+  assign,
   end,
 } satisfies { [T in StepType]: StepKind<StepOf<T>> };
 

@@ -11,4 +11,5 @@ export const sendList: StepKind<SendListStep> = {
   label: 'Send an interactive list',
   fields: ['listId'],
   required: ['listId'],
+  missing: { listId: 'Choose a list to send' },
 };

@@ -11,6 +11,7 @@ export const sendTemplate: StepKind<SendTemplateStep> = {
   label: 'Send a template',
   fields: ['templateName', 'variables'],
   required: ['templateName'],
+  missing: { templateName: 'Choose a template to send' },
   validate: (step, { at, strings }) =>
     Object.entries(step.variables ?? {}).flatMap(([k, v]) => strings(`${at}.variables.${k}`, v)),
 };

@@ -12,10 +12,16 @@ export const sendText: StepKind<SendTextStep> = {
   label: 'Send a text',
   fields: ['text'],
   required: ['text'],
+  missing: { text: 'Write the message to send' },
   validate: (step, { at, strings }) => [
     ...strings(`${at}.text`, step.text),
     ...(typeof step.text === 'string' && step.text.length > MAX_TEXT_LENGTH
-      ? [{ param: `${at}.text`, message: `text is at most ${MAX_TEXT_LENGTH} characters` }]
+      ? [
+          {
+            param: `${at}.text`,
+            message: `Keep the message to ${MAX_TEXT_LENGTH.toLocaleString('en-US')} characters or fewer`,
+          },
+        ]
       : []),
   ],
 };

@@ -41,6 +41,8 @@ export interface StepKind<S extends StepBase> {
   fields: readonly FieldOf<S>[];
   /** The fields it cannot do without (missing or '' is a problem named by the field). */
   required: readonly FieldOf<S>[];
+  /** What to tell the owner when a required field is missing, in plain words ("Choose a template to send"). */
+  missing: { readonly [F in FieldOf<S>]?: string };
   /** Its own problems, after the fields and `next` have been checked. */
   validate?(step: Written<S>, check: StepChecks): WorkflowProblem[];
 }

@@ -16,6 +16,7 @@ export const updateConversation: StepKind<UpdateConversationStep> = {
   label: 'Update the conversation',
   fields: ['status', 'assignee', 'addLabels', 'removeLabels'],
   required: [],
+  missing: {},
   validate(step, { at }) {
     const out: WorkflowProblem[] = [];
     if (
@@ -24,7 +25,7 @@ export const updateConversation: StepKind<UpdateConversationStep> = {
     ) {
       out.push({
         param: `${at}.status`,
-        message: `status is one of ${CONVERSATION_STATUSES.join(', ')}`,
+        message: `Choose a status: ${CONVERSATION_STATUSES.join(', ')}`,
       });
     }
     if (
@@ -33,7 +34,7 @@ export const updateConversation: StepKind<UpdateConversationStep> = {
       !step.addLabels?.length &&
       !step.removeLabels?.length
     ) {
-      out.push({ param: at, message: 'an update_conversation step changes something' });
+      out.push({ param: at, message: 'Choose what to change in the conversation' });
     }
     return out;
   },

@@ -11,6 +11,7 @@ export const waitForReply: StepKind<WaitForReplyStep> = {
   label: 'Wait for a reply',
   fields: ['timeout', 'onTimeout'],
   required: ['timeout'],
+  missing: { timeout: 'Say how long to wait for a reply' },
   validate: (step, { at, duration, refersTo }) => [
     ...duration(`${at}.timeout`, step.timeout),
     ...refersTo(`${at}.onTimeout`, step.onTimeout),

@@ -10,5 +10,6 @@ export const wait: StepKind<WaitStep> = {
   label: 'Wait',
   fields: ['duration'],
   required: ['duration'],
+  missing: { duration: 'Say how long to wait' },
   validate: (step, { at, duration }) => duration(`${at}.duration`, step.duration),
 };

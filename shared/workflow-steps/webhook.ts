@@ -19,6 +19,7 @@ export const webhook: StepKind<WebhookStep> = {
   label: 'Call a webhook',
   fields: ['url', 'method', 'body', 'onError'],
   required: ['url'],
+  missing: { url: 'Give the web address to call' },
   validate(step, { at, strings, refersTo }) {
     const out: WorkflowProblem[] = [];
     let ok: boolean;
@@ -27,12 +28,17 @@ export const webhook: StepKind<WebhookStep> = {
     } catch {
       ok = false;
     }
-    if (!ok) out.push({ param: `${at}.url`, message: 'url is an http(s) URL' });
+    // A missing url is the registry's "Give the web address to call".
+    if (!ok && step.url !== undefined && step.url !== '')
+      out.push({
+        param: `${at}.url`,
+        message: 'Give a web address that starts with https:// or http://',
+      });
     if (
       step.method !== undefined &&
       !(WEBHOOK_METHODS as readonly string[]).includes(step.method)
     ) {
-      out.push({ param: `${at}.method`, message: 'method is POST, PUT or PATCH' });
+      out.push({ param: `${at}.method`, message: 'Choose POST, PUT or PATCH' });
     }
     if (step.body !== undefined) out.push(...strings(`${at}.body`, JSON.stringify(step.body)));
     out.push(...refersTo(`${at}.onError`, step.onError));

@@ -11,6 +11,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MAX_RUN_STEPS } from '../../shared/workflow-rules.ts';
 import type { TestCore } from '../helpers.ts';
 import { makeCore, manualClock } from '../helpers.ts';
+import { orderTemplate } from './workflow-kit.ts';
 
 let t: TestCore;
 const cleanups: (() => Promise<void> | void)[] = [];
@@ -59,18 +60,7 @@ async function setup() {
   const key = t.key('test');
   const scope = { workspaceId: t.workspaceId, environment: 'test' } as const;
   const jobs = t.core.services.scheduler;
-  const tpl = await t.request('POST', '/api/templates', {
-    key,
-    body: {
-      name: 'order_update',
-      category: 'UTILITY',
-      language: 'en',
-      components: [{ type: 'BODY', text: 'Hello {{1}}, your order {{2}} has shipped.' }],
-    },
-  });
-  expect(tpl.status).toBeLessThan(300);
-  t.core.services.templates.decide(scope, tpl.body.template.id, 'approve');
-  await jobs.runDue();
+  await orderTemplate(t, key);
   const contactIds: Record<string, string> = {};
   for (const [phone, name] of [
     [ANN, 'Ann'],
@@ -273,6 +263,8 @@ describe('workflow definitions', () => {
         'steps',
         'version',
         'runs',
+        'draft',
+        'activatedAt',
         'createdAt',
         'updatedAt',
       ].sort(),
@@ -607,8 +599,10 @@ describe('runs', () => {
         'workflowId',
         'version',
         'contactId',
+        'contactName',
         'phone',
         'status',
+        'outcome',
         'currentStepId',
         'trigger',
         'payload',
@@ -623,7 +617,9 @@ describe('runs', () => {
       version: 1,
       contactId: contactIds[ANN],
       phone: ANN,
-      trigger: { type: 'manual', event: null },
+      contactName: 'Ann',
+      outcome: null,
+      trigger: { type: 'manual', event: null, messageId: null },
       payload: { orderId: 'A-7' },
       error: null,
       endedAt: null,
@@ -639,7 +635,7 @@ describe('runs', () => {
         status: 'waiting',
         startedAt: expect.any(String),
         endedAt: null,
-        output: null,
+        output: { resumesAt: '2026-01-05T11:00:00.000Z' },
         error: null,
       },
     ]);

@@ -40,9 +40,20 @@ describe('constants', () => {
       'branch',
       'webhook',
       'update_conversation',
+      'assign',
       'end',
     ]);
-    expect([...BRANCH_OPS]).toEqual(['eq', 'ne', 'gt', 'gte', 'lt', 'lte', 'contains', 'exists']);
+    expect([...BRANCH_OPS]).toEqual([
+      'eq',
+      'ne',
+      'gt',
+      'gte',
+      'lt',
+      'lte',
+      'contains',
+      'exists',
+      'is_open_now',
+    ]);
     expect(MAX_RUN_STEPS).toBe(1000);
     expect(MAX_DURATION_MS).toBe(90 * DAY);
   });
@@ -391,7 +402,8 @@ describe('workflowProblems', () => {
         def([{ id: 'x', type: 'branch', conditions: [] }]),
         ['steps.0.conditions'],
       ],
-      ['missing url', def([{ id: 'x', type: 'webhook' }]), ['steps.0.url', 'steps.0.url']],
+      // Said once, in the registry's words ("Give the web address to call").
+      ['missing url', def([{ id: 'x', type: 'webhook' }]), ['steps.0.url']],
       ['unknown next', def([{ id: 'x', type: 'end', next: 'nope' }, end]), ['steps.0.next']],
       [
         'unknown goto',
@@ -486,11 +498,7 @@ describe('workflowProblems', () => {
         def([{ id: 'w', type: 'wait', duration: 'P91D' }]),
         ['steps.0.duration'],
       ],
-      [
-        'missing duration',
-        def([{ id: 'w', type: 'wait' }]),
-        ['steps.0.duration', 'steps.0.duration'],
-      ],
+      ['missing duration', def([{ id: 'w', type: 'wait' }]), ['steps.0.duration']],
       [
         'bad timeout',
         def([{ id: 'w', type: 'wait_for_reply', timeout: 'PT' }]),

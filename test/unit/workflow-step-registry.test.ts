@@ -26,6 +26,7 @@ describe('the step registry', () => {
   it('has a type for every step of the contract', () => {
     expect([...STEP_TYPES].sort()).toEqual(
       [
+        'assign',
         'branch',
         'end',
         'send_list',
@@ -85,7 +86,7 @@ describe('the step registry', () => {
       steps: [{ id: 'x', type: 'sleep' as 'end' }],
     });
     expect(problems).toEqual([
-      { param: 'steps.0.type', message: `type is one of ${STEP_TYPES.join(', ')}` },
+      { param: 'steps.0.type', message: `Choose what the step does (${STEP_TYPES.join(', ')})` },
     ]);
   });
 });

@@ -14,6 +14,7 @@ import { registerEmailPublicRoutes } from '../modules/email/public-routes.ts';
 import { cannedRepliesRoutes } from '../modules/canned-replies/routes.ts';
 import { interactiveListsRoutes } from '../modules/interactive-lists/routes.ts';
 import { workflowsRoutes } from '../modules/workflows/routes.ts';
+import { businessHoursRoutes } from '../modules/business-hours/routes.ts';
 import { contactsRoutes } from '../modules/contacts/routes.ts';
 import { exportsRoutes } from '../modules/exports/routes.ts';
 import { conversationsRoutes } from '../modules/conversations/routes.ts';
@@ -258,6 +259,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const features: RegisterRoutes[] = [
       systemRoutes,
       settingsRoutes,
+      businessHoursRoutes,
       keysRoutes,
       membersRoutes(() => opts.team.inviteOrigin()),
       teamRoutes(opts.team),

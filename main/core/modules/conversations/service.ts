@@ -19,6 +19,23 @@ import type { MembersService } from '../members/service.ts';
 import type { MemberRow } from '../members/repo.ts';
 import type { ConversationStore } from './store.ts';
 import type { WorkspacesService } from '../workspaces/service.ts';
+import type { ActiveRun } from '../../../../shared/schemas/workflows.ts';
+
+/**
+ * What the inbox asks of automation (the workflows module, connected in services.ts): the run
+ * talking to a contact, and a person's take-over (design.md §7), in the reply's or the
+ * assignment's transaction.
+ */
+export interface Automation {
+  activeRun(contactId: string): ActiveRun;
+  handOff(
+    scope: Scope,
+    conversationId: string,
+    contactId: string,
+    reason: 'agent_reply' | 'assigned',
+    by: string | null,
+  ): void;
+}
 
 const DATA_OPEN = Buffer.from('{"data":[');
 const COMMA = Buffer.from(',');
@@ -83,6 +100,10 @@ export function conversationsService(deps: {
 }) {
   const { db, clock, scheduler, store } = deps;
   const repo = conversationsRepo(db);
+  let automation: Automation | null = null;
+  /** The conversation's JSON with the run talking to its customer (`activeRun`). */
+  const withActiveRun = (json: string, contactId: string) =>
+    `${json.slice(0, -1)},"activeRun":${JSON.stringify(automation?.activeRun(contactId) ?? null)}}`;
 
   const windowStart = () => clock.now() - SERVICE_WINDOW_MS;
 
@@ -229,6 +250,11 @@ export function conversationsService(deps: {
   const service = {
     repo,
 
+    /** Connects the workflows (services.ts): activeRun and handoff. */
+    connectAutomation(a: Automation) {
+      automation = a;
+    },
+
     /**
      * The business reacts to one of the customer's messages in a conversation (an empty emoji
      * takes it back): see messages.sendReaction. Returns the message reacted to, as it is now.
@@ -291,10 +317,10 @@ export function conversationsService(deps: {
       return Buffer.concat(parts);
     },
 
-    /** One conversation with its last 20 messages, newest first. */
+    /** One conversation with its last 20 messages, newest first, and the run talking to its customer. */
     get(scope: Scope, id: string): string {
-      require(scope, id);
-      const conversation = repo.json(id, windowStart());
+      const row = require(scope, id);
+      const conversation = withActiveRun(repo.json(id, windowStart()), row.contact_id);
       const { items, nextCursor } = deps.messages.listParts(scope, {
         conversationId: id,
         limit: 20,
@@ -407,7 +433,14 @@ export function conversationsService(deps: {
       });
     },
 
-    patch(scope: Scope, id: string, body: PatchBody, acting: ActingAgent = NO_AGENT): string {
+    /**
+     * `acting`: the member or key asking — a person's change; an assignment to a member then
+     * hands the conversation over from automation (design.md §7), even to whom it already had.
+     * Undefined: the core's own change (auto-assignment, a workflow step), which hands nothing.
+     */
+    patch(scope: Scope, id: string, body: PatchBody, acting?: ActingAgent): string {
+      const byPerson = acting !== undefined;
+      acting ??= NO_AGENT;
       return db
         .transaction(() => {
           const row = require(scope, id);
@@ -498,6 +531,9 @@ export function conversationsService(deps: {
               );
             }
           }
+          if (byPerson && body.assignee !== undefined && next.assignee_id !== null) {
+            automation?.handOff(scope, id, row.contact_id, 'assigned', next.assignee_id);
+          }
           return repo.json(id, windowStart());
         })
         .immediate();
@@ -552,6 +588,10 @@ export function conversationsService(deps: {
           }
           if (body.private) return note(scope, row, body.text!, agentId);
           const message = send(scope, row, body, agentId);
+          // A person spoke: automation stops talking to this customer (design.md §7).
+          if (body.as === 'agent') {
+            automation?.handOff(scope, row.id, row.contact_id, 'agent_reply', agentId);
+          }
           if (
             body.as === 'agent' &&
             agentId !== null &&

@@ -40,6 +40,10 @@ export const newConversationJson = (r: ConversationRow, contact: ContactRow) => 
 export function conversationStore(d: { db: Db; clock: Clock; ids: IdGenerator; outbox: Outbox }) {
   const { clock, ids, outbox } = d;
   const repo = conversationsRepo(d.db);
+  /** Told (in the transaction) when a conversation's status changes: workflows listen. */
+  const statusListeners = new Set<
+    (scope: Scope, conversationId: string, from: string, to: string) => void
+  >();
   const eventJson = (id: string) =>
     JSON.parse(repo.json(id, clock.now() - SERVICE_WINDOW_MS)) as Record<string, unknown>;
 
@@ -120,6 +124,15 @@ export function conversationStore(d: { db: Db; clock: Clock; ids: IdGenerator; o
 
     emitUpdated(scope: Scope, id: string, changes: Changes) {
       outbox.emit(scope, 'conversation.updated', { conversation: eventJson(id), changes });
+      const status = changes.status;
+      if (status) {
+        for (const l of statusListeners) l(scope, id, String(status.from), String(status.to));
+      }
+    },
+
+    /** Listens to status changes (every one goes through emitUpdated, in its transaction). */
+    onStatusChange(l: (scope: Scope, conversationId: string, from: string, to: string) => void) {
+      statusListeners.add(l);
     },
 
     /** An outbound message at `at`: the conversation's activity moves, `conversation.updated`. */

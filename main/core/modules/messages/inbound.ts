@@ -141,6 +141,7 @@ export function messageInbound(ctx: MessagesContext) {
             context_channel_id: quotedChannelId,
           });
           repo.insert(row);
+          const firstInbound = conversation.last_inbound_at === null;
           d.contacts.markInbound(contact.id, input.receivedAt, now);
           const changes = d.conversations.touchInbound(conversation, input.receivedAt, now);
           outbox.emit(scope, 'message.received', { message: toMessage(row) });
@@ -153,6 +154,7 @@ export function messageInbound(ctx: MessagesContext) {
                 ...(input.listReply ? { listReply: input.listReply } : {}),
               },
               conversation.id,
+              { messageId: row.id, at: input.receivedAt, firstInbound },
             );
           }
           // After the listeners: the event carries the conversation as they left it.

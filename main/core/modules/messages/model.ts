@@ -139,15 +139,25 @@ export const listFields = (list: InteractiveList): StoredFields => ({
 });
 
 /**
- * Told (in the transaction) of every inbound message: waiting workflow runs resume on it, and
- * auto-assignment gives its conversation to an agent.
+ * Told (in the transaction) of every inbound message: waiting workflow runs resume on it,
+ * listening workflows start on it, and auto-assignment gives its conversation to an agent.
  */
 export type InboundListener = (
   scope: Scope,
   contactId: string,
   reply: { text: string; listReply?: ListReply },
   conversationId: string,
+  facts: InboundFacts,
 ) => void;
+
+/** The message itself, for what starts on it (a workflow run names the message once). */
+export interface InboundFacts {
+  messageId: string;
+  /** When the customer wrote it (ms). */
+  at: number;
+  /** The conversation had no message from the customer before this one. */
+  firstInbound: boolean;
+}
 
 export const toMessage = (r: MessageRow): Message => ({
   id: r.id,

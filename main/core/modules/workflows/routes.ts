@@ -2,6 +2,7 @@ import {
   businessEventBody,
   businessEventResponse,
   createdWorkflowSchema,
+  definitionBody,
   listRunsQuery,
   patchWorkflowBody,
   runDetailSchema,
@@ -9,19 +10,27 @@ import {
   runSchema,
   triggerWorkflowBody,
   updateWorkflowBody,
+  versionParams,
   workflowBody,
   workflowPage,
   workflowSchema,
+  workflowVersionsSchema,
 } from '../../../../shared/schemas/workflows.ts';
 import { idParams, pageQuery } from '../../../../shared/schemas/common.ts';
+import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { RegisterRoutes } from '../../http/types.ts';
+import { actorOf } from '../members/routes.ts';
+import type { Changer } from './service.ts';
+
+/** Who asks (a version's `activatedBy`, the audit trail's actor). */
+const who = (req: FastifyRequest): Changer => ({ actor: actorOf(req.principal), address: req.ip });
 
 const tags = ['Workflows'];
 const runParams = z.object({ runId: z.string().min(1).max(100) });
 
 const STEPS =
-  'Steps run in order (`next` overrides; the last one ends the run): `send_template {templateName, variables}`, `send_text {text}` and `send_list {listId}` (the last two inside the 24 h window only), `wait {duration}` (ISO 8601: `PT2S`, `PT15M`, `P1D`), `wait_for_reply {timeout, onTimeout?}` (the reply is `{{reply.text}}`), `branch {conditions: [{if: {value, op, equals?}, goto}], else?}` (op: eq ne gt gte lt lte contains exists), `webhook {url, method?, body?, onError?}` (signed with the workflow’s secret; the JSON answer is `{{steps.ID.FIELD}}`), `update_conversation {status?, assignee?, addLabels?, removeLabels?}`, `end`. Template strings: `{{payload.X}}`, `{{contact.name}}`, `{{reply.text}}`, `{{steps.ID.FIELD}}`. A problem answers 400 `validation_error` naming the field (`steps.3.duration`), and so, at save, does a `listId` that is not a list of this workspace and environment, an `assignee` that is not an agent of this workspace, and a `webhook` URL whose host is a private or loopback IP (any spelling) or a local-only name (`localhost`, `.local`) unless the workspace allows private webhook targets (a host name is checked against what it resolves to when the step runs).';
+  'Triggers: `event {event}` (POST /api/events), `manual` (POST /workflows/trigger), `message_received {keywords?, match?: any|whole_word|exact, firstMessageOnly?, outsideHours?}` (a customer’s message, unless a person replied in or took over the conversation in the last 24 h), `conversation_status {to: resolved|open}`, `list_reply {listId}`. Steps run in order (`next` overrides; the last one ends the run): `send_template {templateName, variables}`, `send_text {text}` and `send_list {listId}` (the last two inside the 24 h window only), `wait {duration}` (ISO 8601: `PT2S`, `PT15M`, `P1D`), `wait_for_reply {timeout, onTimeout?}` (the reply is `{{reply.text}}`), `branch {conditions: [{if: {value, op, equals?}, goto}], else?}` (op: eq ne gt gte lt lte contains exists is_open_now), `webhook {url, method?, body?, onError?}` (signed with the workflow’s secret; the JSON answer is `{{steps.ID.FIELD}}`), `update_conversation {status?, assignee?, addLabels?, removeLabels?}`, `assign {to: memberId|round_robin}` (hands the conversation to a person: the run ends `handed_off`), `end`. Template strings: `{{payload.X}}`, `{{contact.name}}`, `{{reply.text}}`, `{{steps.ID.FIELD}}`. A problem answers 400 `validation_error` naming the field (`steps.3.duration`), and so, at save, does a `listId` that is not a list of this workspace and environment, an `assignee` that is not an agent of this workspace, and a `webhook` URL whose host is a private or loopback IP (any spelling) or a local-only name (`localhost`, `.local`) unless the workspace allows private webhook targets (a host name is checked against what it resolves to when the step runs).';
 
 export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.get(
@@ -46,7 +55,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
       schema: {
         operationId: 'createWorkflow',
         tags,
-        summary: 'Create a workflow (active unless `status: paused`)',
+        summary: 'Create a workflow (active unless `status: paused` or `draft`)',
         description: `${STEPS} The answer carries the workflow’s \`secret\`, shown only here.`,
         body: workflowBody,
         response: { 201: createdWorkflowSchema },
@@ -54,7 +63,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
     },
     (req, reply) => {
       reply.code(201);
-      return workflows.create(req.principal, req.body);
+      return workflows.create(req.principal, req.body, who(req));
     },
   );
 
@@ -71,7 +80,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
         response: { 200: workflowSchema },
       },
     },
-    async (req) => workflows.update(req.principal, req.body),
+    async (req) => workflows.update(req.principal, req.body, who(req)),
   );
 
   app.get(
@@ -113,7 +122,7 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
         tags,
         summary: 'Start a run for a contact (by phone or contactId)',
         description:
-          'Only active workflows start runs; a contact already in a running or waiting run of the workflow answers 409 `invalid_state`.',
+          'Active workflows start runs on their version; a `draft` workflow runs its definition too (the builder’s test run); paused and archived ones answer 409 `invalid_state`, and so does a contact already in a running or waiting run of the workflow.',
         body: triggerWorkflowBody,
         response: { 201: runSchema },
       },
@@ -153,7 +162,104 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
         response: { 200: workflowSchema },
       },
     },
-    async (req) => workflows.setStatus(req.principal, req.params.id, req.body.status),
+    async (req) => workflows.setStatus(req.principal, req.params.id, req.body.status, who(req)),
+  );
+
+  app.put(
+    '/workflows/:id/draft',
+    {
+      config: { right: 'automation.write', docs: { errors: ['not_found'] } },
+      schema: {
+        operationId: 'saveWorkflowDraft',
+        tags,
+        summary: 'Save edits as a draft (what runs does not change)',
+        description: `A \`draft\` workflow’s definition is replaced (it runs only by POST /workflows/trigger until activated); an active or paused one keeps its version and carries the edits as \`draft\` until POST /workflows/:id/activate. Checked like a create: 400 \`validation_error\` naming the field (\`steps.3.templateName\`) in plain words. ${STEPS}`,
+        params: idParams,
+        body: definitionBody,
+        response: { 200: workflowSchema },
+      },
+    },
+    async (req) => workflows.saveDraft(req.principal, req.params.id, req.body),
+  );
+
+  app.delete(
+    '/workflows/:id/draft',
+    {
+      config: { right: 'automation.write', docs: { errors: ['not_found', 'invalid_state'] } },
+      schema: {
+        operationId: 'discardWorkflowDraft',
+        tags,
+        summary: 'Discard the pending draft of an active or paused workflow',
+        params: idParams,
+        response: { 200: workflowSchema },
+      },
+    },
+    async (req) => workflows.discardDraft(req.principal, req.params.id),
+  );
+
+  app.post(
+    '/workflows/:id/activate',
+    {
+      config: {
+        right: 'automation.write',
+        docs: { errors: ['not_found', 'validation_error'] },
+      },
+      schema: {
+        operationId: 'activateWorkflow',
+        tags,
+        summary: 'Activate: the draft (if any) becomes the new version, and the workflow runs',
+        description:
+          'Runs in flight finish on the version they started with; new runs start on the new one. Recorded in the version history (who, when) and the audit trail. Already active with no draft: nothing changes.',
+        params: idParams,
+        response: { 200: workflowSchema },
+      },
+    },
+    (req) => workflows.activate(req.principal, req.params.id, who(req)),
+  );
+
+  app.post(
+    '/workflows/:id/deactivate',
+    {
+      config: { right: 'automation.write', docs: { errors: ['not_found', 'invalid_state'] } },
+      schema: {
+        operationId: 'deactivateWorkflow',
+        tags,
+        summary: 'Deactivate: the workflow is paused (runs in flight go on)',
+        params: idParams,
+        response: { 200: workflowSchema },
+      },
+    },
+    (req) => workflows.deactivate(req.principal, req.params.id, who(req)),
+  );
+
+  app.get(
+    '/workflows/:id/versions',
+    {
+      config: { right: 'automation.read', docs: { errors: ['not_found'] } },
+      schema: {
+        operationId: 'listWorkflowVersions',
+        tags,
+        summary: 'The versions that went live, newest first (who activated each, and when)',
+        params: idParams,
+        response: { 200: workflowVersionsSchema },
+      },
+    },
+    async (req) => workflows.versions(req.principal, req.params.id),
+  );
+
+  app.post(
+    '/workflows/:id/versions/:version/restore',
+    {
+      config: { right: 'automation.write', docs: { errors: ['not_found'] } },
+      schema: {
+        operationId: 'restoreWorkflowVersion',
+        tags,
+        summary: 'Copy a version into the draft (activate to run it again)',
+        params: versionParams,
+        response: { 200: workflowSchema },
+      },
+    },
+    (req) => workflows.restore(req.principal, req.params.id, req.params.version),
   );
 
   app.get(

@@ -1,61 +1,47 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
-import type { ListReply } from '../../../../shared/schemas/interactive-lists.ts';
 import type {
+  DefinitionBody,
   UpdateWorkflowBody,
   Workflow,
   WorkflowBody,
   WorkflowRun,
+  WorkflowVersion,
 } from '../../../../shared/schemas/workflows.ts';
 import type {
-  RunContext,
   StepDefinition,
   WorkflowDefinition,
   WorkflowStatus,
 } from '../../../../shared/workflow-rules.ts';
-import {
-  followingStep,
-  MAX_RUN_STEPS,
-  renderTemplateString,
-  WEBHOOK_ATTEMPTS,
-  workflowProblems,
-} from '../../../../shared/workflow-rules.ts';
+import { workflowProblems } from '../../../../shared/workflow-rules.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import { decodeCursor, toPage } from '../../http/pagination.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
-import { RetryLater } from '../../jobs/scheduler.ts';
 import type { Outbound } from '../../net/outbound.ts';
-import { OutboundError } from '../../net/outbound.ts';
-import type { Governor, PaceKey } from '../../pacing/governor.ts';
+import type { Governor } from '../../pacing/governor.ts';
 import type { Clock, IdGenerator, Random, Scope } from '../../runtime.ts';
 import { iso, isoOrNull, randomBase62 } from '../../runtime.ts';
+import type { AssignmentService } from '../assignment/service.ts';
+import type { AuditActor, AuditService } from '../audit/service.ts';
+import type { BusinessHoursService } from '../business-hours/service.ts';
 import type { ContactRow } from '../contacts/repo.ts';
 import type { ContactsService } from '../contacts/service.ts';
-import { addressOf, phoneOrThrow } from '../contacts/service.ts';
+import { phoneOrThrow } from '../contacts/service.ts';
 import type { ConversationsService } from '../conversations/service.ts';
-import type { MembersService } from '../members/service.ts';
 import type { InteractiveListsService } from '../interactive-lists/service.ts';
-import type { MessagesService, Sender } from '../messages/service.ts';
-import { insideServiceWindow } from '../messages/service.ts';
-import { sign, standardSignature } from '../webhooks/service.ts';
+import type { MembersService } from '../members/service.ts';
+import type { InboundFacts } from '../messages/model.ts';
+import type { MessagesService } from '../messages/service.ts';
 import type { WorkspacesService } from '../workspaces/service.ts';
-import type { RunRow, WorkflowRow } from './repo.ts';
+import type { HandOffReason, InboundReply } from './engine.ts';
+import { toRun, workflowEngine } from './engine.ts';
+import { listeningTriggers } from './listening.ts';
+import type { WorkflowRow } from './repo.ts';
 import { workflowsRepo } from './repo.ts';
-import type { HandOver, Outcome, ScopeContext } from './steps/index.ts';
+import type { ScopeContext } from './steps/index.ts';
 import { STEP_EXECUTORS } from './steps/index.ts';
 
-/** What a contact's message brings a run that waits for it (`{{reply.…}}`). */
-type InboundReply = { text: string; listReply?: ListReply };
-
-const STEP = 'workflow.step';
-const WEBHOOK = 'workflow.webhook';
-/** Steps one job runs in one transaction at most; a longer stretch continues in the next job. */
-const STEPS_PER_JOB = 50;
-const SEND_ATTEMPTS = 5;
-const WEBHOOK_TIMEOUT_MS = 10_000;
-const WEBHOOK_MAX_BYTES = 64 * 1024;
 const DEDUPE_MS = 24 * 3600_000;
-const BOT: Sender = { sentBy: 'bot', agentId: null };
 
 export interface WorkflowsDeps {
   db: Db;
@@ -69,47 +55,51 @@ export interface WorkflowsDeps {
   contacts: ContactsService;
   messages: MessagesService;
   conversations: ConversationsService;
-  /** Who an `update_conversation` step may assign to. */
+  /** Who an `update_conversation` or `assign` step may assign to. */
   members: Pick<MembersService, 'findActive'>;
+  /** The `assign` step's round-robin. */
+  assignment: Pick<AssignmentService, 'nextAgent'>;
+  businessHours: Pick<BusinessHoursService, 'isOpen'>;
+  audit: Pick<AuditService, 'append'>;
   lists: InteractiveListsService;
   workspaces: WorkspacesService;
 }
 
-interface Stored {
-  payload: Record<string, unknown>;
-  reply: RunContext['reply'];
-  steps: Record<string, unknown>;
-  /** Hand-over attempts of the current send step (retryable refusals). */
-  attempts: number;
+/** Who changes a workflow (the audit trail's actor, a version's `activatedBy`). */
+export interface Changer {
+  actor: AuditActor;
+  address: string | null;
+}
+const SYSTEM: Changer = { actor: { kind: 'system', id: null, name: null }, address: null };
+
+/** A pending draft as stored on the workflow row. */
+interface StoredDraft {
+  name: string;
+  trigger: WorkflowDefinition['trigger'];
+  steps: StepDefinition[];
+  basedOnVersion: number;
+  updatedAt: number;
 }
 
-const scopeOf = (r: { workspace_id: string; environment: 'test' | 'live' }): Scope => ({
-  workspaceId: r.workspace_id,
-  environment: r.environment,
-});
-
 /**
- * Workflows (README "API"): versioned definitions and durable runs on the one scheduler. A run's
- * step and its move to the next commit in one transaction (its effects too: a message, a
- * conversation change), so a crash repeats or loses no step. Timers are scheduler jobs; a reply
- * resumes a waiting run inside the transaction that stores the inbound message; a webhook step
- * is an async job (at least once across a network, like webhooks). Jobs name the run's `seq`
- * (steps started so far): one that a later step overtook does nothing.
+ * Workflows (README "Workflows"): definitions saved as drafts and activated into versions,
+ * triggers (business events, a hand, and the inbox: messages, list picks, status changes), and
+ * their runs — the engine in engine.ts, the inbox's triggers in listening.ts.
  */
 export function workflowsService(d: WorkflowsDeps) {
-  const { db, clock, ids, scheduler, outbox, governor } = d;
+  const { db, clock, ids } = d;
   const repo = workflowsRepo(db);
-  const definitions = new Map<string, WorkflowDefinition>();
-
-  function definitionOf(workflowId: string, version: number): WorkflowDefinition {
-    const key = `${workflowId}@${version}`;
-    let def = definitions.get(key);
-    if (!def) {
-      def = JSON.parse(repo.definition(workflowId, version)!) as WorkflowDefinition;
-      definitions.set(key, def);
-    }
-    return def;
-  }
+  const engine = workflowEngine(d, repo);
+  const listening = listeningTriggers({
+    db,
+    clock,
+    repo,
+    engine,
+    contacts: d.contacts,
+    businessHours: d.businessHours,
+    conversationContact: (scope, id) => d.conversations.find(scope, id).contact_id,
+  });
+  const { definitionOf } = engine;
 
   // ---- records --------------------------------------------------------------------------------
 
@@ -122,6 +112,7 @@ export function workflowsService(d: WorkflowsDeps) {
     }
     return rows.map((w) => {
       const def = definitionOf(w.id, w.version);
+      const draft = w.draft ? (JSON.parse(w.draft) as StoredDraft) : null;
       return {
         id: w.id,
         name: w.name,
@@ -130,32 +121,20 @@ export function workflowsService(d: WorkflowsDeps) {
         steps: def.steps as unknown as Record<string, unknown>[],
         version: w.version,
         runs: counts.get(w.id) ?? { running: 0, waiting: 0 },
+        draft: draft && {
+          name: draft.name,
+          trigger: draft.trigger,
+          steps: draft.steps as unknown as Record<string, unknown>[],
+          basedOnVersion: draft.basedOnVersion,
+          updatedAt: iso(draft.updatedAt),
+        },
+        activatedAt: isoOrNull(w.activated_at),
         createdAt: iso(w.created_at),
         updatedAt: iso(w.updated_at),
-      };
+      } satisfies Workflow;
     });
   }
   const toWorkflow = (w: WorkflowRow) => toWorkflows([w])[0]!;
-
-  function toRun(r: RunRow & { phone: string }): WorkflowRun {
-    const ctx = JSON.parse(r.context) as Stored;
-    const trigger = JSON.parse(r.trigger) as { type: 'event' | 'manual'; event?: string };
-    return {
-      id: r.id,
-      workflowId: r.workflow_id,
-      version: r.version,
-      contactId: r.contact_id,
-      phone: r.phone,
-      status: r.status,
-      currentStepId: r.status === 'running' || r.status === 'waiting' ? r.current_step : null,
-      trigger: { type: trigger.type, event: trigger.event ?? null },
-      payload: ctx.payload,
-      error: r.error,
-      createdAt: iso(r.created_at),
-      updatedAt: iso(r.updated_at),
-      endedAt: isoOrNull(r.ended_at),
-    };
-  }
 
   function find(scope: Scope, id: string, param = 'id'): WorkflowRow {
     const w = repo.inScope(scope, id);
@@ -163,9 +142,24 @@ export function workflowsService(d: WorkflowsDeps) {
     return w;
   }
 
-  function requireValid(def: WorkflowDefinition) {
+  const definitionFrom = (body: DefinitionBody): WorkflowDefinition => ({
+    name: body.name.trim(),
+    trigger: body.trigger,
+    steps: body.steps as unknown as StepDefinition[],
+  });
+
+  /** The definition's problems (400 naming the field), then what it names outside itself. */
+  function requireSavable(scope: Scope, def: WorkflowDefinition, checkSteps = true) {
     const problem = workflowProblems(def)[0];
     if (problem) throw new ApiError('validation_error', problem.message, { param: problem.param });
+    if (def.trigger.type === 'list_reply' && !listExists(scope, def.trigger.listId)) {
+      throw new ApiError(
+        'validation_error',
+        `Choose one of this workspace's lists ("${def.trigger.listId}" is not one in this environment)`,
+        { param: 'trigger.listId' },
+      );
+    }
+    if (checkSteps) requireInScope(scope, def.steps);
   }
 
   /**
@@ -196,514 +190,140 @@ export function workflowsService(d: WorkflowsDeps) {
     }
   }
 
-  // ---- the engine -----------------------------------------------------------------------------
+  const triggerColumns = (def: WorkflowDefinition) => ({
+    trigger_type: def.trigger.type,
+    trigger_event: def.trigger.type === 'event' ? def.trigger.event : null,
+  });
 
-  const runEvent = (
-    r: RunRow & { phone: string },
-    type: 'workflow.run.started' | 'workflow.run.completed' | 'workflow.run.failed',
-  ) => outbox.emit(scopeOf(r), type, { run: toRun(r) });
-
-  function save(r: RunRow & { phone: string }, ctx: Stored) {
-    r.context = JSON.stringify(ctx);
-    r.updated_at = clock.now();
-    repo.saveRun(r);
+  /** Writes the workflow row (and tells the trigger cache). */
+  function write(next: WorkflowRow) {
+    repo.update(next);
+    listening.changed();
   }
 
-  const outputJson = (output: unknown) =>
-    output === undefined || output === null ? null : JSON.stringify(output);
-
-  /** A step that was waiting (a timer, a reply, a webhook) ended. */
-  function endStep(
-    r: RunRow,
-    seq: number,
-    step: StepDefinition,
-    status: 'completed' | 'failed',
-    output: unknown,
-    error: string | null,
-  ) {
-    repo.endStep({
-      run_id: r.id,
-      seq,
-      status,
-      ended_at: clock.now(),
-      output: outputJson(output),
-      error,
-    });
-    stepEvent(r, step, status, output, error);
-  }
-
-  /** A step that ended as it ran: its history row is written once, already ended. */
-  function ranStep(
-    r: RunRow,
-    seq: number,
-    step: StepDefinition,
-    status: 'completed' | 'failed',
-    output: unknown,
-    error: string | null,
-  ) {
+  /** A new version of the workflow from `def`; live at once when `live` (who made it live). */
+  function newVersion(w: WorkflowRow, def: WorkflowDefinition, live: Changer | null): WorkflowRow {
     const now = clock.now();
-    repo.insertStep({
-      run_id: r.id,
-      seq,
-      step_id: step.id,
-      type: step.type,
-      status,
-      started_at: now,
-      ended_at: now,
-      output: outputJson(output),
-      error,
-    });
-    stepEvent(r, step, status, output, error);
-  }
-
-  function stepEvent(
-    r: RunRow,
-    step: StepDefinition,
-    status: 'completed' | 'failed',
-    output: unknown,
-    error: string | null,
-  ) {
-    outbox.emit(scopeOf(r), 'workflow.run.step', {
-      runId: r.id,
-      workflowId: r.workflow_id,
-      step: { stepId: step.id, type: step.type, status, output: output ?? null, error },
-    });
-  }
-
-  function finish(r: RunRow & { phone: string }, ctx: Stored, error: string | null) {
-    r.status = error ? 'failed' : 'completed';
-    r.error = error;
-    r.waiting_for = null;
-    r.ended_at = clock.now();
-    save(r, ctx);
-    runEvent(r, error ? 'workflow.run.failed' : 'workflow.run.completed');
-  }
-
-  const step = (def: WorkflowDefinition, id: string | null) =>
-    id === null ? -1 : def.steps.findIndex((s) => s.id === id);
-
-  function contactContext(c: ContactRow): RunContext['contact'] {
-    return {
-      name: c.name,
-      phone: c.phone ?? '',
-      email: c.email,
-      attributes: JSON.parse(c.attributes) as Record<string, unknown>,
-    };
-  }
-
-  /** Renders every string inside a webhook body (objects and arrays kept). */
-  function renderDeep(value: unknown, ctx: RunContext): unknown {
-    if (typeof value === 'string') return renderTemplateString(value, ctx);
-    if (Array.isArray(value)) return value.map((v) => renderDeep(v, ctx));
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(
-        Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, renderDeep(v, ctx)]),
-      );
-    }
-    return value;
-  }
-
-  /** A send step's hand-over through the governor, like a campaign's. */
-  function send(r: RunRow, ctx: Stored, contact: ContactRow, fields: HandOver): Outcome {
-    const scope = scopeOf(r);
-    const now = clock.now();
-    const { account, ...limits } = d.workspaces.limitsFor(r.workspace_id, r.environment);
-    const key: PaceKey = { accountId: account.id, environment: r.environment };
-    if (governor.room(key, limits.throughputMps, now) < 1) {
-      return { kind: 'hold', until: governor.roomAt(key, limits.throughputMps, 1, now) };
-    }
-    const inside = insideServiceWindow(contact.last_inbound_at, now);
-    const used = limits.messagingTier === null ? 0 : governor.tierUsed(key, now);
-    const verdict = governor.check(key, limits, addressOf(contact), inside, used, now);
-    if (!verdict.ok) return { kind: 'hold', until: verdict.until };
-    const attempt = ctx.attempts + 1;
-    const result = d.messages.handOverForRunner(scope, contact, fields, BOT, {
-      attempt,
-      campaignId: null,
-      takesTierSlot: verdict.takesTierSlot,
-      at: now,
-    });
-    if (!result.ok && result.kind === 'insufficient_balance') {
-      return { kind: 'fail', error: 'insufficient_balance: the wallet cannot pay for the message' };
-    }
-    governor.spend(key, 1, now);
-    if (result.ok) {
-      ctx.attempts = 0;
-      return { kind: 'next', next: null, output: { messageId: result.messageId } };
-    }
-    if (result.retryable && attempt < SEND_ATTEMPTS) {
-      ctx.attempts = attempt;
-      return { kind: 'hold', until: now + 1000 * 2 ** (attempt - 1) };
-    }
-    ctx.attempts = 0;
-    return { kind: 'fail', error: `${result.code}: ${result.message}` };
-  }
-
-  function outsideWindow(contact: ContactRow): Outcome | null {
-    if (insideServiceWindow(contact.last_inbound_at, clock.now())) return null;
-    return {
-      kind: 'fail',
-      error:
-        'outside_service_window: the contact has not written in the last 24 hours (channel code 131047)',
-    };
-  }
-
-  function execute(
-    r: RunRow,
-    s: StepDefinition,
-    ctx: Stored,
-    contact: ContactRow,
-    rc: RunContext,
-  ): Outcome {
-    const scope = scopeOf(r);
-    const now = clock.now();
-    const render = (text: string) => renderTemplateString(text, rc);
-    return STEP_EXECUTORS[s.type].execute(s, {
-      scope,
+    const version = w.version + 1;
+    repo.insertVersion(
+      w.id,
+      version,
+      JSON.stringify(def),
       now,
-      contact,
-      render,
-      send: (fields) => send(r, ctx, contact, fields),
-      outsideWindow: () => outsideWindow(contact),
-      messages: d.messages,
-      lists: d.lists,
-      conversations: d.conversations,
+      live ? { at: now, by: JSON.stringify(live.actor) } : null,
+    );
+    return { ...w, name: def.name, ...triggerColumns(def), version, updated_at: now };
+  }
+
+  /** The workflow goes live (status active) on its current version, which history records. */
+  function goLive(w: WorkflowRow, who: Changer): WorkflowRow {
+    const now = clock.now();
+    repo.activateVersion(w.id, w.version, now, JSON.stringify(who.actor));
+    return { ...w, status: 'active', activated_at: now, updated_at: now };
+  }
+
+  /**
+   * Edits that do not change what runs: a draft-status workflow's definition is replaced (a
+   * new version, not activated); an active or paused one carries them as its `draft`.
+   */
+  function putDraft(w: WorkflowRow, def: WorkflowDefinition): WorkflowRow {
+    let next: WorkflowRow;
+    if (w.status === 'draft') next = newVersion(w, def, null);
+    else {
+      const now = clock.now();
+      const draft: StoredDraft = { ...def, basedOnVersion: w.version, updatedAt: now };
+      next = { ...w, draft: JSON.stringify(draft), updated_at: now };
+    }
+    write(next);
+    return next;
+  }
+
+  function audit(w: WorkflowRow, who: Changer, action: string, details: Record<string, unknown>) {
+    d.audit.append({
+      workspaceId: w.workspace_id,
+      actor: who.actor,
+      action,
+      target: { type: 'workflow', id: w.id, label: w.name },
+      address: who.address,
+      details: { environment: w.environment, ...details },
     });
   }
 
-  /** Runs the run's steps from its current one until it waits, ends or uses its job's share. */
-  function drive(r: RunRow & { phone: string }, stored?: Stored, known?: ContactRow) {
-    const def = definitionOf(r.workflow_id, r.version);
-    const ctx = stored ?? (JSON.parse(r.context) as Stored);
-    const contact = known ?? d.contacts.find(scopeOf(r), r.contact_id)!;
-    const rc: RunContext = {
-      payload: ctx.payload,
-      contact: contactContext(contact),
-      reply: ctx.reply,
-      steps: ctx.steps,
-    };
-    r.waiting_for = null;
-    for (let n = 0; n < STEPS_PER_JOB; n++) {
-      if (r.current_step === null) return finish(r, ctx, null);
-      if (r.seq >= MAX_RUN_STEPS) {
-        return finish(r, ctx, `the run reached ${MAX_RUN_STEPS} steps (a loop without a wait?)`);
-      }
-      const index = step(def, r.current_step);
-      const s = def.steps[index]!;
-      const outcome = execute(r, s, ctx, contact, rc);
-      if (outcome.kind === 'hold') {
-        // The governor (or a retry's pause) holds the step: the same step, later.
-        r.waiting_for = 'governor';
-        save(r, ctx);
-        scheduler.enqueue(STEP, { runId: r.id, seq: r.seq }, { runAt: outcome.until });
-        return;
-      }
-      const seq = r.seq++;
-      if (outcome.kind === 'wait' || outcome.kind === 'webhook') {
-        repo.insertStep({
-          run_id: r.id,
-          seq,
-          step_id: s.id,
-          type: s.type,
-          status: outcome.kind === 'wait' ? 'waiting' : 'running',
-          started_at: clock.now(),
-          ended_at: null,
-          output: null,
-          error: null,
-        });
-      }
-      switch (outcome.kind) {
-        case 'fail':
-          ranStep(r, seq, s, 'failed', null, outcome.error);
-          return finish(r, ctx, `step ${s.id}: ${outcome.error}`);
-        case 'end':
-          ranStep(r, seq, s, 'completed', null, null);
-          r.current_step = null;
-          return finish(r, ctx, null);
-        case 'next':
-          ranStep(r, seq, s, 'completed', outcome.output, null);
-          if (outcome.output !== null && STEP_EXECUTORS[s.type].keepsOutput !== false) {
-            ctx.steps[s.id] = outcome.output;
-          }
-          r.current_step = outcome.next ?? followingStep(def.steps, index);
-          continue;
-        case 'wait':
-          r.status = 'waiting';
-          r.waiting_for = outcome.for;
-          save(r, ctx);
-          scheduler.enqueue(STEP, { runId: r.id, seq: r.seq }, { runAt: outcome.until });
-          return;
-        case 'webhook':
-          r.waiting_for = 'webhook';
-          save(r, ctx);
-          scheduler.enqueue(WEBHOOK, { runId: r.id, seq: r.seq });
-          return;
-      }
-    }
-    save(r, ctx);
-    scheduler.enqueue(STEP, { runId: r.id, seq: r.seq });
-  }
+  // ---- the inbox's hooks (wired in services.ts) -------------------------------------------------
 
   /**
-   * The wait step a waiting run is on ended (its time came, a reply, a timeout): move on. The
-   * caller saves the run (drive() does, as it always ends by saving).
+   * A contact's message arrived (in its transaction): runs waiting for their reply resume on
+   * it, then the listening workflows it matches start (a resumed run keeps its workflow's turn).
    */
-  function resume(
-    r: RunRow & { phone: string },
-    ctx: Stored,
-    output: unknown,
-    next: string | null,
+  function onInbound(
+    scope: Scope,
+    contactId: string,
+    reply: InboundReply,
+    conversationId: string,
+    facts?: InboundFacts,
   ) {
-    const def = definitionOf(r.workflow_id, r.version);
-    const index = step(def, r.current_step);
-    const s = def.steps[index]!;
-    endStep(r, r.seq - 1, s, 'completed', output, null);
-    if (output !== null) ctx.steps[s.id] = output;
-    r.status = 'running';
-    r.waiting_for = null;
-    r.current_step = next ?? followingStep(def.steps, index);
+    engine.resumeOnReply(contactId, reply);
+    if (facts) listening.onMessage(scope, contactId, reply, conversationId, facts);
   }
-
-  // Chunked (a burst of timers runs a claim in one savepoint): a step's effects are all in the
-  // store; of memory, only the definitions cache (immutable versions) and the simulated channel's
-  // view of hand-overs (like a provider's of a call whose answer was lost) see a replay.
-  scheduler.register(
-    STEP,
-    (payload) => {
-      const { runId, seq } = payload;
-      const found = repo.runWithContact(runId);
-      if (!found || found.run.seq !== seq) return;
-      const r = found.run;
-      const ctx = JSON.parse(r.context) as Stored;
-      if (r.status === 'waiting') {
-        const def = definitionOf(r.workflow_id, r.version);
-        const s = def.steps[step(def, r.current_step)]!;
-        if (r.waiting_for === 'timer') resume(r, ctx, null, null);
-        else if (r.waiting_for === 'reply') {
-          // No reply in time: the timeout path, or the end of the run.
-          resume(r, ctx, { timedOut: true }, s.onTimeout ?? null);
-          if (!s.onTimeout) r.current_step = null;
-        } else return;
-      } else if (r.status !== 'running') return;
-      drive(r, ctx, found.contact);
-    },
-    { chunked: true },
-  );
-
-  /** Counts a call of a run's webhook step before it goes; null when the run moved on. */
-  function webhookAttempt(runId: string, seq: number): number | null {
-    return db
-      .transaction(() => {
-        const r = repo.run(runId);
-        if (!r || r.seq !== seq || r.waiting_for !== 'webhook' || r.status !== 'running') {
-          return null;
-        }
-        const c = JSON.parse(r.context) as Stored;
-        c.attempts = (c.attempts ?? 0) + 1;
-        save(r, c);
-        return c.attempts;
-      })
-      .immediate();
-  }
-
-  scheduler.register(
-    WEBHOOK,
-    async (payload, ctx) => {
-      const { runId, seq } = payload;
-      const found = repo.runWithContact(runId);
-      if (!found) return;
-      const { run: r, contact } = found;
-      if (r.seq !== seq || r.waiting_for !== 'webhook' || r.status !== 'running') return;
-      const def = definitionOf(r.workflow_id, r.version);
-      const index = step(def, r.current_step);
-      const s = def.steps[index]!;
-      const w = repo.get(r.workflow_id)!;
-      const stored = JSON.parse(r.context) as Stored;
-      const rc: RunContext = {
-        payload: stored.payload,
-        contact: contactContext(contact),
-        reply: stored.reply,
-        steps: stored.steps,
-      };
-      const body = JSON.stringify(
-        s.body === undefined ? { runId: r.id, payload: stored.payload } : renderDeep(s.body, rc),
-      );
-      // Every call of this step is counted before it goes (committed), so a call a crash cut
-      // short still counts: the receiver sees attempt 1, 2, … under one webhook-id.
-      const attempt = webhookAttempt(runId, seq);
-      if (attempt === null) return;
-      const messageId = `${r.id}.${seq - 1}`;
-      const timestamp = Math.floor(clock.now() / 1000);
-      let error: string;
-      try {
-        const res = await d.outbound.send({
-          url: renderTemplateString(s.url!, rc),
-          method: (s.method as 'POST' | 'PUT' | 'PATCH' | undefined) ?? 'POST',
-          headers: {
-            'content-type': 'application/json',
-            'user-agent': 'Parley-Workflows/1.0',
-            'x-parley-signature': sign(w.secret, timestamp, body),
-            'x-parley-run-id': r.id,
-            // Standard Webhooks: one id for every attempt of this step of this run (receivers
-            // dedupe by it), and the attempt number, as its retries carry.
-            'webhook-id': messageId,
-            'webhook-timestamp': String(timestamp),
-            'webhook-signature': standardSignature(w.secret, messageId, timestamp, body),
-            'webhook-attempt': String(attempt),
-          },
-          body,
-          allowPrivate: d.workspaces.settings(r.workspace_id).allowPrivateWebhooks,
-          timeoutMs: WEBHOOK_TIMEOUT_MS,
-          maxResponseBytes: WEBHOOK_MAX_BYTES,
-          signal: ctx.signal,
-        });
-        if (res.status >= 200 && res.status < 300) {
-          let output: unknown = { status: res.status };
-          if (!res.truncated && res.body.length > 0) {
-            try {
-              output = JSON.parse(res.body.toString('utf8'));
-            } catch {
-              output = { status: res.status, text: res.body.toString('utf8') };
-            }
-          }
-          db.transaction(() => {
-            const now = repo.run(runId);
-            if (
-              now &&
-              now.seq === seq &&
-              now.waiting_for === 'webhook' &&
-              now.status === 'running'
-            ) {
-              endStep(now, seq - 1, s, 'completed', output, null);
-              const c = JSON.parse(now.context) as Stored;
-              c.steps[s.id] = output;
-              c.attempts = 0;
-              now.waiting_for = null;
-              now.current_step = followingStep(def.steps, index);
-              save(now, c);
-              scheduler.enqueue(STEP, { runId, seq });
-            }
-            ctx.complete();
-          }).immediate();
-          return;
-        }
-        error = `the endpoint answered HTTP ${res.status}`;
-      } catch (e) {
-        if (!(e instanceof OutboundError) || ctx.signal.aborted) throw e;
-        error = e.message;
-      }
-      throw new RetryLater(error);
-    },
-    {
-      sync: false,
-      concurrency: 8,
-      maxAttempts: WEBHOOK_ATTEMPTS,
-      baseDelayMs: 2000,
-      onDead: (payload, error) => {
-        const { runId, seq } = payload;
-        const r = repo.run(runId);
-        if (!r || r.seq !== seq || r.waiting_for !== 'webhook' || r.status !== 'running') return;
-        const def = definitionOf(r.workflow_id, r.version);
-        const s = def.steps[step(def, r.current_step)]!;
-        const ctx = JSON.parse(r.context) as Stored;
-        ctx.attempts = 0;
-        endStep(r, seq - 1, s, 'failed', null, error);
-        if (!s.onError) return finish(r, ctx, `step ${s.id}: ${error}`);
-        r.waiting_for = null;
-        r.current_step = s.onError;
-        save(r, ctx);
-        scheduler.enqueue(STEP, { runId, seq });
-      },
-    },
-  );
-
-  /**
-   * A contact's message arrived (in its transaction): runs waiting for their reply resume on it.
-   * Wired to the messages service in services.ts.
-   */
-  function resumeOnReply(_scope: Scope, contactId: string, reply: InboundReply) {
-    for (const r of repo.awaitingReply(contactId)) {
-      const ctx = JSON.parse(r.context) as Stored;
-      ctx.reply = reply;
-      resume(r, ctx, reply, null);
-      save(r, ctx);
-      scheduler.enqueue(STEP, { runId: r.id, seq: r.seq });
-    }
-  }
-
-  function startRun(
-    w: WorkflowRow,
-    contact: ContactRow,
-    payload: Record<string, unknown>,
-    trigger: { type: 'event' | 'manual'; event?: string },
-  ): RunRow & { phone: string } {
-    const def = definitionOf(w.id, w.version);
-    const now = clock.now();
-    const r: RunRow & { phone: string } = {
-      id: ids('run'),
-      workflow_id: w.id,
-      version: w.version,
-      workspace_id: w.workspace_id,
-      environment: w.environment,
-      contact_id: contact.id,
-      status: 'running',
-      current_step: def.steps[0]!.id,
-      seq: 0,
-      waiting_for: null,
-      context: JSON.stringify({ payload, reply: null, steps: {}, attempts: 0 } satisfies Stored),
-      trigger: JSON.stringify(trigger),
-      error: null,
-      created_at: now,
-      updated_at: now,
-      ended_at: null,
-      phone: addressOf(contact),
-    };
-    repo.insertRun(r);
-    runEvent(r, 'workflow.run.started');
-    scheduler.enqueue(STEP, { runId: r.id, seq: 0 });
-    return r;
-  }
-
-  const contactFor = (scope: Scope, phone: string): ContactRow => d.contacts.ensure(scope, phone);
 
   // ---- the API ----------------------------------------------------------------------------------
 
   return {
-    resumeOnReply,
     repo,
+    onInbound,
+    /** A conversation's status changed (its transaction): `conversation_status` workflows start. */
+    onConversationStatus: listening.onStatus,
+    /** A person took the conversation over (their reply or assignment, its transaction). */
+    handOff(
+      scope: Scope,
+      conversationId: string,
+      contactId: string,
+      reason: Exclude<HandOffReason, 'assign_step'>,
+      by: string | null,
+    ) {
+      engine.handOff(scope, conversationId, contactId, reason, by);
+    },
+    /** The run talking to the contact now, for the inbox ("Automation: … — Take over"). */
+    activeRun: (contactId: string) => repo.talking(contactId) ?? null,
 
-    create(scope: Scope, body: WorkflowBody) {
-      const def: WorkflowDefinition = {
-        name: body.name.trim(),
-        trigger: body.trigger,
-        steps: body.steps as unknown as StepDefinition[],
-      };
-      requireValid(def);
-      requireInScope(scope, def.steps);
+    create(scope: Scope, body: WorkflowBody, who: Changer = SYSTEM) {
+      const def = definitionFrom(body);
+      requireSavable(scope, def);
+      const status = body.status ?? 'active';
       return db
         .transaction(() => {
           const now = clock.now();
+          const live = status === 'active';
           const w: WorkflowRow = {
             id: ids('wf'),
             workspace_id: scope.workspaceId,
             environment: scope.environment,
             name: def.name,
-            status: body.status ?? 'active',
-            trigger_event: def.trigger.type === 'event' ? def.trigger.event : null,
+            status,
+            ...triggerColumns(def),
             version: 1,
             secret: `whsec_${randomBase62(d.random, 40)}`,
+            draft: null,
+            activated_at: live ? now : null,
             created_at: now,
             updated_at: now,
           };
           repo.insert(w);
-          repo.insertVersion(w.id, 1, JSON.stringify(def), now);
+          repo.insertVersion(
+            w.id,
+            1,
+            JSON.stringify(def),
+            now,
+            live ? { at: now, by: JSON.stringify(who.actor) } : null,
+          );
+          listening.changed();
           return { ...toWorkflow(w), secret: w.secret };
         })
         .immediate();
     },
 
-    /** A new version; runs in flight finish on the version they started with. */
-    update(scope: Scope, body: UpdateWorkflowBody): Workflow {
+    /** `PUT /workflows`: a new version, live at once; runs in flight finish on theirs. */
+    update(scope: Scope, body: UpdateWorkflowBody, who: Changer = SYSTEM): Workflow {
       return db
         .transaction(() => {
           const w = find(scope, body.id);
@@ -713,30 +333,162 @@ export function workflowsService(d: WorkflowsDeps) {
             trigger: body.trigger ?? current.trigger,
             steps: (body.steps as unknown as StepDefinition[] | undefined) ?? current.steps,
           };
-          requireValid(def);
           // Steps given now are checked against the scope; kept ones were when they were saved.
-          if (body.steps) requireInScope(scope, def.steps);
-          const now = clock.now();
-          const next: WorkflowRow = {
-            ...w,
-            name: def.name,
-            status: body.status ?? w.status,
-            trigger_event: def.trigger.type === 'event' ? def.trigger.event : null,
-            version: w.version + 1,
-            updated_at: now,
-          };
-          repo.insertVersion(w.id, next.version, JSON.stringify(def), now);
-          repo.update(next);
+          requireSavable(scope, def, body.steps !== undefined);
+          const status = body.status ?? w.status;
+          let next = newVersion(w, def, status === 'active' ? who : null);
+          next.status = status;
+          if (status === 'active' && w.status !== 'active') next = goLive(next, who);
+          write(next);
           return toWorkflow(next);
         })
         .immediate();
     },
 
-    setStatus(scope: Scope, id: string, status: WorkflowStatus): Workflow {
+    /** `PATCH /workflows/:id {status}`: active, paused or archived (a draft is only made). */
+    setStatus(scope: Scope, id: string, status: WorkflowStatus, who: Changer = SYSTEM): Workflow {
+      if (status === 'draft') {
+        throw new ApiError(
+          'validation_error',
+          'A workflow is a draft until it is first activated: choose active, paused or archived',
+          { param: 'status' },
+        );
+      }
+      return db
+        .transaction(() => {
+          const w = find(scope, id);
+          let next: WorkflowRow = { ...w, status, updated_at: clock.now() };
+          if (status === 'active' && w.status !== 'active') next = goLive(w, who);
+          write(next);
+          return toWorkflow(next);
+        })
+        .immediate();
+    },
+
+    /**
+     * `PUT /workflows/:id/draft`: saves edits without changing what runs. A draft-status
+     * workflow's definition is its draft (a new, not yet activated, version); an active or
+     * paused one keeps its version running and the draft beside it until activated.
+     */
+    saveDraft(scope: Scope, id: string, body: DefinitionBody): Workflow {
+      const def = definitionFrom(body);
+      return db
+        .transaction(() => {
+          const w = find(scope, id);
+          requireSavable(scope, def);
+          return toWorkflow(putDraft(w, def));
+        })
+        .immediate();
+    },
+
+    /** `DELETE /workflows/:id/draft`: the pending edits go; the active version stays. */
+    discardDraft(scope: Scope, id: string): Workflow {
+      return db
+        .transaction(() => {
+          const w = find(scope, id);
+          if (w.status === 'draft') {
+            throw new ApiError(
+              'invalid_state',
+              `workflow ${w.id} is a draft itself: archive it to put it away`,
+              { details: { status: w.status } },
+            );
+          }
+          const next = { ...w, draft: null, updated_at: clock.now() };
+          write(next);
+          return toWorkflow(next);
+        })
+        .immediate();
+    },
+
+    /**
+     * `POST /workflows/:id/activate`: the draft (if any) becomes the new version and the
+     * workflow is active; runs in flight finish on the version they started with.
+     */
+    activate(scope: Scope, id: string, who: Changer = SYSTEM): Workflow {
+      return db
+        .transaction(() => {
+          const w = find(scope, id);
+          let next = w;
+          if (w.draft) {
+            const draft = JSON.parse(w.draft) as StoredDraft;
+            const def: WorkflowDefinition = {
+              name: draft.name,
+              trigger: draft.trigger,
+              steps: draft.steps,
+            };
+            // What the draft names may have gone since it was saved (a list, a member).
+            requireSavable(scope, def);
+            next = { ...newVersion(w, def, who), draft: null };
+          } else if (w.status === 'active') {
+            return toWorkflow(w);
+          }
+          next = goLive(next, who);
+          write(next);
+          audit(next, who, 'workflow.activated', {
+            version: next.version,
+            from: w.status,
+            ...(w.draft ? { fromDraft: true } : {}),
+          });
+          return toWorkflow(next);
+        })
+        .immediate();
+    },
+
+    /** `POST /workflows/:id/deactivate`: active → paused (runs in flight go on). */
+    deactivate(scope: Scope, id: string, who: Changer = SYSTEM): Workflow {
+      return db
+        .transaction(() => {
+          const w = find(scope, id);
+          if (w.status === 'paused') return toWorkflow(w);
+          if (w.status !== 'active') {
+            throw new ApiError(
+              'invalid_state',
+              `workflow ${w.id} is ${w.status}: only an active workflow is deactivated`,
+              { details: { status: w.status } },
+            );
+          }
+          const next: WorkflowRow = { ...w, status: 'paused', updated_at: clock.now() };
+          write(next);
+          audit(next, who, 'workflow.paused', { version: w.version });
+          return toWorkflow(next);
+        })
+        .immediate();
+    },
+
+    /** `GET /workflows/:id/versions`: every version that went live, newest first. */
+    versions(scope: Scope, id: string): { data: WorkflowVersion[] } {
       const w = find(scope, id);
-      const next = { ...w, status, updated_at: clock.now() };
-      repo.update(next);
-      return toWorkflow(next);
+      return {
+        data: repo.versions(w.id).map((v) => {
+          const def = JSON.parse(v.definition) as WorkflowDefinition;
+          return {
+            version: v.version,
+            name: def.name,
+            trigger: def.trigger,
+            steps: def.steps as unknown as Record<string, unknown>[],
+            activatedAt: iso(v.activated_at),
+            activatedBy: v.activated_by
+              ? (JSON.parse(v.activated_by) as WorkflowVersion['activatedBy'])
+              : null,
+          };
+        }),
+      };
+    },
+
+    /** `POST /workflows/:id/versions/:version/restore`: that version, copied into the draft. */
+    restore(scope: Scope, id: string, version: number): Workflow {
+      return db
+        .transaction(() => {
+          const w = find(scope, id);
+          const json = repo.definition(w.id, version);
+          if (json === undefined) {
+            throw new ApiError('not_found', `workflow ${w.id} has no version ${version}`, {
+              param: 'version',
+            });
+          }
+          return toWorkflow(putDraft(w, JSON.parse(json) as WorkflowDefinition));
+        })
+        .immediate();
     },
 
     get: (scope: Scope, id: string) => toWorkflow(find(scope, id)),
@@ -757,6 +509,10 @@ export function workflowsService(d: WorkflowsDeps) {
       return { data: toWorkflows(page.data), nextCursor: page.nextCursor };
     },
 
+    /**
+     * `POST /workflows/trigger`: a run for a contact now. An active workflow runs its version;
+     * a draft runs its definition too (the builder's test run); paused and archived ones do not.
+     */
     trigger(
       scope: Scope,
       body: {
@@ -775,13 +531,11 @@ export function workflowsService(d: WorkflowsDeps) {
       return db
         .transaction(() => {
           const w = find(scope, body.workflowId, 'workflowId');
-          if (w.status !== 'active') {
+          if (w.status !== 'active' && w.status !== 'draft') {
             throw new ApiError(
               'invalid_state',
-              `workflow ${w.id} is ${w.status}: only active ones start runs`,
-              {
-                details: { status: w.status },
-              },
+              `workflow ${w.id} is ${w.status}: only active workflows (and drafts, to test them) start runs`,
+              { details: { status: w.status } },
             );
           }
           let contact: ContactRow;
@@ -793,7 +547,7 @@ export function workflowsService(d: WorkflowsDeps) {
               });
             }
             contact = c;
-          } else contact = contactFor(scope, phone!);
+          } else contact = d.contacts.ensure(scope, phone!);
           const active = repo.activeRun(w.id, contact.id);
           if (active) {
             throw new ApiError(
@@ -802,7 +556,7 @@ export function workflowsService(d: WorkflowsDeps) {
               { details: { runId: active.id } },
             );
           }
-          return toRun(startRun(w, contact, body.payload ?? {}, { type: 'manual' }));
+          return toRun(engine.startRun(w, contact, body.payload ?? {}, { type: 'manual' }));
         })
         .immediate();
     },
@@ -828,7 +582,7 @@ export function workflowsService(d: WorkflowsDeps) {
             }
             if (seen) repo.dropEvent(seen.id);
           }
-          const contact = contactFor(scope, phone);
+          const contact = d.contacts.ensure(scope, phone);
           const runs: string[] = [];
           const skipped: { workflowId: string; reason: string }[] = [];
           for (const w of repo.byEvent(scope, body.event)) {
@@ -837,7 +591,8 @@ export function workflowsService(d: WorkflowsDeps) {
               continue;
             }
             runs.push(
-              startRun(w, contact, body.payload ?? {}, { type: 'event', event: body.event }).id,
+              engine.startRun(w, contact, body.payload ?? {}, { type: 'event', event: body.event })
+                .id,
             );
           }
           const id = ids('bev');
@@ -900,13 +655,7 @@ export function workflowsService(d: WorkflowsDeps) {
               },
             );
           }
-          const ctx = JSON.parse(r.context) as Stored;
-          r.status = 'cancelled';
-          r.waiting_for = null;
-          r.seq++; // jobs queued for it are stale now
-          r.ended_at = clock.now();
-          save(r, ctx);
-          outbox.emit(scopeOf(r), 'workflow.run.failed', { run: toRun(r), reason: 'cancelled' });
+          engine.cancel(r);
           return toRun(r);
         })
         .immediate();

@@ -4,6 +4,7 @@
  * shared/workflow-steps/; the `satisfies` below refuses a registry that misses one.
  */
 import type { StepDefinition, StepType } from '../../../../../shared/workflow-steps/index.ts';
+import { assign } from './assign.ts';
 import { branch } from './branch.ts';
 import { end } from './end.ts';
 import { sendList } from './send-list.ts';
@@ -35,9 +36,10 @@ const executors = {
   branch,
   webhook,
   update_conversation: updateConversation,
+  assign,
   end,
 } satisfies { [T in StepType]: StepExecutor<T> };
 
 export const STEP_EXECUTORS: Readonly<Record<StepType, AnyStepExecutor>> = executors;
 
-export type { HandOver, Outcome, ScopeContext, StepContext } from './step-executor.ts';
+export type { Handed, HandOver, Outcome, ScopeContext, StepContext } from './step-executor.ts';

@@ -12,7 +12,16 @@ export const sendList: StepExecutor<'send_list'> = {
     } catch (e) {
       return failureOf(e);
     }
-    return outsideWindow() ?? send(listFields(list));
+    const sent = outsideWindow() ?? send(listFields(list));
+    if (sent.kind !== 'next') return sent;
+    // What the run history shows: the list by name, and the choices it offered.
+    const rows = list.sections.flatMap((sec) =>
+      sec.rows.map((r) => ({ id: r.id, title: r.title })),
+    );
+    return {
+      ...sent,
+      output: { ...(sent.output as object), listId: list.id, listName: list.name, rows },
+    };
   },
   // A list of this workspace and environment.
   checkScope(s, at, { refuse, listExists }) {
@@ -20,7 +29,7 @@ export const sendList: StepExecutor<'send_list'> = {
     if (typeof listId !== 'string' || !listExists(listId)) {
       refuse(
         `${at}.listId`,
-        `no interactive list ${String(listId)} in this workspace and environment`,
+        `Choose one of this workspace's lists ("${String(listId)}" is not one in this environment)`,
       );
     }
   },

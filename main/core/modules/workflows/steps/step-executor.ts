@@ -20,7 +20,16 @@ export type Outcome =
   | { kind: 'fail'; error: string }
   | { kind: 'wait'; for: 'timer' | 'reply'; until: number }
   | { kind: 'hold'; until: number }
-  | { kind: 'webhook' };
+  | { kind: 'webhook' }
+  /** The conversation went to a person (the `assign` step): the run ends `handed_off`. */
+  | { kind: 'handoff'; output: Handed & { outcome: 'handed_off' } };
+
+/** Where an `assign` step put the conversation (assignee null: nobody online had room). */
+export interface Handed {
+  conversationId: string;
+  assignee: string | null;
+  assigneeName: string | null;
+}
 
 /** A message as a send step hands it over. */
 export type HandOver = Parameters<MessagesService['handOverForRunner']>[2];
@@ -36,9 +45,14 @@ export interface StepContext {
   send: (fields: HandOver) => Outcome;
   /** A failure when the contact's 24-hour service window is closed, else null. */
   outsideWindow: () => Outcome | null;
+  /** Whether the workspace is open now, by its business hours (`is_open_now`). */
+  openNow: () => boolean;
+  /** Gives the conversation to a member or, with `round_robin`, the next online agent with room. */
+  assign: (to: string) => Handed;
   messages: Pick<MessagesService, 'sendableTemplate' | 'listFitsChannel'>;
   lists: Pick<InteractiveListsService, 'find'>;
   conversations: Pick<ConversationsService, 'applyForRunner'>;
+  members: Pick<MembersService, 'findActive'>;
 }
 
 /** What a step's save-time check may use: the saving scope and what lives in it. */

@@ -3,7 +3,7 @@ import { failureOf } from './step-executor.ts';
 
 export const updateConversation: StepExecutor<'update_conversation'> = {
   type: 'update_conversation',
-  execute(s, { scope, contact, conversations }) {
+  execute(s, { scope, contact, conversations, members }) {
     try {
       const conversationId = conversations.applyForRunner(scope, contact, {
         ...(s.status !== undefined ? { status: s.status as 'open' } : {}),
@@ -11,7 +11,27 @@ export const updateConversation: StepExecutor<'update_conversation'> = {
         ...(s.addLabels ? { addLabels: s.addLabels } : {}),
         ...(s.removeLabels ? { removeLabels: s.removeLabels } : {}),
       });
-      return { kind: 'next', next: null, output: { conversationId } };
+      // What changed, in readable fields for the run history.
+      const assignee = s.assignee ?? null;
+      return {
+        kind: 'next',
+        next: null,
+        output: {
+          conversationId,
+          ...(s.status !== undefined ? { status: s.status } : {}),
+          ...(s.assignee !== undefined
+            ? {
+                assignee,
+                assigneeName:
+                  assignee === null
+                    ? null
+                    : (members.findActive(scope.workspaceId, assignee)?.name ?? null),
+              }
+            : {}),
+          ...(s.addLabels?.length ? { addedLabels: s.addLabels } : {}),
+          ...(s.removeLabels?.length ? { removedLabels: s.removeLabels } : {}),
+        },
+      };
     } catch (e) {
       return failureOf(e);
     }
@@ -21,10 +41,13 @@ export const updateConversation: StepExecutor<'update_conversation'> = {
     const assignee: unknown = s.assignee;
     if (assignee === undefined || assignee === null) return;
     if (assignee === 'me') {
-      refuse(`${at}.assignee`, 'a workflow acts for no agent: name an agent id, or null');
+      refuse(`${at}.assignee`, 'Choose a member: a workflow acts for no one, so not "me"');
     }
     if (typeof assignee !== 'string' || !members.findActive(scope.workspaceId, assignee)) {
-      refuse(`${at}.assignee`, `no active member ${String(assignee)} in this workspace`);
+      refuse(
+        `${at}.assignee`,
+        `Choose a member of this workspace ("${String(assignee)}" is no active member)`,
+      );
     }
   },
 };
