@@ -7,8 +7,13 @@ import { useInteractiveLists } from '../stores/interactive-lists.ts';
 import { notify } from '../stores/toasts.ts';
 import { ChatText, type ChatHighlight, type ChatMentions } from './chat-text.tsx';
 import { formatDate } from './format.ts';
-import { CopyIcon, ListIcon } from './icons.tsx';
+import { CopyIcon, ListIcon, ReplyIcon } from './icons.tsx';
 import { ListButton, ListSections } from './interactive-list.tsx';
+import { ContactCards } from './media/contact-cards.tsx';
+import { LocationCard } from './media/location-card.tsx';
+import { hasMedia, MessageMedia } from './media/message-media.tsx';
+import { QuotedMessage } from './media/quoted-message.tsx';
+import { ReactButton, ReactionBadge, type ServiceWindow } from './media/reactions.tsx';
 import { Ticks } from './ticks.tsx';
 import { formatClock } from './format.ts';
 
@@ -210,9 +215,36 @@ interface BubbleProps {
   highlight?: ChatHighlight | null | undefined;
   /** For a pick from a list: the list's name as the thread sent it, when known. */
   listName?: string | undefined;
+  /** Who wrote it, always (the contact, or the agent or bot): for a photo's alt text. */
+  author?: string | undefined;
+  /** The message this one quotes, as loaded in the thread (undefined: not loaded). */
+  quoted?: { message: Message | undefined; author: string | null } | undefined;
+  /** Goes to a quoted message. */
+  onJump?: ((messageId: string) => void) | undefined;
+  /** Opens a photo in the viewer. */
+  onOpenImage?: ((messageId: string) => void) | undefined;
+  /** Offers "React" on a customer's message, inside the service window only. */
+  serviceWindow?: ServiceWindow | undefined;
+  /** Offers "Reply" (a quote of this message in the composer). */
+  onReply?: ((message: Message) => void) | undefined;
+  /** Briefly marked: a quote's click brought it into view. */
+  jumped?: boolean | undefined;
 }
 
-function MessageContent({ message, highlight, listName }: BubbleProps) {
+/** Text that says nothing a card or a file does not show already. */
+const hasOwnText = (message: Message): boolean =>
+  message.text.trim() !== '' && message.type !== 'contacts' && message.type !== 'reaction';
+
+function Caption({ message, highlight }: Pick<BubbleProps, 'message' | 'highlight'>) {
+  if (!hasOwnText(message)) return null;
+  return (
+    <div className="wa-body" data-testid="message-text">
+      <ChatText text={message.text} highlight={highlight} />
+    </div>
+  );
+}
+
+function MessageContent({ message, highlight, listName, author, onOpenImage }: BubbleProps) {
   if (message.list) {
     return (
       <div className="wa-body" data-testid="message-text">
@@ -230,26 +262,68 @@ function MessageContent({ message, highlight, listName }: BubbleProps) {
       />
     );
   }
+  if (message.type === 'location' && message.location) {
+    return <LocationCard location={message.location} text={message.text} highlight={highlight} />;
+  }
+  if (message.type === 'contacts' && message.contacts) {
+    return <ContactCards cards={message.contacts} />;
+  }
+  if (hasMedia(message)) {
+    return (
+      <>
+        <MessageMedia
+          message={message}
+          author={author ?? message.phone}
+          onOpenImage={onOpenImage}
+        />
+        <Caption message={message} highlight={highlight} />
+      </>
+    );
+  }
+  return <Caption message={message} highlight={highlight} />;
+}
+
+/** Reply and React, beside the bubble while it is hovered or reached by keyboard. */
+function BubbleActions({ message, serviceWindow, onReply }: BubbleProps) {
+  const canReact = serviceWindow !== undefined && message.direction === 'inbound';
+  if (!onReply && !canReact) return null;
   return (
-    <div className="wa-body" data-testid="message-text">
-      <ChatText text={message.text} highlight={highlight} />
+    <div className="wa-actions">
+      {onReply ? (
+        <button
+          type="button"
+          className="wa-copy wa-action"
+          aria-label="Reply"
+          title="Reply (quote this message)"
+          onClick={() => onReply(message)}
+          data-testid="reply-button"
+        >
+          <ReplyIcon />
+        </button>
+      ) : null}
+      {canReact ? <ReactButton message={message} serviceWindow={serviceWindow} /> : null}
     </div>
   );
 }
 
 /** One message as WhatsApp draws it: inbound left, outbound right with its delivery ticks. */
-export function MessageBubble({ message, sender, highlight, listName }: BubbleProps) {
+export function MessageBubble(props: BubbleProps) {
+  const { message, sender, highlight, quoted, onJump, jumped } = props;
   if (isNote(message)) return <Note message={message} sender={sender} highlight={highlight} />;
   const outbound = message.direction === 'outbound';
+  const bare = message.media?.type === 'sticker' && message.media.status === 'ready';
   return (
     <div
-      className={`wa-group ${outbound ? 'wa-group-out' : 'wa-group-in'}`}
+      className={`wa-group ${outbound ? 'wa-group-out' : 'wa-group-in'}${jumped ? ' wa-jumped' : ''}`}
       data-testid="message"
       data-direction={message.direction}
       data-status={message.status}
+      data-type={message.type}
       data-message-id={message.id}
     >
-      <div className={`wa-bubble ${outbound ? 'wa-bubble-out' : 'wa-bubble-in'}`}>
+      <div
+        className={`wa-bubble ${outbound ? 'wa-bubble-out' : 'wa-bubble-in'}${bare ? ' wa-bubble-bare' : ''}`}
+      >
         {sender ? (
           <div className="wa-sender" data-testid="message-sender">
             {sender}
@@ -265,9 +339,17 @@ export function MessageBubble({ message, sender, highlight, listName }: BubblePr
             {message.list.name}
           </div>
         ) : null}
-        <MessageContent message={message} highlight={highlight} listName={listName} />
+        {message.context && quoted ? (
+          <QuotedMessage
+            quoted={quoted.message}
+            quotedId={message.context.messageId}
+            author={quoted.author}
+            onJump={onJump}
+          />
+        ) : null}
+        <MessageContent {...props} />
         <div className="wa-meta">
-          <CopyButton text={message.text} />
+          {hasOwnText(message) ? <CopyButton text={message.text} /> : null}
           {message.environment === 'live' && outbound ? (
             <span className="wa-cost" data-testid="message-cost" title="Charged to the wallet">
               {message.costMicros > 0 ? formatMicros(message.costMicros) : 'free'}
@@ -279,17 +361,8 @@ export function MessageBubble({ message, sender, highlight, listName }: BubblePr
           {outbound ? <Ticks status={message.status} /> : null}
         </div>
         {message.list ? <SentListRows list={message.list} /> : null}
-        {message.reaction ? (
-          <span
-            className="wa-reaction"
-            data-testid="message-reaction"
-            role="img"
-            aria-label={`The customer reacted ${message.reaction.emoji}`}
-            title={`Reacted ${new Date(message.reaction.at).toLocaleString()}`}
-          >
-            {message.reaction.emoji}
-          </span>
-        ) : null}
+        <ReactionBadge message={message} />
+        <BubbleActions {...props} />
       </div>
       {message.status === 'failed' ? (
         <div className="wa-failure" role="note" data-testid="message-error">

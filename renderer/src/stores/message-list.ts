@@ -10,20 +10,25 @@ import { createRequestGuard, type LoadStatus, type RequestGuard } from './scope.
 const MESSAGES_PAGE_SIZE = 30;
 export const SERVICE_WINDOW_MS = 24 * 60 * 60 * 1000;
 
-/** The events that carry a message's delivery: new, sent, delivered, read or failed. */
+/**
+ * The events that carry a message as it now is: new, sent, delivered, read or failed; its file
+ * fetched or not (`media.status`); a reaction put on it or taken back.
+ */
 export const MESSAGE_STATUS_EVENTS = [
   'message.received',
   'message.sent',
   'message.delivered',
   'message.read',
   'message.failed',
+  'message.media_ready',
+  'message.media_failed',
+  'message.reaction',
 ] as const satisfies readonly EventType[];
 
 /** Every message event, agents' private notes included. */
 export const MESSAGE_EVENTS = [
   ...MESSAGE_STATUS_EVENTS,
   'message.note',
-  'message.reaction',
 ] as const satisfies readonly EventType[];
 
 /** Statuses only move forward (README "API"): a late or replayed event never moves one back. */

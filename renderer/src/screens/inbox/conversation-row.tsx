@@ -2,6 +2,7 @@ import { memo } from 'react';
 import type { Agent, Conversation, Message } from '../../../../shared/schemas/index.ts';
 import { Avatar } from '../../components/avatar.tsx';
 import { EyeIcon } from '../../components/icons.tsx';
+import { messageSummary } from '../../components/media/message-summary.ts';
 import { Ticks } from '../../components/ticks.tsx';
 import { conversationTitle } from '../../stores/inbox.ts';
 import { relativeTime, wakeTime } from './time.ts';
@@ -58,10 +59,7 @@ function Preview({
       {outbound ? <Ticks status={message.status} /> : null}
       <span className="truncate">
         <span className="conv-prefix">{previewPrefix(message, agents, meId)}</span>
-        {message.listReply ? 'Picked: ' : message.list ? 'List · ' : null}
-        {message.type === 'template' && message.templateName && !message.text
-          ? message.templateName
-          : message.text}
+        {messageSummary(message)}
       </span>
     </span>
   );
