@@ -474,14 +474,14 @@ describe('a delivery whose job died', () => {
       attempts: 0,
     });
     expect(again.body.id).not.toBe(dead.id);
-    // While it is pending, it is on its way: no second redelivery of it.
+    // While it is pending, pressing again sends that one now: no second delivery of the event.
     const pending = await t.request(
       'POST',
       `/webhooks/${hook.id}/deliveries/${again.body.id}/redeliver`,
       { key },
     );
-    expect(pending.status).toBe(409);
-    expect(pending.body.error.code).toBe('invalid_state');
+    expect(pending.status).toBe(200);
+    expect(pending.body).toMatchObject({ id: again.body.id, status: 'pending' });
     await jobs.runDue();
     log = await deliveries();
     expect(log.map((d: { id: string; status: string }) => [d.id, d.status]).slice(0, 2)).toEqual([
@@ -491,6 +491,47 @@ describe('a delivery whose job died', () => {
     expect(rx.got).toHaveLength(2);
     expect(JSON.parse(rx.got[1]!.body).id).toBe(dead.eventId);
     expect(rx.got[1]!.headers['webhook-id']).toBe(dead.eventId);
+  });
+
+  it('Redeliver sends a delivery waiting for its next try now, and refuses one whose attempt is under way', async () => {
+    const { clock, rx, hook, key, jobs, deliveries } = await hooked([500], ['message.received']);
+    await jobs.runDue();
+    const [waiting] = await deliveries();
+    expect(waiting).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: 500 });
+    expect(Date.parse(waiting.nextAttemptAt)).toBeGreaterThan(clock.now());
+
+    const url = (id: string) => `/webhooks/${hook.id}/deliveries/${id}/redeliver`;
+    const now = await t.request('POST', url(waiting.id), { key });
+    expect(now.status).toBe(200);
+    expect(now.body).toMatchObject({
+      id: waiting.id,
+      status: 'pending',
+      attempts: 1,
+      nextAttemptAt: new Date(clock.now()).toISOString(),
+    });
+    await jobs.runDue(); // the clock has not moved: it went because it was asked to
+    expect((await deliveries())[0]).toMatchObject({
+      id: waiting.id,
+      status: 'succeeded',
+      attempts: 2,
+    });
+    expect(rx.got).toHaveLength(2);
+
+    // Another event, whose delivery another process is sending now (the receiver is slow).
+    await t.request('POST', '/api/simulator/inbound', {
+      key,
+      body: { phone: '+14155552671', message: 'again' },
+    });
+    void otherProcess(1).runDue();
+    const [sending] = await deliveries();
+    const busy = await t.request('POST', url(sending.id), { key });
+    expect(busy.status).toBe(409);
+    expect(busy.body.error).toMatchObject({
+      code: 'invalid_state',
+      message: `delivery ${sending.id} of this event is being sent right now: its answer is on its way`,
+      details: { status: 'pending', pendingDeliveryId: sending.id },
+    });
+    expect(await deliveries()).toHaveLength(2);
   });
 
   it('retention fails a pending delivery whose job is gone, so nothing stays pending forever', async () => {
@@ -604,7 +645,7 @@ describe('the webhooks screen’s API: the log, PATCH, redelivery', () => {
     );
   });
 
-  it('disabling ends the pending deliveries and makes no new ones; redelivery waits for it to be enabled, refuses an event already on its way, and is audited', async () => {
+  it('disabling ends the pending deliveries and makes no new ones; redelivery waits for it to be enabled, sends a waiting one rather than the event twice, and is audited', async () => {
     const { clock, key, hook, rx, jobs, deliveries } = await hooked([500], ['message.received']);
     await jobs.runDue();
     const [pending] = (await deliveries()) as Delivery[];
@@ -643,13 +684,10 @@ describe('the webhooks screen’s API: the log, PATCH, redelivery', () => {
     expect(on.body.enabled).toBe(true);
     const again = await t.request('POST', url, { key });
     expect(again.status).toBe(201);
-    // A second press while the first redelivery is on its way sends nothing more.
+    // A second press while the first redelivery waits sends that one: no second delivery.
     const twice = await t.request('POST', url, { key });
-    expect(twice.status).toBe(409);
-    expect(twice.body.error.details).toEqual({
-      status: 'pending',
-      pendingDeliveryId: again.body.id,
-    });
+    expect(twice.status).toBe(200);
+    expect(twice.body).toMatchObject({ id: again.body.id, status: 'pending' });
     await jobs.runDue();
     const log = (await deliveries()) as Delivery[];
     expect(log.map((d) => [d.id, d.status])).toEqual([
@@ -679,6 +717,7 @@ describe('the webhooks screen’s API: the log, PATCH, redelivery', () => {
         e.target.id,
       ]),
     ).toEqual([
+      ['webhook.redelivered', hook.id],
       ['webhook.redelivered', hook.id],
       ['webhook.enabled', hook.id],
       ['webhook.disabled', hook.id],

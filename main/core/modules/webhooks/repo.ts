@@ -119,6 +119,19 @@ export function webhooksRepo(db: Db) {
        ORDER BY id DESC LIMIT 1`,
     )
     .pluck();
+  // A delivery's job (the scheduler's row): moved to now when it is waiting for its next try,
+  // or found leased when an attempt is under way.
+  const jobOf = `kind = 'webhook.deliver' AND status = 'queued'
+    AND json_extract(payload, '$.deliveryId') = @id`;
+  const jobNow = db.prepare(
+    `UPDATE jobs SET run_at = @now WHERE ${jobOf} AND (lease_until IS NULL OR lease_until <= @now)`,
+  );
+  const jobLeased = db
+    .prepare(`SELECT 1 FROM jobs WHERE ${jobOf} AND lease_until > @now LIMIT 1`)
+    .pluck();
+  const dueNow = db.prepare(
+    "UPDATE webhook_deliveries SET next_attempt_at = @now WHERE id = @id AND status = 'pending'",
+  );
   const insertDelivery = db.prepare(
     `INSERT INTO webhook_deliveries (id, webhook_id, event_seq, next_attempt_at, created_at)
      VALUES (?, ?, ?, ?, ?)`,
@@ -164,6 +177,17 @@ export function webhooksRepo(db: Db) {
     /** A delivery of the same event to the webhook still on its way, if any. */
     pendingOfEvent: (webhookId: string, eventSeq: number) =>
       pendingOfEvent.get(webhookId, eventSeq) as string | undefined,
+    /**
+     * A pending delivery's next try moves to now: 'moved', or 'sending' while an attempt is
+     * under way (its job is leased), or 'no_job' when its job is gone.
+     */
+    tryNow: (id: string, now: number): 'moved' | 'sending' | 'no_job' => {
+      if (jobNow.run({ id, now }).changes > 0) {
+        dueNow.run({ id, now });
+        return 'moved';
+      }
+      return jobLeased.get({ id, now }) ? 'sending' : 'no_job';
+    },
     insertDelivery: (id: string, webhookId: string, eventSeq: number, at: number) =>
       insertDelivery.run(id, webhookId, eventSeq, at, at),
   };

@@ -183,14 +183,19 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
         tags,
         summary: 'Send a delivery’s event to the webhook again',
         description:
-          'Makes a new delivery of the same event (the same `webhook-id` and `X-Parley-Event-Id`, so receivers dedupe it), signed the same way, sent at once and retried like any other for up to 3 days from now; the earlier delivery stays in the log as it ended. A delivery whose job died (its process kept being killed while sending it) ends `failed` with the reason, and this is how it is sent again. 409 `invalid_state`: the delivery is still `pending` (it is retried by itself), another delivery of the same event to this webhook is (`details.pendingDeliveryId`), or the webhook is disabled. Another workspace’s or environment’s webhook or delivery: 404 `not_found`. Audited (`webhook.redelivered`).',
+          'Sends the delivery’s event again now, signed the same way (the same `webhook-id` and `X-Parley-Event-Id`, so receivers dedupe it). A delivery that ended (`succeeded`, or `failed`: it gave up after 3 days, its webhook was disabled, or its job died) gets a **new** delivery, 201, sent at once and retried like any other for up to 3 days from now; the earlier one stays in the log as it ended. A delivery still `pending` (waiting for its next try), or an ended one whose event another delivery is still carrying to this webhook, is tried now instead of waiting: 200 with that delivery, so the receiver is not sent the event twice. 409 `invalid_state`: an attempt of it is under way right now (`details.pendingDeliveryId`), or the webhook is disabled. Another workspace’s or environment’s webhook or delivery: 404 `not_found`. Audited (`webhook.redelivered`).',
         params: deliveryParams,
-        response: { 201: deliverySchema },
+        response: { 200: deliverySchema, 201: deliverySchema },
       },
     },
     async (req, reply) => {
-      reply.code(201);
-      return webhooks.redeliver(req.principal, req.params.id, req.params.deliveryId);
+      const { delivery, created } = webhooks.redeliver(
+        req.principal,
+        req.params.id,
+        req.params.deliveryId,
+      );
+      reply.code(created ? 201 : 200);
+      return delivery;
     },
   );
 

@@ -316,13 +316,19 @@ export function webhooksService(
       return toPage(rows, limit, toDelivery, (r) => r.id);
     },
     /**
-     * Sends a delivery's event again, as a new delivery of its own (retried for 3 days from
-     * now); the old one stays in the log as it ended. One still pending is already on its way,
-     * and so is an event another delivery is still carrying to this webhook (a second press of
-     * Redeliver); a disabled webhook sends nothing.
+     * Sends a delivery's event again, now. A finished delivery (succeeded or failed) gets a new
+     * delivery of its own, retried for 3 days from now (`created`); the old one stays in the log
+     * as it ended. A delivery waiting for its next try, or a finished one whose event another
+     * delivery is still carrying to this webhook (the second press of Redeliver), is tried now
+     * instead of waiting, so the receiver gets the event once more, not twice. One whose attempt
+     * is under way right now, and a disabled webhook, answer 409.
      */
-    redeliver(scope: Scope, webhookId: string, deliveryId: string): WebhookDelivery {
-      return db
+    redeliver(
+      scope: Scope,
+      webhookId: string,
+      deliveryId: string,
+    ): { delivery: WebhookDelivery; created: boolean } {
+      const result = db
         .transaction(() => {
           const hook = repo.get(scope, webhookId);
           if (!hook) throw new ApiError('not_found', `no webhook ${webhookId}`);
@@ -332,21 +338,6 @@ export function webhooksService(
               param: 'deliveryId',
             });
           }
-          if (d.status === 'pending') {
-            throw new ApiError(
-              'invalid_state',
-              `delivery ${deliveryId} is still pending: it is retried by itself`,
-              { details: { status: d.status } },
-            );
-          }
-          const inFlight = repo.pendingOfEvent(webhookId, d.event_seq);
-          if (inFlight) {
-            throw new ApiError(
-              'invalid_state',
-              `event ${d.event_id} is already being delivered again (delivery ${inFlight}): it is retried by itself`,
-              { details: { status: 'pending', pendingDeliveryId: inFlight } },
-            );
-          }
           if (hook.enabled === 0) {
             throw new ApiError(
               'invalid_state',
@@ -355,12 +346,29 @@ export function webhooksService(
             );
           }
           const now = clock.now();
+          const waitingId =
+            d.status === 'pending' ? d.id : repo.pendingOfEvent(webhookId, d.event_seq);
+          if (waitingId) {
+            const moved = repo.tryNow(waitingId, now);
+            if (moved === 'sending') {
+              throw new ApiError(
+                'invalid_state',
+                `delivery ${waitingId} of this event is being sent right now: its answer is on its way`,
+                { details: { status: 'pending', pendingDeliveryId: waitingId } },
+              );
+            }
+            // Its job was lost (a crash of an older version): it gets one again.
+            if (moved === 'no_job') scheduler.enqueue('webhook.deliver', { deliveryId: waitingId });
+            return { delivery: toDelivery(repo.deliveryOf(webhookId, waitingId)!), created: false };
+          }
           const id = ids('whd');
           repo.insertDelivery(id, webhookId, d.event_seq, now);
           scheduler.enqueue('webhook.deliver', { deliveryId: id });
-          return toDelivery(repo.deliveryOf(webhookId, id)!);
+          return { delivery: toDelivery(repo.deliveryOf(webhookId, id)!), created: true };
         })
         .immediate();
+      scheduler.poke();
+      return result;
     },
   };
 }
