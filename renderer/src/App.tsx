@@ -25,6 +25,7 @@ import { ChannelSettingsScreen } from './screens/settings/channel-settings.tsx';
 import { isJoinPage, JoinPage } from './screens/sign-in/join-page.tsx';
 import { SignInPage } from './screens/sign-in/sign-in-page.tsx';
 import { TemplatesScreen } from './screens/templates/templates-screen.tsx';
+import { WebhooksScreen } from './screens/webhooks/webhooks-screen.tsx';
 import { WalletScreen } from './screens/wallet/wallet-screen.tsx';
 import { WorkflowsScreen } from './screens/workflows/workflows-screen.tsx';
 import { useAgents } from './stores/agents.ts';
@@ -64,6 +65,8 @@ function Screen({ route }: { route: Route }) {
       return <WalletScreen />;
     case 'playground':
       return <PlaygroundScreen />;
+    case 'webhooks':
+      return <WebhooksScreen />;
     case 'settings/keys':
       return <ApiKeysScreen />;
     case 'settings/channel':

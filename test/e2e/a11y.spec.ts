@@ -3,10 +3,13 @@
  * violation. axe is injected as a script tag, which the app's Content-Security-Policy refuses,
  * so these contexts bypass it (the other specs keep checking the policy).
  */
+import http from 'node:http';
 import { createRequire } from 'node:module';
+import type { AddressInfo } from 'node:net';
 import type { APIRequestContext, Browser, Page } from '@playwright/test';
 import {
   addAgent,
+  allowPrivateTargets,
   apiPost,
   createApiKey,
   expect,
@@ -89,6 +92,7 @@ const DIALOGS: [string, string, string][] = [
   ['#/contacts', 'open-add-contact', 'contact-dialog'],
   ['#/canned-replies', 'canned-new', 'canned-dialog'],
   ['#/inbox', 'new-conversation', 'new-conversation-dialog'],
+  ['#/webhooks', 'webhook-new', 'webhook-dialog'],
 ];
 
 async function switchMode(page: Page, mode: 'test' | 'live'): Promise<void> {
@@ -315,6 +319,43 @@ test('axe finds no critical or serious violation with data: an open thread, fill
   await page.getByTestId('open-messages').first().click();
   await expect(page.getByTestId('messages-drawer')).toBeVisible();
   found.push(...(await audit(page, 'data test contacts messages')));
+
+  // Webhooks: an endpoint whose receiver (on 127.0.0.1) refuses, its log with the answer
+  // unfolded; the event picker with a group partly ticked; a new endpoint's secret.
+  const receiver = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(500).end('{"error":"database is down"}'));
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
+  try {
+    await allowPrivateTargets(page.request);
+    const hook = (await apiPost(request, testKey, '/webhooks', {
+      url: hookUrl,
+      events: ['message.received'],
+    })) as { id: string };
+    await apiPost(request, testKey, '/api/simulator/inbound', {
+      phone: '+14155552601',
+      message: 'Is my parcel on its way?',
+    });
+    await waitForScreen(page, `#/webhooks/${hook.id}`);
+    await expect(page.getByTestId('delivery-code').first()).toHaveText('HTTP 500');
+    await page.getByTestId('delivery-answer').first().locator('summary').click();
+    found.push(...(await audit(page, 'data test webhook log')));
+    await waitForScreen(page, '#/webhooks');
+    await page.getByTestId('webhook-new').click();
+    await page.getByTestId('webhook-url').fill(`${hookUrl}/crm`);
+    await page.getByTestId('webhook-events-some').check();
+    await page.getByTestId('webhook-event-conversation-created').check();
+    found.push(...(await audit(page, 'data test webhook event picker')));
+    await page.getByTestId('webhook-save').click();
+    await expect(page.getByTestId('webhook-secret-dialog')).toBeVisible();
+    found.push(...(await audit(page, 'data test webhook secret')));
+    await page.getByTestId('webhook-secret-close').click();
+  } finally {
+    receiver.closeAllConnections();
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
+  }
 
   // Last in test mode (its run messages the first customer): a workflow's builder with its steps, its run history, and a run's timeline.
   const { workflowId, runId } = await seedWorkflowRun(request, testKey, '+14155552600');

@@ -98,6 +98,14 @@ import type {
 } from '../../../shared/schemas/members.ts';
 import type { TeamStatus, shareTeamBody } from '../../../shared/schemas/team.ts';
 import type {
+  CreatedWebhook,
+  CreateWebhookBody,
+  DeliveryStatus,
+  UpdateWebhookBody,
+  Webhook,
+  WebhookDelivery,
+} from '../../../shared/schemas/webhooks.ts';
+import type {
   MemberPresence,
   ReassignResult,
   TeamAgent,
@@ -1049,6 +1057,37 @@ export const api = {
     /** Webhook items that could not be read, newest first (each kept with its raw JSON). */
     rejects: (p?: PageParams): Promise<Page<WebhookReject>> =>
       json('GET', '/api/channel/rejects', { query: pageQuery(p) }),
+  },
+
+  /** Webhook endpoints and their delivery logs (README "API", Webhooks). */
+  webhooks: {
+    list: (p?: PageParams): Promise<Page<Webhook>> =>
+      json('GET', '/webhooks', { query: pageQuery(p) }),
+    get: (id: string): Promise<Webhook> => json('GET', `/webhooks/${encodeURIComponent(id)}`),
+    /** The answer's `secret` signs its deliveries; it is never shown again. */
+    create: (body: CreateWebhookBody): Promise<CreatedWebhook> =>
+      json('POST', '/webhooks', { body }),
+    /** Fields left out keep their values; `enabled: false` ends the pending deliveries. */
+    update: (id: string, body: UpdateWebhookBody): Promise<Webhook> =>
+      json('PATCH', `/webhooks/${encodeURIComponent(id)}`, { body }),
+    remove: (id: string): Promise<{ success: true; id: string }> =>
+      json('DELETE', `/webhooks/${encodeURIComponent(id)}`),
+    deliveries: (
+      id: string,
+      q: PageParams & { status?: DeliveryStatus | '' } = {},
+    ): Promise<Page<WebhookDelivery>> =>
+      json('GET', `/webhooks/${encodeURIComponent(id)}/deliveries`, {
+        query: { ...pageQuery(q), status: q.status },
+      }),
+    /**
+     * Sends the delivery's event again now: one waiting for its next try is tried at once (200,
+     * the same delivery), an ended one gets a new delivery (201); 409 while an attempt is under way.
+     */
+    redeliver: (id: string, deliveryId: string): Promise<WebhookDelivery> =>
+      json(
+        'POST',
+        `/webhooks/${encodeURIComponent(id)}/deliveries/${encodeURIComponent(deliveryId)}/redeliver`,
+      ),
   },
 
   interactiveLists: {

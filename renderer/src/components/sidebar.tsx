@@ -15,6 +15,7 @@ import {
   PersonIcon,
   PhoneIcon,
   ReplyIcon,
+  SendIcon,
   ShieldIcon,
   TemplateIcon,
   WalletIcon,
@@ -71,7 +72,7 @@ function NavGroup({
   );
 }
 
-const DEVELOPER_ROUTES: readonly Route[] = ['playground'];
+const DEVELOPER_ROUTES: readonly Route[] = ['playground', 'webhooks'];
 const SETTINGS_ROUTES = ROUTES.filter((route) => route.startsWith('settings/'));
 
 export function Sidebar() {
@@ -96,6 +97,7 @@ export function Sidebar() {
       </div>
       <NavGroup heading="Developers" routes={DEVELOPER_ROUTES}>
         <NavLink route="playground" icon={<CodeIcon />} />
+        <NavLink route="webhooks" icon={<SendIcon />} />
       </NavGroup>
       <NavGroup heading="Settings" routes={SETTINGS_ROUTES}>
         <NavLink route="settings/keys" icon={<KeyIcon />} />

@@ -12,6 +12,7 @@ export const ROUTES = [
   'workflows',
   'wallet',
   'playground',
+  'webhooks',
   'settings/keys',
   'settings/channel',
   'settings/members',
@@ -38,6 +39,7 @@ export const ROUTE_RIGHTS: Readonly<Record<Route, Right>> = {
   wallet: 'wallet.read',
   // The playground calls the API with a key: it is for those who may hold keys.
   playground: 'keys',
+  webhooks: 'webhooks',
   'settings/keys': 'keys',
   'settings/channel': 'channel.read',
   'settings/members': 'members',
@@ -59,6 +61,7 @@ export const SCREEN_NAMES: Readonly<Record<Route, string>> = {
   workflows: 'Workflows',
   wallet: 'Wallet',
   playground: 'API playground',
+  webhooks: 'Webhooks',
   'settings/keys': 'API keys',
   'settings/channel': 'Channel',
   'settings/members': 'Members',
@@ -78,6 +81,7 @@ const NESTED_ROUTES: ReadonlySet<Route> = new Set<Route>([
   'email',
   'interactive-lists',
   'workflows',
+  'webhooks',
 ]);
 
 const isRoute = (value: string): value is Route => (ROUTES as readonly string[]).includes(value);
