@@ -7,8 +7,10 @@ import { useAgents } from '../../stores/agents.ts';
 import { useInbox } from '../../stores/inbox.ts';
 import { hrefFor } from '../../stores/route.ts';
 import { useThread } from '../../stores/thread.ts';
+import { AutomationBanner } from './automation-banner.tsx';
 import { CONTACT_PANEL_ID, ContactPanel } from './contact-panel.tsx';
 import { ConversationList } from './conversation-list.tsx';
+import { CustomerSimulator } from './customer-simulator.tsx';
 import { ReplyComposer } from './reply-composer.tsx';
 import { ShortcutsDialog } from './shortcuts-dialog.tsx';
 import { ThreadHeader } from './thread-header.tsx';
@@ -101,12 +103,14 @@ function Thread({ panelOpen, togglePanel, overlay }: ThreadProps) {
           panelOpen={panelOpen}
           onTogglePanel={togglePanel}
         />
+        <AutomationBanner conversation={conversation} />
         {status === 'error' && error ? (
           <div className="inbox-thread-banner">
             <ErrorBanner message={error} onRetry={() => void reload()} />
           </div>
         ) : null}
         <ThreadMessages />
+        <CustomerSimulator conversation={conversation} />
         <ReplyComposer key={conversation.id} conversation={conversation} />
       </section>
       {panelOpen ? (
