@@ -122,7 +122,8 @@ test('an endpoint added in the UI fails on the receiver’s 500; once fixed, Red
       'The receiver answered HTTP 500.',
     );
     await expect(delivery.getByTestId('delivery-next')).toContainText('Next try');
-    await expect(delivery.getByTestId('delivery-attempts')).toHaveText('1');
+    // One try so far (two if its first retry, 5–10 s later, beat a slow run of this test).
+    await expect(delivery.getByTestId('delivery-attempts')).toHaveText(/^[12]$/);
     // A short answer reads in full; a long one unfolds (the 1024 test below).
     await expect(delivery.getByTestId('delivery-answer')).toHaveText(
       'Order service unavailable: the database is down',
