@@ -101,12 +101,7 @@ describe('a person takes over', () => {
       session: 'test',
       body: { autoAssign: true },
     });
-    k.t.core.services.presence.streamOpened({
-      workspaceId: k.t.workspaceId,
-      memberId: sam.id,
-      name: 'Sam',
-      clientId: 'test',
-    });
+    k.online(sam.id, 'Sam');
     await k.inbound(BOB, 'hello');
     expect((await k.conversationOf(BOB)).assignee).toBe(sam.id);
     const bobRuns = (await k.runsOf(wf.id)).filter((r) => r.phone === BOB);
@@ -246,12 +241,7 @@ describe('the assign step', () => {
       assignee: null,
       assigneeName: null,
     });
-    k.t.core.services.presence.streamOpened({
-      workspaceId: k.t.workspaceId,
-      memberId: sam.id,
-      name: 'Sam',
-      clientId: 'test',
-    });
+    k.online(sam.id, 'Sam');
     await k.inbound(BOB, 'hello');
     expect((await k.conversationOf(BOB)).assignee).toBe(sam.id);
   });

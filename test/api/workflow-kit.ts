@@ -131,9 +131,18 @@ export async function workflowKit(start?: number) {
     if (clock.now() < end) clock.set(end);
     await jobs.runDue();
   };
+  /** A member with an open event stream: online, so round-robin and auto-assignment see them. */
+  const online = (memberId: string, name: string) =>
+    t.core.services.presence.streamOpened({
+      workspaceId: t.workspaceId,
+      memberId,
+      name,
+      clientId: 'test',
+    });
   return {
     t,
     clock,
+    online,
     key,
     scope,
     jobs,
