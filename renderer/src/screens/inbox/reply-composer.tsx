@@ -39,6 +39,7 @@ import { ConflictDialog, conflictOf } from './conflict-dialog.tsx';
 import { DropZone, useFileDrop } from './drop-zone.tsx';
 import { LIST_CLOSED_HINT, ListReply } from './list-reply.tsx';
 import { useMentionPicker } from './mention-picker.tsx';
+import { QuotePreview, type ComposerKind } from './quote-preview.tsx';
 import { TypingIndicator } from './thread-viewers.tsx';
 import { remaining } from './time.ts';
 
@@ -538,7 +539,8 @@ export function ReplyComposer({ conversation }: { conversation: Conversation }) 
   const [mode, setMode] = useState<Mode>('reply');
   const [listOpen, setListOpen] = useState(false);
   const windowOpen = isWindowOpen(conversation, now);
-  const kind = mode === 'note' ? 'note' : !windowOpen ? 'template' : listOpen ? 'list' : 'text';
+  const kind: ComposerKind =
+    mode === 'note' ? 'note' : !windowOpen ? 'template' : listOpen ? 'list' : 'text';
   const [attachments] = useState(() => attachmentsFor(conversation.id));
   const [notice, setNotice] = useState<string | null>(null);
   const noticeId = useId();
@@ -641,6 +643,11 @@ export function ReplyComposer({ conversation }: { conversation: Conversation }) 
           {notice}
         </p>
       ) : null}
+      <QuotePreview
+        conversation={conversation}
+        kind={kind}
+        onDismiss={() => document.getElementById(REPLY_INPUT_ID)?.focus()}
+      />
       {kind === 'template' ? (
         <TemplateReply conversation={conversation} now={now} />
       ) : kind === 'list' ? (
