@@ -21,10 +21,16 @@ import { runOfEvent } from './workflows.ts';
 export type RunStatusFilter = RunStatus | '';
 export type { WorkflowRun, WorkflowRunDetail };
 
+/**
+ * The run history's filter, by the API's status. A run that went to its end is `completed`
+ * whichever way it ended (completed, timed out, otherwise): "Finished" covers the three, and
+ * each row's chip says which (README "Run history").
+ */
 export const RUN_STATUS_LABELS: Record<RunStatus, string> = {
   running: 'Running',
   waiting: 'Waiting',
-  completed: 'Completed',
+  completed: 'Finished',
+  handed_off: 'Handed off',
   failed: 'Failed',
   cancelled: 'Cancelled',
 };
@@ -179,7 +185,12 @@ export const useWorkflowRun = create<WorkflowRunState>()((set, get) => {
 registerScopedStore(() => useWorkflowRun.getState().close());
 
 events.subscribe(
-  ['workflow.run.started', 'workflow.run.completed', 'workflow.run.failed'],
+  [
+    'workflow.run.started',
+    'workflow.run.completed',
+    'workflow.run.failed',
+    'workflow.run.handed_off',
+  ],
   (event) => {
     const run = runOfEvent(event.data);
     if (!run) return;

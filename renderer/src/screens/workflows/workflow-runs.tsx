@@ -1,6 +1,5 @@
 import { useEffect, useState } from 'react';
 import { RUN_STATUSES } from '../../../../shared/workflow-rules.ts';
-import { stepLabel } from '../../../../shared/workflow-steps/index.ts';
 import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { FilterToolbar } from '../../components/filter-toolbar.tsx';
@@ -9,6 +8,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { PagedTable, type Column } from '../../components/table.tsx';
 import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { hrefFor } from '../../stores/route.ts';
+import { selectIsTestMode, useSession } from '../../stores/session.ts';
 import {
   RUN_STATUS_LABELS,
   useWorkflowRun,
@@ -17,14 +17,15 @@ import {
   type WorkflowRun,
 } from '../../stores/workflow-runs.ts';
 import type { Workflow } from '../../stores/workflows.ts';
-import { RunStatusChip } from './run-status.tsx';
-import { TestRunDialog } from './test-run-dialog.tsx';
-import { triggerText } from './workflow-list.tsx';
+import { outcomeDetail, runContact, triggerWords } from './run-format.ts';
+import { RunOutcomeChip } from './run-status.tsx';
+import { RunStepItem } from './run-steps.tsx';
+import { PlayCustomer, TestRunDialog } from './test-run-dialog.tsx';
 import { WorkflowStatusChip } from './workflow-status.tsx';
 import { useRightGate } from '../../components/needs-right.tsx';
 
 const FILTERS: readonly RunStatusFilter[] = ['', ...RUN_STATUSES];
-const COLUMNS: Column[] = ['Contact', 'Status', 'Now at', 'Version', 'Started', 'Ended'];
+const COLUMNS: Column[] = ['Contact', 'Outcome', 'Now at', 'Version', 'Started', 'Ended'];
 
 const runHref = (run: Pick<WorkflowRun, 'id' | 'workflowId'>) =>
   hrefFor('workflows', `${run.workflowId}/runs/${run.id}`);
@@ -32,6 +33,7 @@ const runHref = (run: Pick<WorkflowRun, 'id' | 'workflowId'>) =>
 function TestRunButton({ workflow }: { workflow: Workflow }) {
   const [open, setOpen] = useState(false);
   const { gate } = useRightGate('automation.write');
+  const testable = workflow.status === 'active' || workflow.status === 'draft';
   return (
     <>
       <button
@@ -39,10 +41,10 @@ function TestRunButton({ workflow }: { workflow: Workflow }) {
         className="button button-primary"
         {...gate}
         onClick={() => setOpen(true)}
-        disabled={workflow.status !== 'active' || gate.disabled}
+        disabled={!testable || gate.disabled}
         title={
           gate.title ??
-          (workflow.status === 'active' ? undefined : 'Only an active workflow starts runs.')
+          (testable ? undefined : 'Only an active workflow, or a draft, starts a test run.')
         }
         data-testid="wf-test-run"
       >
@@ -90,14 +92,8 @@ export function RunHistory({ workflow }: { workflow: Workflow }) {
         title={`Runs of ${workflow.name}`}
         description={
           <>
-            {workflow.trigger.type === 'event' ? (
-              <>
-                Started by the event <code>{triggerText(workflow)}</code>
-              </>
-            ) : (
-              'Started by hand'
-            )}
-            . Version {workflow.version} <WorkflowStatusChip status={workflow.status} />
+            Started {triggerWords(workflow.trigger)}. Version {workflow.version}{' '}
+            <WorkflowStatusChip status={workflow.status} />
           </>
         }
         actions={<TestRunButton workflow={workflow} />}
@@ -135,12 +131,17 @@ export function RunHistory({ workflow }: { workflow: Workflow }) {
           {runs.map((run) => (
             <tr key={run.id} data-testid="wf-run-row" data-run-id={run.id}>
               <td>
-                <a href={runHref(run)} className="cell-strong mono" data-testid="wf-run-link">
-                  {run.phone}
-                </a>
+                <span className="run-contact">
+                  <a href={runHref(run)} className="cell-strong" data-testid="wf-run-link">
+                    {runContact(run)}
+                  </a>
+                  {runContact(run) === run.phone ? null : (
+                    <span className="muted mono">{run.phone}</span>
+                  )}
+                </span>
               </td>
               <td>
-                <RunStatusChip status={run.status} />
+                <RunOutcomeChip run={run} />
               </td>
               <td className="mono">{run.currentStepId ?? '—'}</td>
               <td className="num">{run.version}</td>
@@ -154,16 +155,7 @@ export function RunHistory({ workflow }: { workflow: Workflow }) {
   );
 }
 
-const timeOf = (iso: string | null): string =>
-  iso
-    ? new Date(iso).toLocaleTimeString(undefined, {
-        hour: '2-digit',
-        minute: '2-digit',
-        second: '2-digit',
-      })
-    : '…';
-
-/** One run's steps in order, with times, outputs and errors; followed live; cancellable. */
+/** One run's steps in order, with times and readable results; followed live; cancellable. */
 export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: string }) {
   const run = useWorkflowRun((s) => s.run);
   const status = useWorkflowRun((s) => s.status);
@@ -173,6 +165,7 @@ export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: st
   const reload = useWorkflowRun((s) => s.reload);
   const cancel = useWorkflowRun((s) => s.cancel);
   const openId = useWorkflowRun((s) => s.runId);
+  const testMode = useSession(selectIsTestMode);
   const [confirming, setConfirming] = useState(false);
   const { gate } = useRightGate('automation.write');
 
@@ -183,6 +176,8 @@ export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: st
 
   const shown = run && run.id === runId ? run : null;
   const inFlight = shown?.status === 'running' || shown?.status === 'waiting';
+  const who = shown ? runContact(shown) : null;
+  const detail = shown && !inFlight ? outcomeDetail(shown, shown.steps) : null;
 
   return (
     <div
@@ -200,14 +195,17 @@ export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: st
             </a>
           </>
         }
-        title={shown ? `Run for ${shown.phone}` : 'Run'}
+        title={who ? `Run for ${who}` : 'Run'}
         titleClassName="title-with-badge"
         description={
           shown ? (
             <>
-              <RunStatusChip status={shown.status} /> Version {shown.version} · started{' '}
-              {formatDateTime(shown.createdAt)}
-              {shown.trigger.type === 'event' ? ` by ${shown.trigger.event}` : ' by hand'}
+              <span className="run-outcome-line">
+                <RunOutcomeChip run={shown} />
+                {detail ? <span data-testid="run-outcome-text">— {detail}</span> : null}
+              </span>{' '}
+              · {who === shown.phone ? '' : `${shown.phone} · `}version {shown.version} · started{' '}
+              {formatDateTime(shown.createdAt)} {triggerWords(shown.trigger)}
               {shown.endedAt ? ` · ended ${formatDateTime(shown.endedAt)}` : ''}
             </>
           ) : (
@@ -215,16 +213,20 @@ export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: st
           )
         }
         actions={
-          inFlight ? (
-            <button
-              type="button"
-              className="button button-danger-ghost"
-              {...gate}
-              onClick={() => setConfirming(true)}
-              data-testid="wf-run-cancel"
-            >
-              Cancel run
-            </button>
+          shown ? (
+            <>
+              {inFlight ? (
+                <button
+                  type="button"
+                  className="button button-danger-ghost"
+                  {...gate}
+                  onClick={() => setConfirming(true)}
+                  data-testid="wf-run-cancel"
+                >
+                  Cancel run
+                </button>
+              ) : null}
+            </>
           ) : null
         }
       />
@@ -232,59 +234,31 @@ export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: st
         <ErrorBanner message={error} onRetry={() => void reload()} />
       ) : null}
       {shown ? (
-        <>
+        <div className="run-layout">
           {shown.error ? (
             <div className="banner banner-error" role="note" data-testid="wf-run-error">
               {shown.error}
             </div>
           ) : null}
+          {testMode && inFlight ? <PlayCustomer workflow={workflow} run={shown} /> : null}
+          <ol className="wf-timeline" aria-label="Steps of the run" data-testid="wf-timeline">
+            {shown.steps.map((step, i) => (
+              <RunStepItem key={`${step.stepId}-${i}`} step={step} />
+            ))}
+          </ol>
           {Object.keys(shown.payload).length > 0 ? (
             <details className="card wf-payload">
               <summary>Payload</summary>
               <pre className="wf-json">{JSON.stringify(shown.payload, null, 2)}</pre>
             </details>
           ) : null}
-          <ol className="wf-timeline" aria-label="Steps of the run" data-testid="wf-timeline">
-            {shown.steps.map((step, i) => (
-              <li
-                key={`${step.stepId}-${i}`}
-                className={`wf-timeline-step card runstep-${step.status}`}
-                data-testid="wf-timeline-step"
-                data-step-id={step.stepId}
-              >
-                <div className="wf-timeline-head">
-                  <strong>{stepLabel(step.type)}</strong>
-                  <code className="muted">{step.stepId}</code>
-                  <RunStatusChip status={step.status} step />
-                  <span className="muted small wf-timeline-times">
-                    {timeOf(step.startedAt)} →{' '}
-                    {step.endedAt
-                      ? timeOf(step.endedAt)
-                      : step.status === 'waiting'
-                        ? 'waiting'
-                        : '…'}
-                  </span>
-                </div>
-                {step.error ? (
-                  <p className="field-error" data-testid="wf-timeline-error">
-                    {step.error}
-                  </p>
-                ) : null}
-                {step.output !== null && step.output !== undefined ? (
-                  <pre className="wf-json" data-testid="wf-timeline-output">
-                    {JSON.stringify(step.output, null, 2)}
-                  </pre>
-                ) : null}
-              </li>
-            ))}
-          </ol>
           {inFlight ? (
             <p className="hint" aria-live="polite">
               {shown.status === 'waiting' ? 'Waiting' : 'Running'}: new steps appear here as they
               happen.
             </p>
           ) : null}
-        </>
+        </div>
       ) : null}
       {confirming ? (
         <ConfirmDialog
@@ -297,8 +271,8 @@ export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: st
           testId="wf-cancel-dialog"
           confirmTestId="wf-cancel-confirm"
         >
-          It stops where it is: no further step runs for {shown?.phone ?? 'this contact'}. Messages
-          already sent stay sent.
+          It stops where it is: no further step runs for {who ?? 'this contact'}. Messages already
+          sent stay sent.
         </ConfirmDialog>
       ) : null}
     </div>
