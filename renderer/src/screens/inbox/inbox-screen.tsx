@@ -7,6 +7,7 @@ import { useAgents } from '../../stores/agents.ts';
 import { useInbox } from '../../stores/inbox.ts';
 import { hrefFor } from '../../stores/route.ts';
 import { useThread } from '../../stores/thread.ts';
+import { AutomationBanner } from './automation-banner.tsx';
 import { CONTACT_PANEL_ID, ContactPanel } from './contact-panel.tsx';
 import { ConversationList } from './conversation-list.tsx';
 import { CustomerSimulator } from './customer-simulator.tsx';
@@ -102,6 +103,7 @@ function Thread({ panelOpen, togglePanel, overlay }: ThreadProps) {
           panelOpen={panelOpen}
           onTogglePanel={togglePanel}
         />
+        <AutomationBanner conversation={conversation} />
         {status === 'error' && error ? (
           <div className="inbox-thread-banner">
             <ErrorBanner message={error} onRetry={() => void reload()} />
