@@ -120,7 +120,7 @@ test('a workflow is built in the UI, started by an event, resumed by a reply and
   const runId = (ingest.runs as string[])[0]!;
   expect(runId).toBeTruthy();
   const row = runs.locator(`[data-testid="wf-run-row"][data-run-id="${runId}"]`);
-  await expect(row.getByTestId('wf-run-status')).toHaveText('Waiting');
+  await expect(row.getByTestId('run-outcome')).toHaveText('Waiting');
   await row.getByTestId('wf-run-link').click();
 
   // The timeline: the template sent, then waiting for the reply.
@@ -128,18 +128,16 @@ test('a workflow is built in the UI, started by an event, resumed by a reply and
   const steps = timeline.getByTestId('wf-timeline-step');
   await expect(steps).toHaveCount(2);
   await expect(steps.nth(0)).toHaveAttribute('data-step-id', 'template_1');
-  await expect(steps.nth(0).getByTestId('wf-step-status')).toHaveText('Done');
+  await expect(steps.nth(0).getByTestId('wf-step-status')).toHaveText('Sent');
   await expect(steps.nth(1).getByTestId('wf-step-status')).toHaveText('Waiting');
   await expect(timeline.getByTestId('wf-run-cancel')).toBeVisible();
 
   // The customer answers: the run goes on by itself and completes, live.
   await simulateInbound(request, key, { phone: PHONE, message: 'yes please' });
-  await expect(timeline.getByTestId('wf-run-status').first()).toHaveText('Completed');
+  await expect(timeline.getByTestId('run-outcome').first()).toHaveText('Completed');
   await expect(steps).toHaveCount(4);
   await expect(steps.nth(2)).toHaveAttribute('data-step-id', 'branch_1');
-  await expect(steps.nth(2).getByTestId('wf-timeline-output')).toContainText(
-    '"matched": "update_1"',
-  );
+  await expect(steps.nth(2).getByTestId('run-step-result')).toContainText('went on to update_1');
   await expect(steps.nth(3)).toHaveAttribute('data-step-id', 'update_1');
   await expect(timeline.getByTestId('wf-run-cancel')).toHaveCount(0);
 
@@ -147,7 +145,7 @@ test('a workflow is built in the UI, started by an event, resumed by a reply and
   await page.goto(`/#/workflows/${workflowId}/runs`);
   await page.getByTestId('wf-run-filter-completed').click();
   await expect(page.getByTestId('wf-run-row')).toHaveCount(1);
-  await expect(page.getByTestId('wf-run-status')).toHaveText('Completed');
+  await expect(page.getByTestId('run-outcome')).toHaveText('Completed');
   await page.getByTestId('wf-run-filter-waiting').click();
   await expect(page.getByTestId('wf-runs-none')).toHaveText('No waiting runs.');
 
@@ -194,9 +192,9 @@ test('a test run starts the workflow for a chosen contact and can be cancelled w
   await dialog.getByTestId('wf-test-start').click();
 
   const timeline = page.getByTestId('wf-run');
-  await expect(timeline.getByTestId('wf-run-status').first()).toHaveText('Waiting');
+  await expect(timeline.getByTestId('run-outcome').first()).toHaveText('Waiting');
   await expect(timeline.getByTestId('wf-timeline-step')).toHaveCount(1);
   await timeline.getByTestId('wf-run-cancel').click();
   await page.getByTestId('wf-cancel-dialog').getByTestId('wf-cancel-confirm').click();
-  await expect(timeline.getByTestId('wf-run-status').first()).toHaveText('Cancelled');
+  await expect(timeline.getByTestId('run-outcome').first()).toHaveText('Cancelled');
 });
