@@ -13,6 +13,7 @@ import { contactsStore, loadResult } from './serve-common.mjs';
 import { printStallRows, stallBench } from './stalls.mjs';
 import { printTeamRows, teamBench } from './team.mjs';
 import { printWorkflowRows, workflowBench } from './workflows.mjs';
+import { printWorkflowTriggerRows, workflowTriggerBench } from './workflows-trigger.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const BIN = path.join(root, 'main/cli/bin.mjs');
@@ -140,6 +141,7 @@ try {
   rows.inbox = await inbox();
   rows.campaigns = await campaignBench();
   rows.workflows = await workflowBench();
+  rows.workflowTriggers = await workflowTriggerBench({ seconds: SECONDS });
   rows.email = await emailBench();
   rows.stalls = await stallBench();
   rows.team = await teamBench();
@@ -260,6 +262,7 @@ console.log(
 
 printCampaignRows(rows.campaigns);
 printWorkflowRows(rows.workflows);
+printWorkflowTriggerRows(rows.workflowTriggers);
 printEmailRows(rows.email);
 printStallRows(rows.stalls);
 printIdentityRows(rows.identity);
