@@ -22,7 +22,7 @@ import type {
   WorkflowDefinition,
   WorkflowStatus,
 } from '../../../shared/workflow-rules.ts';
-import type { Workflow, WorkflowRun } from '../../../shared/schemas/workflows.ts';
+import type { Workflow, WorkflowRun, WorkflowVersion } from '../../../shared/schemas/workflows.ts';
 import type {
   ChannelSettings,
   ChannelSettingsBody,
@@ -1126,6 +1126,22 @@ export const api = {
       json('GET', `/workflows/runs/${encodeURIComponent(runId)}`),
     cancelRun: (runId: string): Promise<WorkflowRun> =>
       json('POST', `/workflows/runs/${encodeURIComponent(runId)}/cancel`),
+    /** Saves pending edits (an active workflow keeps running its version until they are activated). */
+    saveDraft: (id: string, body: WorkflowDefinition): Promise<Workflow> =>
+      json('PUT', `/workflows/${encodeURIComponent(id)}/draft`, { body }),
+    discardDraft: (id: string): Promise<Workflow> =>
+      json('DELETE', `/workflows/${encodeURIComponent(id)}/draft`),
+    /** Makes the draft (or a draft-status workflow) the running version; its trigger starts runs. */
+    activate: (id: string): Promise<Workflow> =>
+      json('POST', `/workflows/${encodeURIComponent(id)}/activate`),
+    deactivate: (id: string): Promise<Workflow> =>
+      json('POST', `/workflows/${encodeURIComponent(id)}/deactivate`),
+    /** Every activated version, newest first. */
+    versions: (id: string): Promise<{ data: WorkflowVersion[] }> =>
+      json('GET', `/workflows/${encodeURIComponent(id)}/versions`),
+    /** Puts an old version in the draft. */
+    restoreVersion: (id: string, version: number): Promise<Workflow> =>
+      json('POST', `/workflows/${encodeURIComponent(id)}/versions/${version}/restore`),
   },
 
   /** Who is online, away or offline (README "Working together"); signed-in members report it. */

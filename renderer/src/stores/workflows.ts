@@ -96,6 +96,7 @@ export const useWorkflows = create<WorkflowsState>()((set, get) => {
 registerScopedStore(() => useWorkflows.getState().reset());
 
 export const WORKFLOW_STATUS_LABELS: Record<WorkflowStatus, string> = {
+  draft: 'Draft',
   active: 'Active',
   paused: 'Paused',
   archived: 'Archived',

@@ -1,8 +1,9 @@
 /** The inputs a workflow step's form is made of: labelled fields, step pickers, durations, labels. */
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { errorAria, FieldError } from '../../components/field-error.tsx';
 import { CloseIcon } from '../../components/icons.tsx';
 import { normalizeLabels, splitLabels } from '../../../../shared/labels.ts';
+import { isAssignable, useAgents } from '../../stores/agents.ts';
 import {
   DURATION_UNITS,
   fromIsoDuration,
@@ -165,24 +166,35 @@ export function DurationInput({
   );
 }
 
-/** Labels as chips, with a box to add one (Enter or the Add button). */
+/**
+ * Chips (labels, keywords), with a box to add one (Enter or the Add button). What is typed but
+ * not added is the draft's (`text`), so saving adds it rather than losing it.
+ */
 export function LabelsInput({
   labels,
   onChange,
+  text,
+  onText,
   id,
   error,
+  what = 'label',
+  placeholder = 'e.g. interested',
 }: {
   labels: readonly string[];
   onChange: (labels: string[]) => void;
+  text: string;
+  onText: (text: string) => void;
   id: string;
   error: string | undefined;
+  /** What a chip is, for the remove buttons' names: "Remove label vip". */
+  what?: string;
+  placeholder?: string;
 }) {
-  const [text, setText] = useState('');
   const add = () => {
     // The one label rule (shared/labels.ts): "vip, urgent" adds two.
     const next = normalizeLabels([...labels, ...splitLabels(text)]);
     if (next.length > labels.length) onChange(next);
-    setText('');
+    onText('');
   };
   return (
     <div className="wf-labels">
@@ -193,7 +205,7 @@ export function LabelsInput({
               {label}
               <button
                 type="button"
-                aria-label={`Remove label ${label}`}
+                aria-label={`Remove ${what} ${label}`}
                 onClick={() => onChange(labels.filter((l) => l !== label))}
               >
                 <CloseIcon />
@@ -206,8 +218,8 @@ export function LabelsInput({
         <input
           className="input"
           value={text}
-          placeholder="e.g. interested"
-          onChange={(event) => setText(event.target.value)}
+          placeholder={placeholder}
+          onChange={(event) => onText(event.target.value)}
           onKeyDown={(event) => {
             if (event.key === 'Enter') {
               event.preventDefault();
@@ -226,6 +238,33 @@ export function LabelsInput({
           Add
         </button>
       </div>
+      {text.trim() ? (
+        <p className="hint" data-testid={`${id}-typed`}>
+          “{text.trim()}” is added when you save (or press Enter now).
+        </p>
+      ) : null}
     </div>
+  );
+}
+
+/**
+ * The workspace's members as options (the active ones, and the one chosen even if deactivated
+ * or gone, so a saved step still reads right), after the caller's own options.
+ */
+export function MemberOptions({ value, gone }: { value: string | undefined; gone: string }) {
+  const agents = useAgents((s) => s.agents);
+  const ensureAgents = useAgents((s) => s.ensureLoaded);
+  useEffect(() => ensureAgents(), [ensureAgents]);
+  return (
+    <>
+      {agents
+        .filter((a) => isAssignable(a) || a.id === value)
+        .map((a) => (
+          <option key={a.id} value={a.id}>
+            {isAssignable(a) ? a.name : `${a.name} (deactivated)`}
+          </option>
+        ))}
+      {value && !agents.some((a) => a.id === value) ? <option value={value}>{gone}</option> : null}
+    </>
   );
 }

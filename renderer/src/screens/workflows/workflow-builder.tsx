@@ -1,170 +1,382 @@
-import { useMemo, useState, type FormEvent, type ReactNode } from 'react';
-import { STEP_TYPES, stepLabel } from '../../../../shared/workflow-steps/index.ts';
-import { ApiRequestError, errorMessage } from '../../api/client.ts';
-import { CountedField } from '../../components/counted-field.tsx';
-import { EditorSection } from '../../components/editor-section.tsx';
+import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useStore } from 'zustand';
+import { stepLabel } from '../../../../shared/workflow-steps/index.ts';
+import { api, ApiRequestError, errorMessage } from '../../api/client.ts';
+import { ConfirmDialog } from '../../components/confirm-dialog.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { focusElement, withoutErrorsAt } from '../../components/server-errors.ts';
 import { plural } from '../../components/format.ts';
-import { EditorSave } from '../../components/editor-save.tsx';
-import { moved } from '../../components/item-tools.tsx';
+import { CloseIcon } from '../../components/icons.tsx';
+import { useRightGate } from '../../components/needs-right.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
+import { useAction } from '../../components/use-action.ts';
+import { useAgents } from '../../stores/agents.ts';
+import { useInteractiveLists } from '../../stores/interactive-lists.ts';
 import { hrefFor, useRoute } from '../../stores/route.ts';
 import { notify } from '../../stores/toasts.ts';
 import { useWorkflows, type Workflow } from '../../stores/workflows.ts';
-import { controlProps, Field } from './step-fields.tsx';
-import { StepCard } from './step-card.tsx';
-import { StepPaths } from './step-paths.tsx';
-import { definitionOf, draftFromWorkflow, newStep, problemsOf } from './workflow-definition.ts';
+import { AddStep } from './canvas/add-step.tsx';
+import { insertStep, removeStep, renameStep, type PathRef } from './canvas/flow-edits.ts';
+import { problemsByNode, TRIGGER_NODE } from './canvas/flow-graph.ts';
+import { createHistoryStore } from './canvas/history.ts';
+import { DiscardDialog, useLeaveGuard } from './canvas/leave-guard.tsx';
+import { StepForm } from './canvas/step-form.tsx';
+import { TriggerFields } from './canvas/trigger-fields.tsx';
+import { VersionHistory } from './canvas/version-history.tsx';
+import { WorkflowCanvas } from './canvas/workflow-canvas.tsx';
+import { controlProps } from './step-fields.tsx';
+import { definitionOf, draftFromDefinition, problemsOf, withTyped } from './workflow-definition.ts';
 import {
-  blockerMessage,
   emptyDraft,
   fieldId,
   stepIndexOf,
   type StepDraft,
   type StepType,
+  type TriggerDraft,
   type WorkflowDraft,
 } from './workflow-draft.ts';
-import { SecretDialog, StatusActions, WorkflowStatusChip } from './workflow-status.tsx';
+import { SecretDialog, WorkflowStatusChip } from './workflow-status.tsx';
 
-const FORM_ID = 'workflow-form';
+const PANEL_ID = 'wf-panel';
 
-/** What starts a workflow, as the builder offers it. */
-const TRIGGER_CHOICES: { type: WorkflowDraft['triggerType']; label: ReactNode }[] = [
-  { type: 'event', label: 'When an event arrives' },
-  {
-    type: 'manual',
-    label: (
-      <>
-        Only when started by hand (Test run, or <code>POST /workflows/trigger</code>)
-      </>
-    ),
-  },
-];
+type Selection = { kind: 'node'; id: string } | { kind: 'add'; at: PathRef; where: string } | null;
 
-/** Brings the field a param names into view and focus (a step without one: its card). */
-function focusParam(param: string): void {
-  window.requestAnimationFrame(() => {
-    const index = stepIndexOf(param);
-    focusElement(
-      document.getElementById(fieldId(param)) ??
-        (index !== null ? document.getElementById(fieldId(`steps.${index}.title`)) : null),
-    );
+/** What the builder edits of a workflow: its pending draft when it has one, else what runs. */
+const draftFromWorkflow = (workflow: Workflow): WorkflowDraft =>
+  draftFromDefinition(workflow.draft ?? workflow);
+
+/** What saving a draft would send, as a string: unsaved changes are a difference in it. */
+const savedForm = (draft: WorkflowDraft): string => JSON.stringify(definitionOf(draft));
+
+/** Keywords and labels typed beside their chips become chips (saving keeps them, not loses them). */
+function withTypedAdded(draft: WorkflowDraft): WorkflowDraft {
+  const trigger: TriggerDraft = draft.trigger.keywordText.trim()
+    ? {
+        ...draft.trigger,
+        keywords: withTyped(draft.trigger.keywords, draft.trigger.keywordText),
+        keywordText: '',
+      }
+    : draft.trigger;
+  const steps = draft.steps.map((step): StepDraft => {
+    if (!step.typed || !Object.values(step.typed).some((t) => t?.trim())) return step;
+    const { typed, ...rest } = step;
+    const out: Record<string, unknown> = { ...rest };
+    for (const [field, text] of Object.entries(typed)) {
+      out[field] = withTyped(out[field] as string[] | undefined, text);
+    }
+    return out as unknown as StepDraft;
   });
+  return trigger === draft.trigger && steps.every((s, i) => s === draft.steps[i])
+    ? draft
+    : { ...draft, trigger, steps };
 }
 
-/** Builds a new workflow (`workflow` null) or the next version of one, as a flow of steps. */
-export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | null }) {
-  const create = useWorkflows((s) => s.create);
-  const update = useWorkflows((s) => s.update);
-  const navigate = useRoute((s) => s.navigate);
+/** The workflow's state in a line: "Draft", "Active — v3 · unsaved changes". */
+function statusLine(workflow: Workflow | null, dirty: boolean): string {
+  const base = !workflow
+    ? 'New — not saved yet'
+    : workflow.status === 'draft'
+      ? 'Draft — never active yet'
+      : `${workflow.status === 'active' ? 'Active' : workflow.status === 'paused' ? 'Paused' : 'Archived'} — v${workflow.version}`;
+  return [
+    base,
+    workflow?.draft ? 'draft changes, not active yet' : null,
+    dirty ? 'unsaved changes' : null,
+  ]
+    .filter(Boolean)
+    .join(' · ');
+}
 
+/** Builds a new workflow (`workflow` null) or edits one's draft, on a canvas. */
+export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | null }) {
   const [workflow, setWorkflow] = useState<Workflow | null>(initial);
-  const [draft, setDraft] = useState<WorkflowDraft>(() =>
-    initial ? draftFromWorkflow(initial) : emptyDraft(),
+  const [history] = useState(() =>
+    createHistoryStore<WorkflowDraft>(initial ? draftFromWorkflow(initial) : emptyDraft()),
   );
-  // Blank fields say so once the user has been there (or tried to save).
-  const [touched, setTouched] = useState<ReadonlySet<string>>(new Set());
-  const [attempted, setAttempted] = useState(false);
+  const draft = useStore(history, (s) => s.history.present);
+  const canUndo = useStore(history, (s) => s.history.past.length > 0);
+  const canRedo = useStore(history, (s) => s.history.future.length > 0);
+  const [saved, setSaved] = useState(() => savedForm(draft));
+  const dirty = savedForm(draft) !== saved;
+
+  const [chosen, setSelection] = useState<Selection>(null);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [addType, setAddType] = useState<StepType>('send_template');
   const [secret, setSecret] = useState<{ id: string; secret: string } | null>(null);
+  const [dialog, setDialog] = useState<'versions' | 'discard-draft' | null>(null);
+  const [restoreAsk, setRestoreAsk] = useState<number | null>(null);
+  const [announcement, setAnnouncement] = useState('');
+  // The name's problem shows once the user has been there or tried to save (a new page starts blank).
+  const [nameVisited, setNameVisited] = useState(!!initial);
+  const { busy, run } = useAction();
+  const { gate } = useRightGate('automation.write');
+  const { confirmLeave, dialog: leaveDialog } = useLeaveGuard(dirty);
+  const panel = useRef<HTMLElement>(null);
+  // A step the history took away (the undo of an added step) is no longer open.
+  const selectedStep =
+    chosen?.kind === 'node' ? draft.steps.findIndex((s) => s.key === chosen.id) : -1;
+  const selection: Selection =
+    chosen?.kind === 'node' && chosen.id !== TRIGGER_NODE && selectedStep < 0 ? null : chosen;
 
-  const problems = useMemo(() => problemsOf(draft), [draft]);
-  const touch = (what: string) => setTouched((t) => (t.has(what) ? t : new Set(t).add(what)));
-  const visible = (param: string): boolean => {
-    if (attempted) return true;
-    const index = stepIndexOf(param);
-    if (index === null) return touched.has(param);
-    const step = draft.steps[index];
-    return step !== undefined && touched.has(step.key);
-  };
-  const shown = [
-    ...Object.entries(serverErrors).map(([param, message]) => ({ param, message })),
-    ...problems.filter((p) => visible(p.param) && !(p.param in serverErrors)),
-  ];
-  const errorFor = (param: string) => shown.find((p) => p.param === param)?.message;
+  const lists = useInteractiveLists((s) => s.library);
+  const agents = useAgents((s) => s.agents);
+  const names = useMemo(
+    () => ({
+      list: (id: string) => lists.find((l) => l.id === id)?.name,
+      member: (id: string) => agents.find((a) => a.id === id)?.name,
+    }),
+    [lists, agents],
+  );
 
+  const problems = useMemo(() => {
+    const local = problemsOf(draft).filter((p) => !(p.param in serverErrors));
+    return [
+      ...Object.entries(serverErrors).map(([param, message]) => ({ param, message })),
+      ...local,
+    ];
+  }, [draft, serverErrors]);
+  const byNode = useMemo(() => problemsByNode(draft.steps, problems), [draft.steps, problems]);
+  const errorFor = (param: string) =>
+    param === 'name' && !nameVisited && !('name' in serverErrors)
+      ? undefined
+      : problems.find((p) => p.param === param)?.message;
+
+  // ---- editing ----------------------------------------------------------------------------
   const edited = (param: string) => {
     setServerErrors((errors) => withoutErrorsAt(errors, param));
     setFormError(null);
   };
-  const editSteps = (steps: StepDraft[], param: string) => {
-    setDraft((d) => ({ ...d, steps }));
-    edited(param);
+  /** An edit of the draft; `param` names what changed (typing in one field is one undo step). */
+  const edit = (update: (d: WorkflowDraft) => WorkflowDraft, param: string | null) => {
+    history.getState().edit(update, param);
+    if (param) edited(param);
   };
-  const editStep = (index: number, patch: Partial<StepDraft>, param: string) => {
-    const step = draft.steps[index]!;
-    touch(step.key);
-    editSteps(
-      draft.steps.map((s, i) => (i === index ? { ...s, ...patch } : s)),
+  const editStep = (key: string, patch: Partial<StepDraft>, param: string) =>
+    edit(
+      (d) => ({ ...d, steps: d.steps.map((s) => (s.key === key ? { ...s, ...patch } : s)) }),
       param,
     );
+  const editTrigger = (patch: Partial<TriggerDraft>, param: string) =>
+    edit((d) => ({ ...d, trigger: { ...d.trigger, ...patch } }), param);
+
+  const focusPanel = () =>
+    window.requestAnimationFrame(() => panel.current?.querySelector<HTMLElement>('h2')?.focus());
+  const focusNode = (id: string) =>
+    window.requestAnimationFrame(() =>
+      document.querySelector<HTMLElement>(`[data-flow-node="${CSS.escape(id)}"]`)?.focus(),
+    );
+
+  const open = (id: string) => {
+    setSelection({ kind: 'node', id });
+    focusPanel();
   };
-
-  const first = problems[0];
-  const blocker = first
-    ? `${blockerMessage(first)}${problems.length > 1 ? ` (and ${plural(problems.length - 1, 'more problem')})` : ''}`
-    : null;
-  const showFirstProblem = () => {
-    if (!first) return;
-    setAttempted(true);
-    focusParam(first.param);
+  const closePanel = () => {
+    const id = selection?.kind === 'node' ? selection.id : TRIGGER_NODE;
+    setSelection(null);
+    focusNode(id);
   };
+  const add = (at: PathRef, where: string) => {
+    setSelection({ kind: 'add', at, where });
+  };
+  const choose = (at: PathRef, type: StepType) => {
+    const { steps, key } = insertStep(draft.steps, at, type);
+    edit((d) => ({ ...d, steps }), null);
+    setAnnouncement(`Added a step: ${stepLabel(type)}.`);
+    open(key);
+  };
+  const remove = (key: string) => {
+    const index = draft.steps.findIndex((s) => s.key === key);
+    if (index < 0) return;
+    edit((d) => ({ ...d, steps: removeStep(d.steps, key) }), null);
+    setSelection(null);
+    setAnnouncement(
+      `Removed step ${index + 1}, ${stepLabel(draft.steps[index]!.type)}. Undo with Ctrl+Z.`,
+    );
+    focusNode(TRIGGER_NODE);
+  };
+  const undo = () => history.getState().undo();
+  const redo = () => history.getState().redo();
 
-  const leave = () => navigate('workflows');
-
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    if (busy) return;
-    if (first) return showFirstProblem();
-    setBusy(true);
-    setFormError(null);
-    const body = definitionOf(draft);
-    try {
-      if (workflow) {
-        const saved = await update(workflow.id, body);
-        setWorkflow(saved);
-        notify('success', `Saved version ${saved.version} of “${saved.name}”.`);
-      } else {
-        const created = await create(body);
-        setSecret({ id: created.id, secret: created.secret });
-      }
-    } catch (e) {
-      // The core checks the same rules; what it says about a field goes on that step and field.
-      if (
-        e instanceof ApiRequestError &&
-        e.param &&
-        (e.param === 'name' || e.param.startsWith('trigger') || stepIndexOf(e.param) !== null)
-      ) {
-        setServerErrors({ [e.param]: e.message });
-        focusParam(e.param);
-      } else {
-        setFormError(errorMessage(e));
-      }
-    } finally {
-      setBusy(false);
+  const onKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    if (document.querySelector('dialog[open]')) return;
+    const mod = event.ctrlKey || event.metaKey;
+    const key = event.key.toLowerCase();
+    if (mod && key === 'z') {
+      event.preventDefault();
+      if (event.shiftKey) redo();
+      else undo();
+    } else if (mod && key === 'y') {
+      event.preventDefault();
+      redo();
+    } else if (
+      event.key === 'Escape' &&
+      selection &&
+      panel.current?.contains(event.target as Node)
+    ) {
+      event.preventDefault();
+      closePanel();
     }
   };
 
-  const addStep = () => {
-    const step = newStep(draft.steps, addType);
-    editSteps([...draft.steps, step], 'steps');
+  // ---- problems -------------------------------------------------------------------------------
+  const first = problems[0];
+  const showProblem = (param: string) => {
+    const index = stepIndexOf(param);
+    if (param === 'name') {
+      setNameVisited(true);
+      window.requestAnimationFrame(() => focusElement(document.getElementById(fieldId('name'))));
+      return;
+    }
+    setSelection({ kind: 'node', id: index === null ? TRIGGER_NODE : draft.steps[index]!.key });
     window.requestAnimationFrame(() =>
-      document
-        .getElementById(fieldId(`steps.${draft.steps.length}.title`))
-        ?.scrollIntoView({ block: 'center' }),
+      focusElement(
+        document.getElementById(fieldId(param)) ??
+          panel.current?.querySelector<HTMLElement>('input, select, textarea') ??
+          null,
+      ),
     );
   };
 
-  const title = workflow ? workflow.name : 'New workflow';
+  // ---- saving -------------------------------------------------------------------------------
+  const landed = (fresh: Workflow, form: string) => {
+    setWorkflow(fresh);
+    setSaved(form);
+    useWorkflows.getState().apply(fresh);
+  };
+  const refused = (e: unknown) => {
+    // The core checks the same rules; what it says about a field goes on that node and field.
+    if (
+      e instanceof ApiRequestError &&
+      e.param &&
+      (e.param === 'name' || e.param.startsWith('trigger') || stepIndexOf(e.param) !== null)
+    ) {
+      setServerErrors({ [e.param]: e.message });
+      showProblem(e.param);
+      return true;
+    }
+    setFormError(errorMessage(e));
+    return true;
+  };
+
+  /** Saves the draft (a new workflow is created as one); null when it cannot be saved. */
+  const saveDraft = async (): Promise<Workflow | null> => {
+    if (first) {
+      showProblem(first.param);
+      return null;
+    }
+    const complete = withTypedAdded(draft);
+    if (complete !== draft) edit(() => complete, null);
+    const body = definitionOf(complete);
+    const form = JSON.stringify(body);
+    setFormError(null);
+    if (!workflow) {
+      const created = await api.workflows.create({ ...body, status: 'draft' });
+      landed(created, form);
+      setSecret({ id: created.id, secret: created.secret });
+      return created;
+    }
+    const fresh = await api.workflows.saveDraft(workflow.id, body);
+    landed(fresh, form);
+    return fresh;
+  };
+
+  const onSave = () =>
+    void run(async () => {
+      const fresh = await saveDraft();
+      if (fresh && workflow) notify('success', `Saved the draft of “${fresh.name}”.`);
+    }, refused);
+
+  const onActivate = () =>
+    void run(async () => {
+      let target = workflow;
+      if (!target || dirty) target = await saveDraft();
+      if (!target) return;
+      const active = await api.workflows.activate(target.id);
+      landed(active, savedForm(draftFromWorkflow(active)));
+      notify('success', `“${active.name}” is active: version ${active.version} starts runs.`);
+    }, refused);
+
+  const onDeactivate = () =>
+    void run(async () => {
+      if (!workflow) return;
+      const paused = await api.workflows.deactivate(workflow.id);
+      setWorkflow(paused);
+      useWorkflows.getState().apply(paused);
+      notify('success', `“${paused.name}” is paused: it starts no runs; runs in flight go on.`);
+    }, refused);
+
+  /** Puts a workflow's definition in the editor afresh (nothing to undo, nothing unsaved). */
+  const reload = (fresh: Workflow) => {
+    const next = draftFromWorkflow(fresh);
+    history.getState().reset(next);
+    setSelection(null);
+    setServerErrors({});
+    landed(fresh, savedForm(next));
+  };
+
+  const restore = async (version: number) => {
+    if (!workflow) return;
+    reload(await api.workflows.restoreVersion(workflow.id, version));
+    setDialog(null);
+    setRestoreAsk(null);
+    notify('success', `Version ${version} is the draft now; activate it to run it.`);
+  };
+
+  // ---- view ---------------------------------------------------------------------------------
+  const selectedIndex = selectedStep;
+  const panelBody =
+    selection?.kind === 'add' ? (
+      <AddStep where={selection.where} onChoose={(type) => choose(selection.at, type)} />
+    ) : selection?.kind === 'node' && selection.id === TRIGGER_NODE ? (
+      <div className="wf-trigger-form" data-testid="wf-trigger-form">
+        <header className="wf-panel-head">
+          <h2 tabIndex={-1}>Trigger</h2>
+          <p className="hint">What starts a run for a customer.</p>
+        </header>
+        <TriggerFields trigger={draft.trigger} onChange={editTrigger} error={errorFor} />
+        {(byNode.get(TRIGGER_NODE) ?? [])
+          .filter((p) => p.param === 'steps')
+          .map((p) => (
+            <p key={p.message} className="field-error">
+              {p.message}
+            </p>
+          ))}
+        <button
+          type="button"
+          className="button button-small"
+          onClick={() => add({ step: null }, 'right after the trigger')}
+          data-testid="wf-trigger-add-step"
+        >
+          Add a step right after the trigger
+        </button>
+      </div>
+    ) : selectedIndex >= 0 ? (
+      <StepForm
+        steps={draft.steps}
+        index={selectedIndex}
+        problems={byNode.get(draft.steps[selectedIndex]!.key) ?? []}
+        onChange={(patch, param) => editStep(draft.steps[selectedIndex]!.key, patch, param)}
+        onRename={(id) =>
+          edit(
+            (d) => ({ ...d, steps: renameStep(d.steps, d.steps[selectedIndex]!.key, id) }),
+            `steps.${selectedIndex}.id`,
+          )
+        }
+        onRemove={() => remove(draft.steps[selectedIndex]!.key)}
+        onAdd={add}
+      />
+    ) : null;
+
+  const hasDraft = !!workflow?.draft;
+  const canActivate = !workflow || workflow.status !== 'active' || hasDraft || dirty;
+  const title = draft.name.trim() || (workflow ? workflow.name : 'New workflow');
+
   return (
     <div
-      className="screen screen-wide"
+      className="screen screen-wide screen-fill wf-builder"
       data-testid="workflow-builder"
       data-workflow-id={workflow?.id}
+      onKeyDown={onKeyDown}
     >
       <PageHeader
         eyebrow={
@@ -175,166 +387,234 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
         title={title}
         titleClassName="title-with-badge"
         description={
-          workflow ? (
-            <>
-              Version {workflow.version} <WorkflowStatusChip status={workflow.status} />. Saving
-              saves version {workflow.version + 1}; runs in flight finish on theirs.{' '}
-              <a href={hrefFor('workflows', `${workflow.id}/runs`)} data-testid="wf-runs-link">
-                Run history
-              </a>
-            </>
-          ) : (
-            'Steps that run for one customer when an event arrives (or when you start them): send messages, wait for a reply, branch on it, call your server, label the conversation.'
-          )
+          <span className="wf-status-line">
+            {workflow ? <WorkflowStatusChip status={workflow.status} /> : null}
+            <span data-testid="wf-status-line">{statusLine(workflow, dirty)}</span>
+            {workflow ? (
+              <>
+                {' · '}
+                <a href={hrefFor('workflows', `${workflow.id}/runs`)} data-testid="wf-runs-link">
+                  Run history
+                </a>
+              </>
+            ) : null}
+          </span>
         }
         actions={
-          <EditorSave
-            right="automation.write"
-            formId={FORM_ID}
-            onCancel={leave}
-            busy={busy}
-            blocker={blocker}
-            onShowProblem={showFirstProblem}
-            testIdPrefix="wf"
-            before={workflow ? <StatusActions workflow={workflow} onChange={setWorkflow} /> : null}
-          >
-            {busy ? 'Saving…' : workflow ? `Save version ${workflow.version + 1}` : 'Save workflow'}
-          </EditorSave>
+          <div className="wf-actions">
+            {workflow ? (
+              <button
+                type="button"
+                className="button"
+                onClick={() => setDialog('versions')}
+                data-testid="wf-versions"
+              >
+                Versions
+              </button>
+            ) : null}
+            {hasDraft ? (
+              <button
+                type="button"
+                className="button"
+                {...gate}
+                disabled={busy || gate.disabled}
+                onClick={() => setDialog('discard-draft')}
+                data-testid="wf-discard-draft"
+              >
+                Discard draft
+              </button>
+            ) : null}
+            {workflow?.status === 'active' ? (
+              <button
+                type="button"
+                className="button"
+                {...gate}
+                disabled={busy || gate.disabled}
+                onClick={onDeactivate}
+                data-testid="wf-deactivate"
+              >
+                Deactivate
+              </button>
+            ) : null}
+            <button
+              type="button"
+              className="button"
+              onClick={() => useRoute.getState().navigate('workflows')}
+              data-testid="wf-cancel"
+            >
+              Cancel
+            </button>
+            <button
+              type="button"
+              className="button"
+              {...gate}
+              disabled={busy || gate.disabled || (!!workflow && !dirty)}
+              onClick={onSave}
+              data-testid="wf-save"
+            >
+              {busy ? 'Saving…' : 'Save draft'}
+            </button>
+            {canActivate ? (
+              <button
+                type="button"
+                className="button button-primary"
+                {...gate}
+                disabled={busy || gate.disabled}
+                onClick={onActivate}
+                data-testid="wf-activate"
+              >
+                {hasDraft || (workflow?.status === 'active' && dirty)
+                  ? 'Activate changes'
+                  : 'Activate'}
+              </button>
+            ) : null}
+          </div>
         }
       />
 
       {formError ? <ErrorBanner message={formError} testId="wf-form-error" /> : null}
 
-      <form id={FORM_ID} className="wf-form" onSubmit={submit} noValidate data-testid="wf-form">
-        <section className="card editor-form">
-          <EditorSection title="Name and trigger">
-            <CountedField
-              id={fieldId('name')}
-              label="Name"
-              value={draft.name}
-              max={200}
-              error={errorFor('name')}
-              onChange={(name) => {
-                setDraft((d) => ({ ...d, name }));
-                edited('name');
-              }}
-              onBlur={() => touch('name')}
-              placeholder="Abandoned cart follow-up"
-              testId={fieldId('name')}
-            />
-            <fieldset className="wf-trigger">
-              <legend>Starts</legend>
-              {TRIGGER_CHOICES.map(({ type, label }) => (
-                <label key={type} className="radio">
-                  <input
-                    type="radio"
-                    name="trigger"
-                    checked={draft.triggerType === type}
-                    onChange={() => setDraft((d) => ({ ...d, triggerType: type }))}
-                    data-testid={`wf-trigger-type-${type}`}
-                  />
-                  {label}
-                </label>
-              ))}
-            </fieldset>
-            {draft.triggerType === 'event' ? (
-              <Field
-                id={fieldId('trigger.event')}
-                label="Event name"
-                error={errorFor('trigger.event')}
-                hint={
-                  <>
-                    Your shop sends it with{' '}
-                    <code>POST /api/events {'{event, phone, payload}'}</code>; its payload is{' '}
-                    <code>{'{{payload.X}}'}</code> in the steps.
-                  </>
-                }
-              >
-                <input
-                  className={`input mono${errorFor('trigger.event') ? ' invalid' : ''}`}
-                  value={draft.event}
-                  placeholder="cart.abandoned"
-                  spellCheck={false}
-                  onChange={(e) => {
-                    const event = e.target.value;
-                    setDraft((d) => ({ ...d, event }));
-                    edited('trigger.event');
-                  }}
-                  onBlur={() => touch('trigger.event')}
-                  {...controlProps(fieldId('trigger.event'), errorFor('trigger.event'))}
-                />
-              </Field>
-            ) : null}
-          </EditorSection>
-        </section>
-
-        <section className="wf-flow" aria-labelledby="wf-steps-heading">
-          <div className="editor-section-head">
-            <h2 id="wf-steps-heading">Steps</h2>
-            <span className="hint">
-              {plural(draft.steps.length, 'step')} · run top to bottom unless a step says where to
-              go
-            </span>
-          </div>
-          <div className="wf-start" aria-hidden="true">
-            {draft.triggerType === 'event'
-              ? `When ${draft.event || 'the event'} arrives`
-              : 'When started'}
-          </div>
-          <ol className="wf-steps" id={fieldId('steps')}>
-            {draft.steps.map((step, i) => (
-              <li key={step.key} className="wf-step-item" data-testid="wf-step-item">
-                <StepCard
-                  steps={draft.steps}
-                  index={i}
-                  problems={shown.filter((p) => stepIndexOf(p.param) === i)}
-                  onChange={(patch, param) => editStep(i, patch, param)}
-                  onMove={(by) => editSteps(moved(draft.steps, i, by), 'steps')}
-                  onRemove={() =>
-                    editSteps(
-                      draft.steps.filter((_, k) => k !== i),
-                      'steps',
-                    )
-                  }
-                  onTouch={() => touch(step.key)}
-                />
-                <StepPaths steps={draft.steps} index={i} />
-              </li>
-            ))}
-          </ol>
-          {errorFor('steps') ? (
-            <p className="field-error" data-testid="wf-steps-error">
-              {errorFor('steps')}
-            </p>
-          ) : null}
-          <div className="wf-add card">
-            <label htmlFor="wf-add-type">Add a step</label>
-            <select
-              id="wf-add-type"
-              className="select"
-              value={addType}
-              onChange={(e) => setAddType(e.target.value as StepType)}
-              data-testid="wf-add-type"
+      <div className="wf-toolbar">
+        <div className="wf-name">
+          <label htmlFor={fieldId('name')}>Name</label>
+          <input
+            className={`input${errorFor('name') ? ' invalid' : ''}`}
+            value={draft.name}
+            maxLength={200}
+            placeholder="Orders after hours"
+            onChange={(e) => {
+              const name = e.target.value;
+              edit((d) => ({ ...d, name }), 'name');
+            }}
+            onBlur={() => setNameVisited(true)}
+            {...controlProps(fieldId('name'), errorFor('name'))}
+          />
+        </div>
+        <div className="wf-history-buttons">
+          {(
+            [
+              ['Undo', undo, canUndo, 'Control+Z'],
+              ['Redo', redo, canRedo, 'Control+Shift+Z'],
+            ] as const
+          ).map(([label, onClick, can, keys]) => (
+            <button
+              key={label}
+              type="button"
+              className="button button-small"
+              onClick={onClick}
+              disabled={!can}
+              aria-keyshortcuts={keys}
+              data-testid={`wf-${label.toLowerCase()}`}
             >
-              {STEP_TYPES.map((type) => (
-                <option key={type} value={type}>
-                  {stepLabel(type)}
-                </option>
-              ))}
-            </select>
-            <button type="button" className="button" onClick={addStep} data-testid="wf-add-step">
-              Add step
+              {label}
             </button>
-          </div>
-        </section>
-      </form>
+          ))}
+        </div>
+        <p className="wf-problems" aria-live="polite" data-testid="wf-problems">
+          {first ? (
+            <>
+              <span className="wf-problems-count">{plural(problems.length, 'problem')}</span> —{' '}
+              <button
+                type="button"
+                className="link-button"
+                onClick={() => showProblem(first.param)}
+                data-testid="wf-show-problem"
+              >
+                show first
+              </button>
+            </>
+          ) : (
+            <span className="wf-problems-none">No problems</span>
+          )}
+        </p>
+      </div>
+      {errorFor('name') ? (
+        <p className="field-error" id={`${fieldId('name')}-error`} data-testid="wf-name-error">
+          {errorFor('name')}
+        </p>
+      ) : null}
 
+      <div className={`wf-builder-body${selection ? ' has-selection' : ''}`}>
+        <WorkflowCanvas
+          draft={draft}
+          problems={problems}
+          selected={selection?.kind === 'node' ? selection.id : null}
+          onSelect={open}
+          onAdd={add}
+          onRemove={remove}
+          names={names}
+          panelId={PANEL_ID}
+          label="The workflow: trigger and steps"
+        />
+        <aside
+          className={`wf-panel card${selection ? '' : ' wf-panel-empty'}`}
+          id={PANEL_ID}
+          ref={panel}
+          aria-label="Edit the selected step"
+          data-testid="wf-panel"
+        >
+          {selection ? (
+            <button
+              type="button"
+              className="icon-button wf-panel-close"
+              onClick={closePanel}
+              aria-label="Close the panel"
+              data-testid="wf-panel-close"
+            >
+              <CloseIcon />
+            </button>
+          ) : null}
+          {panelBody ?? (
+            <p className="hint">
+              Choose the trigger or a step on the canvas to edit it; press + on a path to add a step
+              there.
+            </p>
+          )}
+        </aside>
+      </div>
+      <p className="visually-hidden" aria-live="polite" data-testid="wf-announcement">
+        {announcement}
+      </p>
+
+      {leaveDialog}
+      {restoreAsk !== null ? (
+        <DiscardDialog
+          what="Restoring a version replaces the changes you have not saved."
+          discardLabel={`Restore version ${restoreAsk}`}
+          onKeep={() => setRestoreAsk(null)}
+          onDiscard={() => void run(() => restore(restoreAsk), refused)}
+        />
+      ) : null}
+      {dialog === 'versions' && workflow ? (
+        <VersionHistory
+          workflow={workflow}
+          onClose={() => setDialog(null)}
+          onRestore={async (version) => {
+            if (dirty) setRestoreAsk(version);
+            else await restore(version);
+          }}
+        />
+      ) : null}
+      {dialog === 'discard-draft' && workflow ? (
+        <ConfirmDialog
+          title="Discard the draft?"
+          onClose={() => setDialog(null)}
+          onConfirm={async () => reload(await api.workflows.discardDraft(workflow.id))}
+          doneMessage={`The draft is gone; version ${workflow.version} is what you edit now.`}
+          confirmLabel="Discard draft"
+          busyLabel="Discarding…"
+          testId="wf-discard-draft-dialog"
+          confirmTestId="wf-discard-draft-confirm"
+        >
+          The changes saved as a draft go; the builder shows version {workflow.version} as it runs.
+        </ConfirmDialog>
+      ) : null}
       {secret ? (
         <SecretDialog
           secret={secret.secret}
           onClose={() => {
             setSecret(null);
-            navigate('workflows', secret.id);
+            confirmLeave(() => useRoute.getState().navigate('workflows', secret.id));
           }}
         />
       ) : null}

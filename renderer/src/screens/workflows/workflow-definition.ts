@@ -4,6 +4,7 @@
  * and the problems the core would answer — shared/workflow-rules.ts `workflowProblems` — plus
  * those only a draft can have.
  */
+import { normalizeLabels, splitLabels } from '../../../../shared/labels.ts';
 import {
   followingStep,
   STEP_KINDS,
@@ -13,15 +14,22 @@ import {
   type WorkflowDefinition,
   type WorkflowProblem,
 } from '../../../../shared/workflow-rules.ts';
-import type { Workflow } from '../../stores/workflows.ts';
 import { STEP_EDITORS } from './steps/index.ts';
-import type { Path, StepDraft, WorkflowDraft } from './workflow-draft.ts';
+import {
+  emptyTrigger,
+  type Path,
+  type PathField,
+  type StepDraft,
+  type TriggerDraft,
+  type WorkflowDraft,
+  type WorkflowTrigger,
+} from './workflow-draft.ts';
 
 let seq = 0;
 const nextKey = (): string => `s${++seq}`;
 
 /** A step id the draft does not use yet: `wait_1`, `wait_2`, … */
-function freshId(steps: readonly StepDraft[], type: StepType): string {
+export function freshId(steps: readonly StepDraft[], type: StepType): string {
   const prefix = STEP_EDITORS[type].idPrefix;
   const taken = new Set(steps.map((s) => s.id));
   let n = 1;
@@ -36,14 +44,40 @@ export const newStep = (steps: readonly StepDraft[], type: StepType): StepDraft 
   ...structuredClone(STEP_EDITORS[type].defaults),
 });
 
-export function draftFromWorkflow(workflow: Workflow): WorkflowDraft {
+export function triggerDraftOf(trigger: WorkflowTrigger): TriggerDraft {
+  const draft = emptyTrigger(trigger.type);
+  switch (trigger.type) {
+    case 'event':
+      return { ...draft, event: trigger.event };
+    case 'message_received':
+      return {
+        ...draft,
+        keywords: trigger.keywords ?? [],
+        match: trigger.match ?? 'any',
+        firstMessageOnly: trigger.firstMessageOnly ?? false,
+        outsideHours: trigger.outsideHours ?? false,
+      };
+    case 'conversation_status':
+      return { ...draft, to: trigger.to };
+    case 'list_reply':
+      return { ...draft, listId: trigger.listId };
+    case 'manual':
+      return draft;
+  }
+}
+
+/** A definition (a workflow's, a draft's, a version's) as the builder edits it. */
+export function draftFromDefinition(definition: {
+  name: string;
+  trigger: WorkflowTrigger;
+  steps: readonly unknown[];
+}): WorkflowDraft {
   return {
-    name: workflow.name,
-    triggerType: workflow.trigger.type,
-    event: workflow.trigger.type === 'event' ? workflow.trigger.event : '',
-    steps: workflow.steps.map((raw) => {
-      const step = raw as unknown as StepDefinition;
-      return { ...step, key: nextKey(), ...STEP_EDITORS[step.type].toDraft?.(step) };
+    name: definition.name,
+    trigger: triggerDraftOf(definition.trigger),
+    steps: definition.steps.map((raw) => {
+      const step = raw as StepDefinition;
+      return { ...step, key: nextKey(), ...STEP_EDITORS[step.type]?.toDraft?.(step) };
     }),
   };
 }
@@ -51,10 +85,17 @@ export function draftFromWorkflow(workflow: Workflow): WorkflowDraft {
 const blank = (value: unknown): boolean =>
   value === '' || (Array.isArray(value) && value.length === 0);
 
+/** Chips and what was typed beside them but not added: "vip, urgent" adds two. */
+export const withTyped = (chips: readonly string[] | undefined, typed: string | undefined) =>
+  typed?.trim() ? normalizeLabels([...(chips ?? []), ...splitLabels(typed)]) : [...(chips ?? [])];
+
 /** The step as the API takes it. Optional fields left blank are not sent; required ones are (the rules name them). */
 export function stepOf(draft: StepDraft): StepDefinition {
-  const { key: _key, bodyText: _bodyText, ...step } = draft;
+  const { key: _key, bodyText: _bodyText, typed, ...step } = draft;
   let out: Record<string, unknown> = { ...step };
+  for (const [field, text] of Object.entries(typed ?? {})) {
+    if (text?.trim()) out[field] = withTyped(out[field] as string[] | undefined, text);
+  }
   const { fields, required } = STEP_KINDS[draft.type];
   for (const field of ['next', ...fields.filter((f) => !required.includes(f))]) {
     if (blank(out[field])) delete out[field];
@@ -64,10 +105,32 @@ export function stepOf(draft: StepDraft): StepDefinition {
   return out as unknown as StepDefinition;
 }
 
+/** The trigger as the API takes it: only its type's fields, options only when they say something. */
+export function triggerOf(t: TriggerDraft): WorkflowTrigger {
+  switch (t.type) {
+    case 'event':
+      return { type: 'event', event: t.event };
+    case 'manual':
+      return { type: 'manual' };
+    case 'message_received': {
+      const keywords = withTyped(t.keywords, t.keywordText);
+      return {
+        type: 'message_received',
+        ...(keywords.length > 0 ? { keywords, match: t.match } : {}),
+        ...(t.firstMessageOnly ? { firstMessageOnly: true } : {}),
+        ...(t.outsideHours ? { outsideHours: true } : {}),
+      };
+    }
+    case 'conversation_status':
+      return { type: 'conversation_status', to: t.to };
+    case 'list_reply':
+      return { type: 'list_reply', listId: t.listId };
+  }
+}
+
 export const definitionOf = (draft: WorkflowDraft): WorkflowDefinition => ({
   name: draft.name,
-  trigger:
-    draft.triggerType === 'event' ? { type: 'event', event: draft.event } : { type: 'manual' },
+  trigger: triggerOf(draft.trigger),
   steps: draft.steps.map(stepOf),
 });
 
@@ -75,7 +138,7 @@ export const definitionOf = (draft: WorkflowDraft): WorkflowDefinition => ({
 export function problemsOf(draft: WorkflowDraft): WorkflowProblem[] {
   const problems = workflowProblems(definitionOf(draft));
   draft.steps.forEach((step, i) => {
-    problems.push(...(STEP_EDITORS[step.type].draftProblems?.(step, `steps.${i}`) ?? []));
+    problems.push(...(STEP_EDITORS[step.type]?.draftProblems?.(step, `steps.${i}`) ?? []));
   });
   return problems;
 }
@@ -85,11 +148,14 @@ export function pathsOf(steps: readonly StepDraft[], index: number): Path[] {
   const step = steps[index];
   if (!step) return [];
   const following = steps[index + 1]?.id ?? null;
-  const path = (label: string, target: string | null | undefined): Path => ({
+  const path = (label: string, target: string | null | undefined, field: PathField): Path => ({
     label,
-    target: target || null,
+    target: target === '' && field.startsWith('conditions.') ? '' : target || null,
     follows: (target || null) === following && following !== null,
+    field,
   });
-  const then = path(step.next ? 'Then go to' : 'Then', followingStep(steps, index));
-  return STEP_EDITORS[step.type].paths?.(step, then, path) ?? [then];
+  const editor = STEP_EDITORS[step.type];
+  if (!editor) return [];
+  const then = path('', followingStep(steps, index), 'next');
+  return editor.paths?.(step, then, path) ?? (editor.next === false ? [] : [then]);
 }

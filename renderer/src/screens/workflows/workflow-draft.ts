@@ -1,35 +1,83 @@
 /**
- * The workflow builder's model: the form's draft, and how its fields and problems are named — by
- * the same dot path as the API's `error.param` (`steps.3.duration`), so the core's answer lands
- * on the same step and field. What differs by step type (a new step, the definition a draft
- * saves) is workflow-definition.ts, through the step registry (steps/).
+ * The workflow builder's model: the draft, and how its fields and problems are named — by the
+ * same dot path as the API's `error.param` (`steps.3.duration`), so the core's answer lands on
+ * the same step and field. What differs by step type (a new step, the definition a draft saves)
+ * is workflow-definition.ts, through the step registry (steps/).
  */
 import {
   parseDuration,
+  type KeywordMatch,
   type StepDefinition,
   type StepType,
+  type TriggerType,
   type WorkflowProblem,
+  type WorkflowTrigger,
 } from '../../../../shared/workflow-rules.ts';
 import { stepLabel } from '../../../../shared/workflow-steps/index.ts';
 
-export type { StepDefinition, StepType, WorkflowProblem };
+export type {
+  KeywordMatch,
+  StepDefinition,
+  StepType,
+  TriggerType,
+  WorkflowProblem,
+  WorkflowTrigger,
+};
 
-/** A step as edited: its definition, a stable React key, and a webhook body's text as typed. */
-export type StepDraft = StepDefinition & { key: string; bodyText?: string };
+/**
+ * A step as edited: its definition, a stable React key, a webhook body's text as typed, and
+ * what was typed into a chip box (labels) but not added yet — saved with the chips.
+ */
+export type StepDraft = StepDefinition & {
+  key: string;
+  bodyText?: string;
+  typed?: Partial<Record<string, string>>;
+};
+
+/** The triggers in the order the builder offers them: a customer's message first. */
+export const TRIGGER_CHOICES: readonly TriggerType[] = [
+  'message_received',
+  'event',
+  'manual',
+  'conversation_status',
+  'list_reply',
+];
+
+/**
+ * The trigger as edited: every type's fields at once, so switching the type and back keeps
+ * what was typed; `keywordText` is a keyword typed but not added (saved with the chips).
+ */
+export interface TriggerDraft {
+  type: TriggerType;
+  event: string;
+  keywords: string[];
+  keywordText: string;
+  match: KeywordMatch;
+  firstMessageOnly: boolean;
+  outsideHours: boolean;
+  to: 'resolved' | 'open';
+  listId: string;
+}
 
 export interface WorkflowDraft {
   name: string;
-  triggerType: 'event' | 'manual';
-  event: string;
+  trigger: TriggerDraft;
   steps: StepDraft[];
 }
 
-export const emptyDraft = (): WorkflowDraft => ({
-  name: '',
-  triggerType: 'event',
+export const emptyTrigger = (type: TriggerType = 'message_received'): TriggerDraft => ({
+  type,
   event: '',
-  steps: [],
+  keywords: [],
+  keywordText: '',
+  match: 'any',
+  firstMessageOnly: false,
+  outsideHours: false,
+  to: 'resolved',
+  listId: '',
 });
+
+export const emptyDraft = (): WorkflowDraft => ({ name: '', trigger: emptyTrigger(), steps: [] });
 
 /** The DOM id (and test id) of the field a param names: `steps.2.duration` → `wf-steps-2-duration`. */
 export const fieldId = (param: string): string => `wf-${param.replace(/\./g, '-')}`;
@@ -48,13 +96,18 @@ export function stepName(steps: readonly StepDefinition[], id: string | null | u
   return step ? `Step ${index + 1} · ${stepLabel(step.type)}` : `“${id}” (missing)`;
 }
 
+/** The field of a step that holds one of its paths: `next`, `onTimeout`, `conditions.0.goto`… */
+export type PathField = 'next' | 'onTimeout' | 'onError' | 'else' | `conditions.${number}.goto`;
+
 export interface Path {
-  /** What takes this path ("If …", "Otherwise", "On timeout", "then"). */
+  /** What takes this path, in words ("Replied", "No reply after 1 minute", "Otherwise"); '' for plain "then". */
   label: string;
-  /** The step it leads to; null ends the run. */
+  /** The step it leads to; null ends the run ('' for a condition: not chosen yet). */
   target: string | null;
   /** The following step by position (drawn as the flow's arrow rather than a jump). */
   follows: boolean;
+  /** Where the step keeps it. */
+  field: PathField;
 }
 
 // ---- durations: a number and a unit, ISO 8601 underneath --------------------------------------

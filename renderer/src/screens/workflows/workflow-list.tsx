@@ -7,6 +7,8 @@ import { PagedTable, type Column } from '../../components/table.tsx';
 import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { hrefFor, useRoute } from '../../stores/route.ts';
 import { useWorkflows, type Workflow } from '../../stores/workflows.ts';
+import { triggerSummary, triggerTitle } from './canvas/flow-words.ts';
+import { triggerDraftOf } from './workflow-definition.ts';
 import { StatusActions, WorkflowStatusChip } from './workflow-status.tsx';
 import { ReadOnlyNote, useRightGate } from '../../components/needs-right.tsx';
 
@@ -21,21 +23,29 @@ function Intro({ onCreate }: { onCreate: () => void }) {
       createTestId="workflows-create-first"
     >
       <p>
-        A workflow runs a few steps for one customer when something happens in your shop — a cart is
-        abandoned, an order ships: send an approved <a href={hrefFor('templates')}>template</a>,
-        wait for their reply, branch on what they said, label the conversation in the{' '}
-        <a href={hrefFor('inbox')}>inbox</a>, call your server.
+        A workflow runs a few steps for one customer when they write to you (say “order”, or outside
+        your business hours) or when something happens in your shop — a cart is abandoned, an order
+        ships: send an approved <a href={hrefFor('templates')}>template</a>, wait for their reply,
+        branch on what they said, label the conversation in the <a href={hrefFor('inbox')}>inbox</a>
+        , hand it to a person, call your server.
       </p>
       <p>
-        Your shop starts it with <code>POST /api/events</code>; you can also start one by hand with
-        a test run and follow each step live.
+        You draw it as a flow and save it as a draft; it runs once you activate it. Your shop can
+        also start one with <code>POST /api/events</code>, and a test run follows each step live.
       </p>
     </ListIntro>
   );
 }
 
-export const triggerText = (workflow: Pick<Workflow, 'trigger'>): string =>
-  workflow.trigger.type === 'event' ? workflow.trigger.event : 'Manual';
+/** What starts a workflow, in a few words: its event's name, "A customer writes: Says “order”". */
+export function triggerText(workflow: Pick<Workflow, 'trigger'>): string {
+  const { trigger } = workflow;
+  if (trigger.type === 'event') return trigger.event;
+  const draft = triggerDraftOf(trigger);
+  return trigger.type === 'message_received'
+    ? `${triggerTitle(draft)}: ${triggerSummary(draft)}`
+    : triggerTitle(draft);
+}
 
 const COLUMNS: Column[] = [
   'Name',
@@ -69,7 +79,7 @@ export function WorkflowList() {
     <div className="screen" data-testid="screen-workflows">
       <PageHeader
         title="Workflows"
-        description="Automatic follow-ups: steps that run for a customer when an event arrives, with every run's steps shown live."
+        description="Automatic replies and follow-ups: steps that run for a customer when they write, when an event arrives, or when you start them — every run's steps shown live."
         actions={
           <button
             type="button"

@@ -4,8 +4,17 @@ import { FormError } from '../../components/form-error.tsx';
 import { SecretBox } from '../../components/secret-box.tsx';
 import { useAction } from '../../components/use-action.ts';
 import { notify } from '../../stores/toasts.ts';
-import { WORKFLOW_STATUS_LABELS, useWorkflows, type Workflow } from '../../stores/workflows.ts';
+import { api } from '../../api/client.ts';
+import { useWorkflows, type Workflow } from '../../stores/workflows.ts';
 import { useRightGate } from '../../components/needs-right.tsx';
+
+/** A workflow's state in a word (the chip's; the colour repeats it). */
+export const WORKFLOW_STATUS_WORDS: Readonly<Record<WorkflowStatus, string>> = {
+  draft: 'Draft',
+  active: 'Active',
+  paused: 'Paused',
+  archived: 'Archived',
+};
 
 /** A workflow's state in words (the word carries it; the colour repeats it). */
 export function WorkflowStatusChip({ status }: { status: WorkflowStatus }) {
@@ -15,30 +24,41 @@ export function WorkflowStatusChip({ status }: { status: WorkflowStatus }) {
       data-testid="wf-status"
       data-status={status}
     >
-      {WORKFLOW_STATUS_LABELS[status]}
+      {WORKFLOW_STATUS_WORDS[status]}
     </span>
   );
 }
 
-const ACTIONS: Record<WorkflowStatus, { to: WorkflowStatus; label: string }[]> = {
+type StatusAction = 'activate' | 'deactivate' | 'archive';
+
+const ACTIONS: Record<WorkflowStatus, { action: StatusAction; label: string }[]> = {
+  draft: [{ action: 'activate', label: 'Activate' }],
   active: [
-    { to: 'paused', label: 'Pause' },
-    { to: 'archived', label: 'Archive' },
+    { action: 'deactivate', label: 'Deactivate' },
+    { action: 'archive', label: 'Archive' },
   ],
   paused: [
-    { to: 'active', label: 'Activate' },
-    { to: 'archived', label: 'Archive' },
+    { action: 'activate', label: 'Activate' },
+    { action: 'archive', label: 'Archive' },
   ],
-  archived: [{ to: 'active', label: 'Activate' }],
+  archived: [{ action: 'activate', label: 'Activate' }],
 };
 
 const DONE: Record<WorkflowStatus, string> = {
+  draft: 'is a draft: it starts no runs',
   active: 'is active: its trigger starts runs',
   paused: 'is paused: it starts no runs; runs in flight go on',
   archived: 'is archived: it starts no runs',
 };
 
-/** Activate, pause or archive (only active workflows start runs; runs in flight go on). */
+const perform = (workflow: Workflow, action: StatusAction): Promise<Workflow> =>
+  action === 'activate'
+    ? api.workflows.activate(workflow.id)
+    : action === 'deactivate'
+      ? api.workflows.deactivate(workflow.id)
+      : useWorkflows.getState().setStatus(workflow.id, 'archived');
+
+/** Activate (its draft too), deactivate or archive (only active workflows start runs; runs in flight go on). */
 export function StatusActions({
   workflow,
   onChange,
@@ -48,29 +68,29 @@ export function StatusActions({
   onChange?: (workflow: Workflow) => void;
   small?: boolean;
 }) {
-  const setStatus = useWorkflows((s) => s.setStatus);
   const { busy, error, run } = useAction();
   const { gate } = useRightGate('automation.write');
   return (
     <>
-      {ACTIONS[workflow.status].map((action) => (
+      {ACTIONS[workflow.status].map(({ action, label }) => (
         <button
-          key={action.to}
+          key={action}
           type="button"
           className={`button${small ? ' button-small' : ''}`}
           {...gate}
           disabled={busy || gate.disabled}
-          aria-label={`${action.label} ${workflow.name}`}
+          aria-label={`${label} ${workflow.name}`}
           onClick={() =>
             void run(async () => {
-              const saved = await setStatus(workflow.id, action.to);
+              const saved = await perform(workflow, action);
+              useWorkflows.getState().apply(saved);
               onChange?.(saved);
               notify('success', `“${saved.name}” ${DONE[saved.status]}.`);
             })
           }
-          data-testid={`wf-${action.to === 'active' ? 'activate' : action.to === 'paused' ? 'pause' : 'archive'}`}
+          data-testid={`wf-${action}`}
         >
-          {action.label}
+          {label}
         </button>
       ))}
       <FormError error={error} />

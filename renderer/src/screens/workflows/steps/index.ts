@@ -4,6 +4,7 @@
  * rules' module in shared/workflow-steps/; the `satisfies` below refuses a registry that misses one.
  */
 import type { StepType } from '../../../../../shared/workflow-steps/index.ts';
+import { assign } from './assign.tsx';
 import { branch } from './branch.tsx';
 import { end } from './end.tsx';
 import { sendList } from './send-list.tsx';
@@ -24,6 +25,7 @@ const editors = {
   branch,
   webhook,
   update_conversation: updateConversation,
+  assign,
   end,
 } satisfies { [T in StepType]: StepEditor<T> };
 

@@ -13,7 +13,7 @@ import type {
 } from '../../../../../shared/workflow-steps/index.ts';
 import type { WorkflowProblem } from '../../../../../shared/workflow-rules.ts';
 import type { StepTargetProps } from '../step-fields.tsx';
-import type { Path, StepDraft } from '../workflow-draft.ts';
+import type { Path, PathField, StepDraft } from '../workflow-draft.ts';
 
 /** What a step's form is given by the card around it. */
 export interface StepFieldsProps {
@@ -35,8 +35,8 @@ export interface StepFieldsProps {
 /** The fields that name another step (or none: the default way). */
 export type TargetField = 'next' | 'onTimeout' | 'onError' | 'else';
 
-/** A path to `target` (none: the run ends), labelled. */
-export type PathTo = (label: string, target: string | null | undefined) => Path;
+/** A path to `target` (none: the run ends), labelled in words, kept in the step's `field`. */
+export type PathTo = (label: string, target: string | null | undefined, field: PathField) => Path;
 
 export interface StepEditor<T extends StepType> {
   type: T;
@@ -50,7 +50,7 @@ export interface StepEditor<T extends StepType> {
   Fields?: ComponentType<StepFieldsProps>;
   /** False: the step says where it goes itself (no "Then go to"). */
   next?: false;
-  /** Where it leads, drawn under its card (none: `then`, where it goes next). */
+  /** Where it leads, the canvas's labelled edges (none: `then`, where it goes next). */
   paths?(step: StepDraft, then: Path, path: PathTo): Path[];
   /** A saved step's fields that its draft edits in another shape (a webhook body as text). */
   toDraft?(step: StepDefinition): Partial<StepDraft>;

@@ -1,7 +1,5 @@
-import { useEffect } from 'react';
 import { CONVERSATION_STATUSES } from '../../../../../shared/workflow-steps/update-conversation.ts';
-import { isAssignable, useAgents } from '../../../stores/agents.ts';
-import { controlProps, Field, LabelsInput } from '../step-fields.tsx';
+import { controlProps, Field, LabelsInput, MemberOptions } from '../step-fields.tsx';
 import type { StepEditor, StepFieldsProps } from './step-editor.ts';
 
 export const updateConversation: StepEditor<'update_conversation'> = {
@@ -13,9 +11,6 @@ export const updateConversation: StepEditor<'update_conversation'> = {
 };
 
 function UpdateConversationFields({ step, field, set }: StepFieldsProps) {
-  const agents = useAgents((s) => s.agents);
-  const ensureAgents = useAgents((s) => s.ensureLoaded);
-  useEffect(() => ensureAgents(), [ensureAgents]);
   const assignee = step.assignee === undefined ? '' : step.assignee === null ? '-' : step.assignee;
   const statusField = field('status');
   const assigneeField = field('assignee');
@@ -25,6 +20,8 @@ function UpdateConversationFields({ step, field, set }: StepFieldsProps) {
         {...field(name)}
         labels={step[name] ?? []}
         onChange={(next) => set(name, { [name]: next })}
+        text={step.typed?.[name] ?? ''}
+        onText={(typed) => set(name, { typed: { ...step.typed, [name]: typed } })}
       />
     </Field>
   );
@@ -64,16 +61,10 @@ function UpdateConversationFields({ step, field, set }: StepFieldsProps) {
           >
             <option value="">Leave as it is</option>
             <option value="-">Unassign</option>
-            {agents
-              .filter((a) => isAssignable(a) || a.id === assignee)
-              .map((a) => (
-                <option key={a.id} value={a.id}>
-                  {isAssignable(a) ? a.name : `${a.name} (deactivated)`}
-                </option>
-              ))}
-            {assignee && assignee !== '-' && !agents.some((a) => a.id === assignee) ? (
-              <option value={assignee}>An agent no longer here</option>
-            ) : null}
+            <MemberOptions
+              value={assignee === '-' ? undefined : assignee}
+              gone="An agent no longer here"
+            />
           </select>
         </Field>
       </div>

@@ -1,4 +1,5 @@
 import { DurationInput, Field, StepTargetField } from '../step-fields.tsx';
+import { durationText } from '../workflow-draft.ts';
 import type { StepEditor, StepFieldsProps } from './step-editor.ts';
 
 export const waitForReply: StepEditor<'wait_for_reply'> = {
@@ -8,8 +9,8 @@ export const waitForReply: StepEditor<'wait_for_reply'> = {
   defaults: { timeout: 'P1D' },
   Fields: WaitForReplyFields,
   paths: (step, then, path) => [
-    path('On a reply', then.target),
-    path('On timeout', step.onTimeout),
+    path('Replied', then.target, 'next'),
+    path(`No reply after ${durationText(step.timeout)}`, step.onTimeout, 'onTimeout'),
   ],
 };
 

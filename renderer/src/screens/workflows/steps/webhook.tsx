@@ -8,7 +8,10 @@ export const webhook: StepEditor<'webhook'> = {
   idPrefix: 'webhook',
   defaults: { url: '', method: 'POST' },
   Fields: WebhookFields,
-  paths: (step, then, path) => (step.onError ? [then, path('If it fails', step.onError)] : [then]),
+  paths: (step, then, path) =>
+    step.onError
+      ? [{ ...then, label: 'Succeeded' }, path('If it keeps failing', step.onError, 'onError')]
+      : [then],
   // The body is edited as JSON text; it is sent only when it parses.
   toDraft: (step) =>
     step.body !== undefined ? { bodyText: JSON.stringify(step.body, null, 2) } : {},
