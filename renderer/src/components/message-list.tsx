@@ -1,5 +1,5 @@
+import { defaultRangeExtractor, useVirtualizer, type Range } from '@tanstack/react-virtual';
 import {
-  Fragment,
   useCallback,
   useEffect,
   useLayoutEffect,
@@ -18,6 +18,7 @@ import { hasMedia, type MediaMessage } from './media/message-media.tsx';
 import { REACT_WINDOW_CLOSED, type ServiceWindow } from './media/reactions.tsx';
 import { dayKey, dayLabel, isNote, MessageBubble } from './message-bubble.tsx';
 import { useNow } from './use-now.ts';
+import './message-list.css';
 
 /** A search to mark in the thread, and the match to show. */
 export interface ThreadSearchView {
@@ -62,8 +63,46 @@ function copiedText(container: HTMLElement, messages: readonly Message[]): strin
 
 /** Load older messages once the top is this close (px) while scrolling up (`endless`). */
 const LOAD_OLDER_AT = 120;
-/** Within this distance (px) of the bottom, the list follows new messages. */
-const PINNED_WITHIN = 48;
+/** Rows drawn beyond each edge of the view. */
+const OVERSCAN = 6;
+/** Space between rows (px), as the thread's flex gap was. */
+const ROW_GAP = 6;
+/** Space below the newest message (px): the rows' box holds it, so "the end" includes it. */
+const BOTTOM_SPACE = 16;
+/**
+ * A thread of up to this many rows is drawn whole (the first two pages: cheap, and every
+ * message stays findable in the page); a longer one only around the view.
+ */
+const DRAWN_WHOLE = 60;
+
+const rowsToDraw = (range: Range): number[] =>
+  range.count <= DRAWN_WHOLE
+    ? Array.from({ length: range.count }, (_, i) => i)
+    : defaultRangeExtractor(range);
+
+/** A row's likely height before it is drawn and measured (px). */
+function estimateHeight(message: Message): number {
+  const lines = Math.ceil(message.text.length / 48) + message.text.split('\n').length - 1;
+  const text = 22 + 19 * Math.max(1, lines);
+  const caption = message.text ? text : 0;
+  switch (message.media?.type) {
+    case 'image':
+      return 205 + caption;
+    case 'video':
+      return 160 + caption;
+    case 'sticker':
+      return 150;
+    case 'audio':
+      return 64;
+    case 'document':
+      return 80 + caption;
+    default:
+      break;
+  }
+  if (message.type === 'location') return 110;
+  if (message.type === 'contacts') return 24 + 100 * (message.contacts?.length ?? 1);
+  return text;
+}
 /** Older pages read, at most, to find a quoted message. */
 const JUMP_PAGES = 10;
 /** How long a message a quote jumped to stays marked (ms). */
@@ -126,45 +165,80 @@ export function MessageList({
 }: MessageListProps) {
   // A reaction the business sent shows on the message it reacts to, not as a bubble.
   const shown = useMemo(() => messages.filter((m) => m.type !== 'reaction'), [messages]);
+  // What the thread holds now, for work that spans renders (reading older pages, scrolling).
+  const latest = useRef({ shown, nextCursor, loadOlder });
+  useLayoutEffect(() => {
+    latest.current = { shown, nextCursor, loadOlder };
+  });
   const scrollRef = useRef<HTMLDivElement>(null);
-  const pinned = useRef(true);
-  const anchor = useRef<{ firstId: string | undefined; height: number }>({
-    firstId: undefined,
-    height: 0,
+  const rowsRef = useRef<HTMLDivElement>(null);
+  // Where the rows start inside the scroll box (below its padding): the virtualiser counts it in.
+  const [rowsTop, setRowsTop] = useState(0);
+  useLayoutEffect(() => {
+    const top = rowsRef.current?.offsetTop ?? 0;
+    if (top !== rowsTop) setRowsTop(top);
+  }, [rowsTop, status, shown.length, nextCursor, endless]);
+
+  // One row per message. Past two pages only the rows in view, and a few either side, are drawn: a thread of hundreds
+  // of photos keeps a few dozen elements however long it grows.
+  // The virtualiser's instance is stable; its methods are fresh each render by design, and
+  // nothing here is memoised on them.
+  // eslint-disable-next-line react-hooks/incompatible-library
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (index) => estimateHeight(shown[index]!),
+    getItemKey: (index) => shown[index]!.id,
+    overscan: OVERSCAN,
+    rangeExtractor: rowsToDraw,
+    gap: ROW_GAP,
+    paddingEnd: BOTTOM_SPACE,
+    scrollMargin: rowsTop,
+    // A chat: a page of older messages keeps the row being read in place, and at the end the
+    // thread follows what arrives.
+    anchorTo: 'end',
+    followOnAppend: true,
   });
 
+  /**
+   * Brings a message into view (a search match, a quote's target): its row first, so that it
+   * is drawn, then `selector` inside it to the middle of the thread.
+   */
+  const reveal = useCallback(
+    async (id: string, selector: string) => {
+      for (let frame = 0; frame < 12; frame++) {
+        const el = scrollRef.current?.querySelector(selector);
+        if (el) {
+          el.scrollIntoView({ block: 'center' });
+          return;
+        }
+        const index = latest.current.shown.findIndex((m) => m.id === id);
+        if (index < 0) return;
+        virtualizer.scrollToIndex(index, { align: 'center' });
+        await nextFrame();
+      }
+    },
+    [virtualizer],
+  );
+
+  // What the agent sends shows where they are typing: the thread goes down to it.
   const meId = useSession(selectMemberId);
   const lastId = useRef<string | undefined>(undefined);
-
   useLayoutEffect(() => {
-    const el = scrollRef.current;
-    if (!el) return;
     const last = shown[shown.length - 1];
-    // What the agent sends shows where they are typing: the thread goes down to it.
     if (last && lastId.current && last.id !== lastId.current && sentBy(last, meId)) {
-      pinned.current = true;
+      virtualizer.scrollToIndex(shown.length - 1, { align: 'end' });
     }
     lastId.current = last?.id;
-    const firstId = shown[0]?.id;
-    if (anchor.current.firstId && firstId !== anchor.current.firstId && !pinned.current) {
-      // Older messages were prepended: keep the one that was on screen where it was.
-      el.scrollTop += el.scrollHeight - anchor.current.height;
-    } else if (pinned.current) {
-      el.scrollTop = el.scrollHeight;
-    }
-    anchor.current = { firstId, height: el.scrollHeight };
-  }, [shown, meId]);
+  }, [shown, meId, virtualizer]);
 
-  // After the scroll position is settled above: bring the current search match into view.
+  // Bring the current search match into view, once each time it changes.
   const currentMessageId = search?.current?.messageId;
   const currentOccurrence = search?.current?.occurrence;
   useLayoutEffect(() => {
     if (currentMessageId === undefined) return;
-    const mark = scrollRef.current?.querySelector('[data-testid="search-match-current"]');
-    if (!mark) return;
-    pinned.current = false;
-    mark.scrollIntoView({ block: 'center' });
-  }, [currentMessageId, currentOccurrence, messages]);
+    void reveal(currentMessageId, '[data-testid="search-match-current"]');
+  }, [currentMessageId, currentOccurrence, reveal]);
 
   // The lists this thread sent, by id: a customer's pick names the list it came from.
   const sentLists = useMemo(() => {
@@ -201,12 +275,7 @@ export function MessageList({
 
   // A quote's click: go to the quoted message, reading older pages until it is loaded.
   const [jump, setJump] = useState<{ id: string; at: number } | null>(null);
-  const latest = useRef({ shown, nextCursor, loadOlder });
-  useLayoutEffect(() => {
-    latest.current = { shown, nextCursor, loadOlder };
-  });
   const jumpTo = useCallback(async (id: string) => {
-    pinned.current = false;
     for (let page = 0; ; page++) {
       const { shown: loaded, nextCursor: cursor, loadOlder: older } = latest.current;
       if (loaded.some((m) => m.id === id)) {
@@ -232,12 +301,8 @@ export function MessageList({
     );
   }, []);
   useLayoutEffect(() => {
-    if (!jump) return;
-    const el = scrollRef.current?.querySelector(`[data-message-id="${CSS.escape(jump.id)}"]`);
-    if (!el) return;
-    pinned.current = false;
-    el.scrollIntoView({ block: 'center' });
-  }, [jump]);
+    if (jump) void reveal(jump.id, `[data-message-id="${CSS.escape(jump.id)}"]`);
+  }, [jump, reveal]);
   useEffect(() => {
     if (!jump) return;
     const timer = window.setTimeout(() => setJump(null), JUMP_MARK_MS);
@@ -260,7 +325,6 @@ export function MessageList({
   const onScroll = () => {
     const el = scrollRef.current;
     if (!el) return;
-    pinned.current = el.scrollHeight - el.scrollTop - el.clientHeight < PINNED_WITHIN;
     if (
       endless &&
       el.scrollTop < LOAD_OLDER_AT &&
@@ -272,33 +336,77 @@ export function MessageList({
     }
   };
 
+  const head = nextCursor ? (
+    <div className="thread-older">
+      <button
+        type="button"
+        className="button button-small"
+        disabled={loadingOlder}
+        onClick={() => loadOlder().catch(notifyError)}
+        data-testid="load-older"
+      >
+        {loadingOlder ? 'Loading…' : 'Load older messages'}
+      </button>
+    </div>
+  ) : endless && status === 'ready' && shown.length > 0 ? (
+    <div className="thread-start">Start of the conversation</div>
+  ) : null;
+
+  const row = (index: number) => {
+    const message = shown[index]!;
+    const previous = shown[index - 1];
+    const newDay = !previous || dayKey(previous.createdAt) !== dayKey(message.createdAt);
+    const sender = senderOf?.(message) ?? null;
+    // A run of messages from one sender is labelled once.
+    const sameSender =
+      !newDay &&
+      previous !== undefined &&
+      !isNote(previous) &&
+      !isNote(message) &&
+      previous.direction === message.direction &&
+      senderOf?.(previous) === sender;
+    return (
+      <>
+        {newDay ? (
+          <div className="wa-day" data-testid="day-separator">
+            {dayLabel(message.createdAt, now)}
+          </div>
+        ) : null}
+        <MessageBubble
+          message={message}
+          sender={sameSender ? undefined : (sender ?? undefined)}
+          listName={message.listReply ? sentLists.get(message.listReply.listId) : undefined}
+          author={authorOf(message)}
+          quoted={quoteOf(message)}
+          onJump={onJump}
+          onOpenImage={setViewing}
+          serviceWindow={window_}
+          onReply={onReply}
+          jumped={jump?.id === message.id}
+          highlight={
+            search?.query
+              ? {
+                  query: search.query,
+                  current:
+                    search.current?.messageId === message.id ? search.current.occurrence : null,
+                }
+              : null
+          }
+        />
+      </>
+    );
+  };
+
   return (
     <>
       <div
-        className={className}
+        className={`${className} message-list`}
         ref={scrollRef}
         onScroll={onScroll}
         onCopy={onCopy}
         data-testid={testId}
       >
-        {nextCursor ? (
-          <div className="thread-older">
-            <button
-              type="button"
-              className="button button-small"
-              disabled={loadingOlder}
-              onClick={() => {
-                pinned.current = false;
-                loadOlder().catch(notifyError);
-              }}
-              data-testid="load-older"
-            >
-              {loadingOlder ? 'Loading…' : 'Load older messages'}
-            </button>
-          </div>
-        ) : endless && status === 'ready' && messages.length > 0 ? (
-          <div className="thread-start">Start of the conversation</div>
-        ) : null}
+        {head}
         {status === 'loading' && shown.length === 0 ? (
           <p className="wa-placeholder">Loading messages…</p>
         ) : null}
@@ -307,51 +415,21 @@ export function MessageList({
             {emptyText}
           </p>
         ) : null}
-        {shown.map((message, i) => {
-          const previous = shown[i - 1];
-          const newDay = !previous || dayKey(previous.createdAt) !== dayKey(message.createdAt);
-          const sender = senderOf?.(message) ?? null;
-          // A run of messages from one sender is labelled once.
-          const sameSender =
-            !newDay &&
-            previous !== undefined &&
-            !isNote(previous) &&
-            !isNote(message) &&
-            previous.direction === message.direction &&
-            senderOf?.(previous) === sender;
-          return (
-            <Fragment key={message.id}>
-              {newDay ? (
-                <div className="wa-day" data-testid="day-separator">
-                  {dayLabel(message.createdAt, now)}
-                </div>
-              ) : null}
-              <MessageBubble
-                message={message}
-                sender={sameSender ? undefined : (sender ?? undefined)}
-                listName={message.listReply ? sentLists.get(message.listReply.listId) : undefined}
-                author={authorOf(message)}
-                quoted={quoteOf(message)}
-                onJump={onJump}
-                onOpenImage={setViewing}
-                serviceWindow={window_}
-                onReply={onReply}
-                jumped={jump?.id === message.id}
-                highlight={
-                  search?.query
-                    ? {
-                        query: search.query,
-                        current:
-                          search.current?.messageId === message.id
-                            ? search.current.occurrence
-                            : null,
-                      }
-                    : null
-                }
-              />
-            </Fragment>
-          );
-        })}
+        <div ref={rowsRef} className="thread-rows" style={{ height: virtualizer.getTotalSize() }}>
+          {virtualizer.getVirtualItems().map((item) => (
+            <div
+              key={item.key}
+              ref={virtualizer.measureElement}
+              data-index={item.index}
+              className="thread-row"
+              style={{
+                transform: `translateY(${item.start - virtualizer.options.scrollMargin}px)`,
+              }}
+            >
+              {row(item.index)}
+            </div>
+          ))}
+        </div>
       </div>
       {viewing !== null && images.some((m) => m.id === viewing) ? (
         <ImageViewer
