@@ -18,11 +18,14 @@
 import Database from 'better-sqlite3';
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { BENCH_BUILD, benchStore, bundleCore, end, root, sleep } from './serve-common.mjs';
 
-const RATE = 1000;
+const RATE = Number(process.env.BENCH_TRIGGER_RATE ?? 1000);
+/** Keep-alive connections the load uses at most (autocannon's 32, as the other HTTP benches). */
+const CONNECTIONS = 32;
 const WORKFLOWS = 20;
 /** What trigger evaluation may add to the inbound path's p99 (issue 23). */
 const ADDED_P99_MS = 1;
@@ -81,6 +84,27 @@ function textOf(i) {
 }
 
 const phoneOf = (i) => `+4915790${String(i).padStart(6, '0')}`;
+const idOf = (i) => `ct_0TRIG${String(i).padStart(21, '0')}`;
+
+/** POSTs JSON over `agent`; resolves to the status (a network error rejects). */
+function post(agent, url, key, body) {
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      url,
+      {
+        method: 'POST',
+        agent,
+        headers: { 'x-api-key': key, 'content-type': 'application/json' },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode));
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
+}
 const quantile = (sorted, q) =>
   sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] : 0;
 
@@ -109,13 +133,19 @@ function startServer(dir) {
 
 /**
  * Sends messages `from`…`from + count - 1` open-loop at RATE a second (each at its slot, not
- * waiting for earlier answers); answers the client-side latencies (ms) and the rate achieved.
+ * waiting for earlier answers; at most CONNECTIONS in flight, the rest queue at the client and
+ * their latency counts from their slot); answers the latencies (ms) and the rate achieved.
  */
 async function load(url, key, from, count) {
-  const headers = { 'x-api-key': key, 'content-type': 'application/json' };
+  const agent = new http.Agent({ keepAlive: true, maxSockets: CONNECTIONS });
   const latencies = [];
   const pending = [];
   let failures = 0;
+  const reasons = new Map();
+  const fail = (why) => {
+    failures++;
+    reasons.set(why, (reasons.get(why) ?? 0) + 1);
+  };
   const started = performance.now();
   let next = 0;
   while (next < count) {
@@ -124,17 +154,15 @@ async function load(url, key, from, count) {
       const i = from + next;
       const t0 = performance.now();
       pending.push(
-        fetch(`${url}/api/simulator/inbound`, {
-          method: 'POST',
-          headers,
-          body: JSON.stringify({ phone: phoneOf(i), message: textOf(i) }),
+        post(agent, `${url}/api/simulator/inbound`, key, {
+          phone: phoneOf(i),
+          message: textOf(i),
         }).then(
-          async (res) => {
-            await res.arrayBuffer();
-            if (res.status !== 200) failures++;
+          (status) => {
+            if (status !== 200) fail(`HTTP ${status}`);
             latencies.push(performance.now() - t0);
           },
-          () => failures++,
+          (e) => fail(String(e.code ?? e.message)),
         ),
       );
     }
@@ -142,6 +170,9 @@ async function load(url, key, from, count) {
   }
   const sentMs = performance.now() - started;
   await Promise.all(pending);
+  agent.destroy();
+  if (reasons.size)
+    console.error(`inbound failures: ${JSON.stringify(Object.fromEntries(reasons))}`);
   return { latencies, failures, ratePerSecond: count / (sentMs / 1000) };
 }
 
@@ -182,7 +213,15 @@ function checkRuns(dir, matcher, workflows) {
 
 /** One load: a fresh store (with the workflows or none), its server, warm-up, the load. */
 async function run(withWorkflows, seconds, matcher) {
-  const { dir, key } = benchStore('parley-trigger-bench-', 1000, () => {});
+  // Every sender is a contact already (a new one each message: no contact is in a run yet).
+  const senders = Math.round((WARMUP_MS * RATE) / 1000) + seconds * RATE;
+  const { dir, key } = benchStore('parley-trigger-bench-', 1000, (db, ws, now) => {
+    const contact = db.prepare(
+      `INSERT INTO contacts (id, workspace_id, environment, phone, name, created_at, updated_at)
+       VALUES (?, ?, 'test', ?, ?, ?, ?)`,
+    );
+    for (let i = 0; i < senders; i++) contact.run(idOf(i), ws, phoneOf(i), `Person ${i}`, now, now);
+  });
   const server = await startServer(dir);
   try {
     const api = async (method, p, body) => {
@@ -291,7 +330,7 @@ export function printWorkflowTriggerRows({ seconds, bare, listening }) {
   const w = header.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
   const line = (cells) => '| ' + cells.map((c, i) => c.padEnd(w[i])).join(' | ') + ' |';
   console.log(
-    `\nListening workflows: ${RATE} inbound messages/s for ${seconds} s, open-loop, each from a new phone; inbound path = the server's own time in messages.receive (the inbound transaction)\n`,
+    `\nListening workflows: ${RATE} inbound messages/s for ${seconds} s, open-loop over ${CONNECTIONS} keep-alive connections, each from another contact; inbound path = the server's own time in messages.receive (the inbound transaction)\n`,
   );
   console.log(line(header));
   console.log('|' + w.map((x) => '-'.repeat(x + 2)).join('|') + '|');

@@ -155,7 +155,7 @@ export function listeningTriggers(d: {
         ...start(
           scope,
           contactId,
-          picked.filter((l) => !matched.some((m) => m.workflow.id === l.workflow.id)),
+          picked,
           payload,
           { type: 'list_reply', messageId: facts.messageId },
           reply,
