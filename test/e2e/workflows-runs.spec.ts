@@ -162,6 +162,13 @@ test('the owner plays the customer through both branches; each run says its outc
   );
   await expect(at('thanks')).toHaveCount(0);
 
+  // Its path on the canvas: the steps it went through, and not the others.
+  await timeline.getByTestId('run-show-canvas').click();
+  await expect(page.getByTestId('run-canvas')).toHaveAttribute(
+    'data-path',
+    'ask await route fallback',
+  );
+
   // The history tells the two apart, each in its own words.
   await page.getByRole('link', { name: 'All runs' }).click();
   await expect(
@@ -293,6 +300,9 @@ test('the run history, a waiting run with its test panel and the inbox banner ar
   await page.goto(`/#/workflows/${workflowId}/runs/${runId}`);
   await expect(page.getByTestId('test-run-panel').getByTestId('run-times-out')).toBeVisible();
   found.push(...(await audit(page, 'waiting run, test panel')));
+  await page.getByTestId('run-show-canvas').click();
+  await expect(page.getByTestId('run-canvas')).toHaveAttribute('data-current', 'await');
+  found.push(...(await audit(page, 'waiting run on the canvas')));
 
   await page.goto('/#/inbox');
   await page.getByTestId('conversation-row').filter({ hasText: NAME }).click();

@@ -18,6 +18,7 @@ import {
 } from '../../stores/workflow-runs.ts';
 import type { Workflow } from '../../stores/workflows.ts';
 import { outcomeDetail, runContact, triggerWords } from './run-format.ts';
+import { RunOnCanvas } from './run-on-canvas.tsx';
 import { RunOutcomeChip } from './run-status.tsx';
 import { RunStepItem } from './run-steps.tsx';
 import { PlayCustomer, TestRunDialog } from './test-run-dialog.tsx';
@@ -155,6 +156,8 @@ export function RunHistory({ workflow }: { workflow: Workflow }) {
   );
 }
 
+const RUN_CANVAS_ID = 'run-canvas';
+
 /** One run's steps in order, with times and readable results; followed live; cancellable. */
 export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: string }) {
   const run = useWorkflowRun((s) => s.run);
@@ -167,6 +170,7 @@ export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: st
   const openId = useWorkflowRun((s) => s.runId);
   const testMode = useSession(selectIsTestMode);
   const [confirming, setConfirming] = useState(false);
+  const [onCanvas, setOnCanvas] = useState(false);
   const { gate } = useRightGate('automation.write');
 
   useEffect(() => {
@@ -215,6 +219,16 @@ export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: st
         actions={
           shown ? (
             <>
+              <button
+                type="button"
+                className="button"
+                aria-expanded={onCanvas}
+                aria-controls={RUN_CANVAS_ID}
+                onClick={() => setOnCanvas((v) => !v)}
+                data-testid="run-show-canvas"
+              >
+                {onCanvas ? 'Hide the canvas' : 'Show on canvas'}
+              </button>
               {inFlight ? (
                 <button
                   type="button"
@@ -241,6 +255,7 @@ export function RunTimeline({ workflow, runId }: { workflow: Workflow; runId: st
             </div>
           ) : null}
           {testMode && inFlight ? <PlayCustomer workflow={workflow} run={shown} /> : null}
+          {onCanvas ? <RunOnCanvas workflow={workflow} run={shown} id={RUN_CANVAS_ID} /> : null}
           <ol className="wf-timeline" aria-label="Steps of the run" data-testid="wf-timeline">
             {shown.steps.map((step, i) => (
               <RunStepItem key={`${step.stepId}-${i}`} step={step} />
