@@ -22,6 +22,7 @@ import { TeamScreen } from './screens/team/team-screen.tsx';
 import { PlaygroundScreen } from './screens/playground/playground-screen.tsx';
 import { ApiKeysScreen } from './screens/settings/api-keys-screen.tsx';
 import { ChannelSettingsScreen } from './screens/settings/channel-settings.tsx';
+import { WorkspaceSettingsScreen } from './screens/settings/workspace-settings.tsx';
 import { isJoinPage, JoinPage } from './screens/sign-in/join-page.tsx';
 import { SignInPage } from './screens/sign-in/sign-in-page.tsx';
 import { TemplatesScreen } from './screens/templates/templates-screen.tsx';
@@ -67,6 +68,8 @@ function Screen({ route }: { route: Route }) {
       return <PlaygroundScreen />;
     case 'webhooks':
       return <WebhooksScreen />;
+    case 'settings/workspace':
+      return <WorkspaceSettingsScreen />;
     case 'settings/keys':
       return <ApiKeysScreen />;
     case 'settings/channel':

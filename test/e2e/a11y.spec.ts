@@ -13,6 +13,7 @@ import {
   apiPost,
   createApiKey,
   expect,
+  parleyCli,
   signInLink,
   test,
   type ParleyServer,
@@ -372,6 +373,42 @@ test('axe finds no critical or serious violation with data: an open thread, fill
   await switchMode(page, 'live');
   found.push(...(await auditAll(page, 'data live')));
   expect(found, found.join('\n')).toEqual([]);
+  await page.context().close();
+});
+
+test('Settings → Workspace passes axe at 1024×700: a field’s error showing, the top bar’s low-balance warning, the retention table', async ({
+  browser,
+  server,
+}) => {
+  // $1.00 against the default $5.00 threshold: live mode warns in the top bar.
+  await parleyCli(server, ['wallet', 'topup', '--amount', '1.00']);
+  const page = await axePage(browser, server);
+  await page.setViewportSize({ width: 1024, height: 700 });
+  await page.goto('/#/inbox');
+  await switchMode(page, 'live');
+  await waitForScreen(page, '#/settings/workspace');
+  await expect(page.getByTestId('low-balance-warning')).toBeVisible();
+  await expect(page.getByTestId('ws-retention-row').first()).toBeVisible();
+  await page.getByTestId('ws-public-url').fill('not a web address');
+  await page.getByTestId('ws-public-url-save').click();
+  await expect(page.getByTestId('ws-public-url-error')).toBeVisible();
+  const found = await audit(page, 'workspace settings 1024');
+  expect(found, found.join('\n')).toEqual([]);
+  // Usable there: every card's controls reach the viewport, and the page never scrolls sideways.
+  for (const id of [
+    'ws-allow-private',
+    'ws-low-balance-save',
+    'team-auto-assign',
+    'ws-public-url-save',
+  ]) {
+    await page.getByTestId(id).scrollIntoViewIfNeeded();
+    await expect(page.getByTestId(id)).toBeInViewport();
+  }
+  const sideways = await page.evaluate(() => {
+    const main = document.querySelector('main.content')!;
+    return main.scrollWidth - main.clientWidth;
+  });
+  expect(sideways).toBeLessThanOrEqual(0);
   await page.context().close();
 });
 

@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from '@playwright/test';
 import { parse } from 'csv-parse/sync';
 import { seedCampaignAudience, seedGroup, setSimulator } from './campaign-seed.ts';
-import { apiPost, createApiKey, expect, test } from './fixtures.ts';
+import { apiPost, createApiKey, expect, parleyCli, test } from './fixtures.ts';
 
 const FORMULA = '=HYPERLINK("http://evil.example","open me")';
 
@@ -124,4 +124,95 @@ test('the contacts export takes the list’s filter; campaign and email recipien
   // Each export is in the audit trail.
   await page.goto('/#/settings/audit');
   await expect(page.getByTestId('audit-row').filter({ hasText: 'Exported data' })).toHaveCount(4);
+});
+
+test('workspace settings change on their screen and are in force at once: the low-balance warning, private targets, assignment, the public URL', async ({
+  page,
+  request,
+  server,
+}) => {
+  // $10.00 in the wallet; the default threshold is $5.00.
+  await parleyCli(server, ['wallet', 'topup', '--amount', '10.00']);
+  await page.goto('/#/inbox');
+  await page.getByTestId('mode-live').click();
+  await expect(page.getByTestId('mode-live')).toHaveAttribute('aria-pressed', 'true');
+  await page.getByTestId('nav-settings-workspace').click();
+  const screen = page.getByTestId('screen-workspace');
+  await expect(screen.getByRole('heading', { level: 1 })).toHaveText('Workspace');
+  await expect(page.getByTestId('low-balance-warning')).toHaveCount(0);
+
+  // A threshold above the balance: the top bar warns at once, on every live screen.
+  const threshold = screen.getByTestId('ws-low-balance');
+  await expect(threshold).toHaveValue('5.00');
+  await threshold.fill('lots');
+  await screen.getByTestId('ws-low-balance-save').click();
+  await expect(screen.getByTestId('ws-low-balance-error')).toContainText('Enter an amount');
+  await threshold.fill('20');
+  await screen.getByTestId('ws-low-balance-save').click();
+  const warning = page.getByTestId('low-balance-warning');
+  await expect(warning).toContainText('Low balance: $10.00');
+  await expect(screen.getByTestId('ws-wallet')).toContainText('under the threshold');
+  for (const where of ['nav-inbox', 'nav-contacts', 'nav-campaigns', 'nav-wallet']) {
+    await page.getByTestId(where).click();
+    await expect(warning).toBeVisible();
+  }
+  // Not in test mode; back in live mode, a top-up clears it.
+  await page.getByTestId('mode-test').click();
+  await expect(warning).toHaveCount(0);
+  await page.getByTestId('mode-live').click();
+  await expect(warning).toBeVisible();
+  await page.getByTestId('topup-amount').fill('15');
+  await page
+    .getByTestId('topup-form')
+    .getByRole('button', { name: /top up/i })
+    .click();
+  await expect(warning).toHaveCount(0);
+
+  // Private targets: a loopback webhook is refused until the setting allows it.
+  const key = await createApiKey(server, 'test', 'e2e-settings');
+  const hook = { url: 'http://127.0.0.1:9/hook', events: ['message.received'] };
+  const refused = await request.post('/webhooks', { headers: { 'X-API-Key': key }, data: hook });
+  expect(refused.status()).toBe(400);
+  await page.goto('/#/settings/workspace');
+  await screen.getByTestId('ws-allow-private').click();
+  await expect(screen.getByTestId('ws-allow-private')).toBeChecked();
+  await expect(page.getByTestId('toast-success').last()).toContainText(
+    'Private and loopback targets are allowed',
+  );
+  await apiPost(request, key, '/webhooks', hook);
+
+  // Assignment is one record with Settings → Team.
+  await screen.getByTestId('team-auto-assign').click();
+  await expect(screen.getByTestId('team-auto-assign')).toBeChecked();
+  await expect(screen.getByTestId('ws-capacity-note')).toContainText('Settings → Team');
+  await screen.getByTestId('ws-capacity-note').getByRole('link').click();
+  await expect(page.getByTestId('screen-team').getByTestId('team-auto-assign')).toBeChecked();
+
+  // The public URL: email links use it at once.
+  await page.goto('/#/settings/workspace');
+  const url = screen.getByTestId('ws-public-url');
+  await url.fill('desk.acme.example');
+  await screen.getByTestId('ws-public-url-save').click();
+  await expect(screen.getByTestId('ws-public-url-error')).toContainText('https://');
+  await url.fill('https://desk.acme.example/');
+  await screen.getByTestId('ws-public-url-save').click();
+  await expect(screen.getByTestId('ws-public-url-save')).toBeDisabled();
+  const email = await page.request.get('/v1/email/settings');
+  expect(((await email.json()) as { effectivePublicUrl: string }).effectivePublicUrl).toBe(
+    'https://desk.acme.example',
+  );
+
+  // Retention is the desk's: shown, with how it is set.
+  const retention = screen.getByTestId('ws-retention');
+  await expect(retention.getByTestId('ws-retention-row')).toHaveCount(11);
+  await expect(retention.locator('[data-kind="events"]')).toContainText('30 days');
+  await expect(retention.locator('[data-kind="events"]')).toContainText(
+    'PARLEY_RETENTION_EVENTS_DAYS',
+  );
+
+  // Every change is in the audit trail (which fields, not their values).
+  await page.goto('/#/settings/audit');
+  await expect(page.getByTestId('audit-row').filter({ hasText: 'Changed settings' })).toHaveCount(
+    4,
+  );
 });

@@ -98,6 +98,11 @@ import type {
 } from '../../../shared/schemas/members.ts';
 import type { TeamStatus, shareTeamBody } from '../../../shared/schemas/team.ts';
 import type {
+  Retention,
+  WorkspaceSettings,
+  WorkspaceSettingsBody,
+} from '../../../shared/schemas/workspace-settings.ts';
+import type {
   CreatedWebhook,
   CreateWebhookBody,
   DeliveryStatus,
@@ -672,14 +677,13 @@ export type InviteBody = z.input<typeof inviteBody>;
 export type ShareTeamBody = z.input<typeof shareTeamBody>;
 
 /** The workspace's settings (`GET /api/workspace/settings`). */
-export interface WorkspaceSettings {
-  allowPrivateWebhooks: boolean;
-  lowBalanceThresholdMicros: number;
-  /** New work goes round-robin to online agents under capacity. */
-  autoAssign: boolean;
-  /** A member's reply to an unassigned conversation assigns it to them. */
-  assignOnFirstReply: boolean;
-}
+/** Settings → Workspace (README "Workspace settings"); retention is the desk's, read-only. */
+export type {
+  Retention,
+  RetentionKind,
+  WorkspaceSettings,
+  WorkspaceSettingsBody,
+} from '../../../shared/schemas/workspace-settings.ts';
 
 /** The audit trail's filters (`action` may name a family with a trailing dot: `member.`). */
 export interface AuditQuery extends PageParams {
@@ -1167,8 +1171,10 @@ export const api = {
   workspace: {
     settings: (): Promise<WorkspaceSettings> => json('GET', '/api/workspace/settings'),
     /** Fields left out keep their values. */
-    updateSettings: (body: Partial<WorkspaceSettings>): Promise<WorkspaceSettings> =>
+    updateSettings: (body: WorkspaceSettingsBody): Promise<WorkspaceSettings> =>
       json('PATCH', '/api/workspace/settings', { body }),
+    /** How long the desk keeps what only grows: set where it runs, read here. */
+    retention: (): Promise<Retention> => json('GET', '/api/workspace/retention'),
   },
 
   /** Every member as an assignee: the picker offers active ones; inactive names still resolve. */

@@ -226,6 +226,14 @@ export const FlowIcon = () => (
 );
 
 /** Members and roles. */
+/** Workspace settings. */
+export const SlidersIcon = () => (
+  <Icon>
+    <path d="M4 21v-7M4 10V3M12 21v-9M12 8V3M20 21v-5M20 12V3" />
+    <path d="M1 14h6M9 8h6M17 16h6" />
+  </Icon>
+);
+
 export const ShieldIcon = () => (
   <Icon>
     <path d="M12 22s8-4 8-10V5l-8-3-8 3v7c0 6 8 10 8 10z" />

@@ -17,6 +17,7 @@ import {
   ReplyIcon,
   SendIcon,
   ShieldIcon,
+  SlidersIcon,
   TemplateIcon,
   WalletIcon,
 } from './icons.tsx';
@@ -100,6 +101,7 @@ export function Sidebar() {
         <NavLink route="webhooks" icon={<SendIcon />} />
       </NavGroup>
       <NavGroup heading="Settings" routes={SETTINGS_ROUTES}>
+        <NavLink route="settings/workspace" icon={<SlidersIcon />} />
         <NavLink route="settings/keys" icon={<KeyIcon />} />
         <NavLink route="settings/channel" icon={<PhoneIcon />} />
         <NavLink route="settings/members" icon={<ShieldIcon />} />

@@ -13,6 +13,7 @@ export const ROUTES = [
   'wallet',
   'playground',
   'webhooks',
+  'settings/workspace',
   'settings/keys',
   'settings/channel',
   'settings/members',
@@ -40,6 +41,8 @@ export const ROUTE_RIGHTS: Readonly<Record<Route, Right>> = {
   // The playground calls the API with a key: it is for those who may hold keys.
   playground: 'keys',
   webhooks: 'webhooks',
+  // Admins only: agents do not read the workspace's settings (an API key may, but has no UI).
+  'settings/workspace': 'workspace.read',
   'settings/keys': 'keys',
   'settings/channel': 'channel.read',
   'settings/members': 'members',
@@ -62,6 +65,7 @@ export const SCREEN_NAMES: Readonly<Record<Route, string>> = {
   wallet: 'Wallet',
   playground: 'API playground',
   webhooks: 'Webhooks',
+  'settings/workspace': 'Workspace',
   'settings/keys': 'API keys',
   'settings/channel': 'Channel',
   'settings/members': 'Members',

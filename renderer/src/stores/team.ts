@@ -1,7 +1,7 @@
 import { create } from 'zustand';
 import type { TeamStatus } from '../../../shared/schemas/team.ts';
 import type { ReassignResult, TeamAgent } from '../../../shared/schemas/together.ts';
-import { api, errorMessage, type ShareTeamBody, type WorkspaceSettings } from '../api/client.ts';
+import { api, errorMessage, type ShareTeamBody } from '../api/client.ts';
 import { events } from '../api/events.ts';
 import {
   createRequestGuard,
@@ -22,31 +22,26 @@ interface Parts {
   agents: Part<TeamAgent[]>;
   /** GET /api/team: whether this desk is shared, where, with which certificate. */
   desk: Part<TeamStatus | null>;
-  /** GET /api/workspace/settings: the assignment settings among the others. */
-  settings: Part<WorkspaceSettings | null>;
 }
 type PartKey = keyof Parts;
 
 const idle = (): Parts => ({
   agents: { data: [], status: 'idle', error: null },
   desk: { data: null, status: 'idle', error: null },
-  settings: { data: null, status: 'idle', error: null },
 });
 
 /**
- * Settings → Team: the admin's view of the team, the workspace's assignment settings, and
- * whether this desk is shared on the network. Each part loads on its own: a member may hold the
- * right to one and not another.
+ * Settings → Team: the admin's view of the team and whether this desk is shared on the network
+ * (the assignment settings are the workspace's: stores/workspace-settings.ts). Each part loads
+ * on its own: a member may hold the right to one and not another.
  */
 interface TeamState extends Parts {
   loadAgents: () => Promise<void>;
   loadDesk: () => Promise<void>;
-  loadSettings: () => Promise<void>;
   setCapacity: (memberId: string, capacity: number) => Promise<TeamAgent>;
   /** `to`: a member id, `unassigned` or `round_robin`. */
   reassignAll: (memberId: string, to: string) => Promise<ReassignResult>;
   share: (body: ShareTeamBody) => Promise<TeamStatus>;
-  updateSettings: (patch: Partial<WorkspaceSettings>) => Promise<WorkspaceSettings>;
   reset: () => void;
 }
 
@@ -54,7 +49,6 @@ export const useTeam = create<TeamState>()((set, get) => {
   const guards: Record<PartKey, RequestGuard> = {
     agents: createRequestGuard(),
     desk: createRequestGuard(),
-    settings: createRequestGuard(),
   };
   const setPart = <K extends PartKey>(key: K, part: Parts[K]): void =>
     set({ [key]: part } as Pick<Parts, K>);
@@ -86,7 +80,6 @@ export const useTeam = create<TeamState>()((set, get) => {
 
     loadAgents: () => load('agents', async () => (await api.team.agents()).data),
     loadDesk: () => load('desk', () => api.team.status()),
-    loadSettings: () => load('settings', () => api.workspace.settings()),
 
     setCapacity: async (memberId, capacity) => {
       const agent = await api.team.setCapacity(memberId, capacity);
@@ -108,12 +101,6 @@ export const useTeam = create<TeamState>()((set, get) => {
       const desk = await api.team.share(body);
       put('desk', desk);
       return desk;
-    },
-
-    updateSettings: async (patch) => {
-      const settings = await api.workspace.updateSettings(patch);
-      put('settings', settings);
-      return settings;
     },
 
     reset: () => {

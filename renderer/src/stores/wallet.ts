@@ -4,7 +4,7 @@ import type { LedgerEntry, Wallet } from '../../../shared/schemas/index.ts';
 import { api } from '../api/client.ts';
 import { events } from '../api/events.ts';
 import { createPagedList, emptyPagedList, type PagedListMeta } from './paged-list.ts';
-import { registerScopedStore } from './scope.ts';
+import { createRequestGuard, registerScopedStore } from './scope.ts';
 import { notify } from './toasts.ts';
 
 interface WalletState extends PagedListMeta {
@@ -13,6 +13,11 @@ interface WalletState extends PagedListMeta {
   load: () => Promise<void>;
   loadMore: () => Promise<void>;
   topup: (amountMicros: number, description?: string) => Promise<LedgerEntry>;
+  /**
+   * Reads the balance and the low-balance threshold alone (not the ledger): what the top bar's
+   * warning needs on every screen. A failure leaves what is shown.
+   */
+  refreshBalance: () => Promise<void>;
   reset: () => void;
 }
 
@@ -24,6 +29,7 @@ const initial = (): Pick<WalletState, 'wallet' | 'entries' | keyof PagedListMeta
 });
 
 export const useWallet = create<WalletState>()((set, get) => {
+  const balanceGuard = createRequestGuard();
   // The balance is read with the first page of the ledger.
   const list = createPagedList({
     set,
@@ -47,6 +53,16 @@ export const useWallet = create<WalletState>()((set, get) => {
     load: list.load,
     loadMore: list.loadMore,
 
+    refreshBalance: async () => {
+      const isCurrent = balanceGuard.restart();
+      try {
+        const wallet = await api.wallet.get();
+        if (isCurrent()) set({ wallet });
+      } catch {
+        // The warning waits for the next read; the Wallet screen says what failed.
+      }
+    },
+
     topup: async (amountMicros, description) => {
       const { wallet, entry } = await api.wallet.topup({
         amountMicros,
@@ -58,6 +74,7 @@ export const useWallet = create<WalletState>()((set, get) => {
 
     reset: () => {
       list.invalidate();
+      balanceGuard.invalidate();
       set(initial());
     },
   };
@@ -75,9 +92,11 @@ events.subscribe('wallet.low_balance', (event) => {
       ? `Wallet balance is low: ${formatMicros(balance, currency)} (below ${formatMicros(threshold, currency)}). Top up so live messages keep sending.`
       : 'Wallet balance is low. Top up so live messages keep sending.',
   );
-  // Refresh what is shown; a wallet not loaded yet loads fresh when its screen opens.
-  const { status, load } = useWallet.getState();
+  // Refresh what is shown (the top bar's warning reads the balance); the ledger loads fresh
+  // when its screen opens.
+  const { status, load, refreshBalance } = useWallet.getState();
   if (status === 'ready' || status === 'error') void load();
+  else void refreshBalance();
 });
 
 export const selectIsLowBalance = (s: WalletState): boolean =>

@@ -1,12 +1,12 @@
-import type { WorkspaceSettings } from '../../api/client.ts';
+import type { ReactNode } from 'react';
 import { CheckField } from '../../components/check-field.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { FormError } from '../../components/form-error.tsx';
 import { useRightGate } from '../../components/needs-right.tsx';
 import { useAction } from '../../components/use-action.ts';
 import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
-import { useTeam } from '../../stores/team.ts';
 import { notify } from '../../stores/toasts.ts';
+import { useWorkspaceSettings } from '../../stores/workspace-settings.ts';
 
 type AssignmentSetting = 'autoAssign' | 'assignOnFirstReply';
 
@@ -18,11 +18,21 @@ const SAVED: Record<AssignmentSetting, [on: string, off: string]> = {
   ],
 };
 
-/** How new work finds an agent: round-robin auto-assignment, and assign on first reply. */
-export function AssignmentSettings() {
-  const { data: settings, status, error: loadError } = useTeam((s) => s.settings);
-  const load = useTeam((s) => s.loadSettings);
-  const update = useTeam((s) => s.updateSettings);
+/**
+ * How new work finds an agent: round-robin auto-assignment, and assign on first reply. Settings
+ * → Team and Settings → Workspace both show it (one record, one card).
+ */
+export function AssignmentSettings({
+  title = 'Assignment',
+  children,
+}: {
+  title?: string;
+  /** Under the settings, in the card. */
+  children?: ReactNode;
+}) {
+  const { data: settings, status, error: loadError } = useWorkspaceSettings((s) => s.settings);
+  const load = useWorkspaceSettings((s) => s.load);
+  const update = useWorkspaceSettings((s) => s.update);
   const { gate } = useRightGate('workspace.manage');
   const { busy, error, run } = useAction();
 
@@ -30,14 +40,14 @@ export function AssignmentSettings() {
 
   const change = (key: AssignmentSetting, on: boolean) =>
     run(async () => {
-      await update({ [key]: on } as Partial<WorkspaceSettings>);
+      await update({ [key]: on });
       notify('success', SAVED[key][on ? 0 : 1]);
     });
 
   return (
     <section className="card" aria-labelledby="team-assignment-title" data-testid="team-assignment">
       <h2 className="card-title" id="team-assignment-title">
-        Assignment
+        {title}
       </h2>
       {settings ? (
         <div className="form-stack">
@@ -66,6 +76,7 @@ export function AssignmentSettings() {
             help="A member’s reply to an unassigned conversation assigns it to them. Private notes do not."
           />
           <FormError error={error} testId="team-assignment-error" />
+          {children}
         </div>
       ) : status === 'error' && loadError ? (
         <ErrorBanner message={loadError} onRetry={() => void load()} />

@@ -1,0 +1,91 @@
+import { create } from 'zustand';
+import {
+  api,
+  errorMessage,
+  type Retention,
+  type WorkspaceSettings,
+  type WorkspaceSettingsBody,
+} from '../api/client.ts';
+import { createRequestGuard, registerScopedStore, type LoadStatus } from './scope.ts';
+import { useWallet } from './wallet.ts';
+
+/** One record as loaded: its data, and how its read went. */
+interface Loaded<T> {
+  data: T | null;
+  status: LoadStatus;
+  error: string | null;
+}
+
+const idle = <T>(): Loaded<T> => ({ data: null, status: 'idle', error: null });
+
+interface WorkspaceSettingsState {
+  /** GET /api/workspace/settings: Settings → Workspace, and the Team screen's assignment. */
+  settings: Loaded<WorkspaceSettings>;
+  /** GET /api/workspace/retention: the desk's periods (read-only). */
+  retention: Loaded<Retention>;
+  load: () => Promise<void>;
+  loadRetention: () => Promise<void>;
+  /** Saves the fields given; the answer is what the core now has (in force at once). */
+  update: (patch: WorkspaceSettingsBody) => Promise<WorkspaceSettings>;
+  reset: () => void;
+}
+
+/**
+ * The workspace's settings, one record for every screen that shows a part of it (Settings →
+ * Workspace, Settings → Team), so a change on one is what the other shows.
+ */
+export const useWorkspaceSettings = create<WorkspaceSettingsState>()((set) => {
+  const guards = { settings: createRequestGuard(), retention: createRequestGuard() };
+
+  async function read<K extends keyof typeof guards>(
+    key: K,
+    fetch: () => Promise<NonNullable<WorkspaceSettingsState[K]['data']>>,
+  ): Promise<void> {
+    const isCurrent = guards[key].restart();
+    set(
+      (s) =>
+        ({
+          [key]: { ...s[key], status: 'loading', error: null },
+        }) as Partial<WorkspaceSettingsState>,
+    );
+    try {
+      const data = await fetch();
+      if (isCurrent()) set({ [key]: { data, status: 'ready', error: null } });
+    } catch (e) {
+      if (isCurrent()) {
+        set(
+          (s) =>
+            ({
+              [key]: { ...s[key], status: 'error', error: errorMessage(e) },
+            }) as Partial<WorkspaceSettingsState>,
+        );
+      }
+    }
+  }
+
+  return {
+    settings: idle(),
+    retention: idle(),
+
+    load: () => read('settings', () => api.workspace.settings()),
+    loadRetention: () => read('retention', () => api.workspace.retention()),
+
+    update: async (patch) => {
+      const saved = await api.workspace.updateSettings(patch);
+      // A read still on its way is older than this answer.
+      guards.settings.invalidate();
+      set({ settings: { data: saved, status: 'ready', error: null } });
+      // The top bar's low-balance warning compares the balance with the threshold.
+      if (patch.lowBalanceThresholdMicros !== undefined) void useWallet.getState().refreshBalance();
+      return saved;
+    },
+
+    reset: () => {
+      guards.settings.invalidate();
+      guards.retention.invalidate();
+      set({ settings: idle(), retention: idle() });
+    },
+  };
+});
+
+registerScopedStore(() => useWorkspaceSettings.getState().reset());
