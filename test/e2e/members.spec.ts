@@ -7,6 +7,7 @@ import { expect, MEMBER_PASSWORD, test, waitForLiveUpdates } from './fixtures.ts
 
 /** Screens only an admin opens: hidden from an agent's sidebar, refused when opened by address. */
 const ADMIN_SCREENS = [
+  'settings/workspace',
   'settings/keys',
   'settings/channel',
   'settings/members',
@@ -100,6 +101,10 @@ test('the owner invites an agent who joins through the link, works within an age
     'You can read campaigns here but not change them.',
   );
   await expect(ann.getByTestId('campaign-new')).toBeDisabled();
+  // Contacts are hers to work with, not to carry away.
+  await ann.goto('/#/contacts');
+  await expect(ann.getByTestId('contacts-export')).toBeDisabled();
+  await expect(ann.getByTestId('contacts-export')).toHaveAttribute('title', /may not do this/);
   await ann.goto('/#/inbox');
   await waitForLiveUpdates(ann);
 
