@@ -102,14 +102,20 @@ export const WORKFLOW_STATUS_LABELS: Record<WorkflowStatus, string> = {
   archived: 'Archived',
 };
 
-/** The run of a `workflow.run.started|completed|failed` event. */
+/** The run of a `workflow.run.started|completed|failed|handed_off` event. */
 export function runOfEvent(data: Record<string, unknown>): WorkflowRun | null {
   const run = data.run as WorkflowRun | undefined;
   return run && typeof run.id === 'string' ? run : null;
 }
 
 events.subscribe(
-  ['workflow.run.started', 'workflow.run.completed', 'workflow.run.failed', 'workflow.run.step'],
+  [
+    'workflow.run.started',
+    'workflow.run.completed',
+    'workflow.run.failed',
+    'workflow.run.handed_off',
+    'workflow.run.step',
+  ],
   (event) => {
     const workflowId = runOfEvent(event.data)?.workflowId ?? event.data.workflowId;
     if (typeof workflowId === 'string') useWorkflows.getState().runChanged(workflowId);
