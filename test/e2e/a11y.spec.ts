@@ -143,13 +143,25 @@ async function auditAll(page: Page, label: string): Promise<string[]> {
   await expect(page.getByTestId('list-sheet')).toBeVisible();
   found.push(...(await audit(page, `${label} list preview sheet`)));
 
-  // The workflow builder, a step's error showing.
+  // The workflow builder: the canvas with the step-type choice open, then a step's problem
+  // showing on its node and in its form, then the guard's question on leaving.
   await waitForScreen(page, '#/workflows/new');
-  await page.getByTestId('wf-add-type').selectOption('wait');
-  await page.getByTestId('wf-add-step').click();
+  await page.getByRole('button', { name: 'Add a step after the trigger' }).click();
+  await expect(page.getByTestId('wf-add-step')).toBeVisible();
+  found.push(...(await audit(page, `${label} workflow builder, adding a step`)));
+  await page.getByTestId('wf-add-wait').click();
   await page.getByTestId('wf-steps-0-duration').fill('0');
   await expect(page.getByTestId('wf-steps-0-duration-error')).toBeVisible();
+  await expect(page.getByTestId('wf-node-badge')).toBeVisible();
   found.push(...(await audit(page, `${label} workflow builder`)));
+  await page.locator('[data-testid="wf-node"][data-kind="trigger"]').click();
+  await expect(page.getByTestId('wf-trigger-form')).toBeVisible();
+  found.push(...(await audit(page, `${label} workflow builder, trigger`)));
+  await page.getByTestId('wf-cancel').click();
+  await expect(page.getByTestId('wf-discard-dialog')).toBeVisible();
+  found.push(...(await audit(page, `${label} workflow builder, discard changes`)));
+  await page.getByTestId('wf-discard-confirm').click();
+  await expect(page.getByTestId('screen-workflows')).toBeVisible();
   return found;
 }
 
@@ -361,8 +373,14 @@ test('axe finds no critical or serious violation with data: an open thread, fill
   // Last in test mode (its run messages the first customer): a workflow's builder with its steps, its run history, and a run's timeline.
   const { workflowId, runId } = await seedWorkflowRun(request, testKey, '+14155552600');
   await waitForScreen(page, `#/workflows/${workflowId}`);
-  await expect(page.getByTestId('wf-step')).toHaveCount(6);
+  await expect(page.getByTestId('wf-node')).toHaveCount(7);
+  await page.locator('[data-testid="wf-node"][data-step-type="branch"]').click();
+  await expect(page.getByTestId('wf-step-form')).toBeVisible();
   found.push(...(await audit(page, 'data test workflow builder')));
+  await page.getByTestId('wf-versions').click();
+  await expect(page.getByTestId('wf-version')).toHaveCount(1);
+  found.push(...(await audit(page, 'data test workflow versions')));
+  await page.keyboard.press('Escape');
   await waitForScreen(page, `#/workflows/${workflowId}/runs`);
   await expect(page.getByTestId('wf-run-row')).toHaveCount(1);
   found.push(...(await audit(page, 'data test workflow runs')));

@@ -84,6 +84,17 @@ test('a flow is built on the canvas with the keyboard and the mouse, saved as a 
   await tabTo(page, panel.getByTestId('wf-trigger-outside-hours'));
   await page.keyboard.press('Space');
   await expect(panel.getByTestId('wf-trigger-outside-hours')).toBeChecked();
+  // What would match, tried in place: "order" as a whole word.
+  await panel.getByTestId('wf-trigger-try').fill('Can I reorder?');
+  await expect(panel.getByTestId('wf-trigger-try-result')).toHaveText(
+    'This message does not match the keywords.',
+  );
+  await panel.getByTestId('wf-trigger-try').fill('Where is my ORDER?');
+  await expect(panel.getByTestId('wf-trigger-try-result')).toHaveText(
+    'This message matches the keywords.',
+  );
+  await trigger(page).focus();
+  await page.keyboard.press('Enter');
   // With no step yet, the trigger's node says what is missing.
   await expect(trigger(page)).toContainText('Add a first step');
 

@@ -7,19 +7,16 @@ import {
   test,
   waitForLiveUpdates,
 } from './fixtures.ts';
+import { approvedTemplate } from './workflow-seed.ts';
 
 const PHONE = '+14155557001';
 
 /** An approved template with one variable and the customer (the signed-in owner works the inbox). */
 async function seed(request: APIRequestContext, key: string): Promise<void> {
-  const created = (await apiPost(request, key, '/api/templates', {
+  await approvedTemplate(request, key, {
     name: 'cart_reminder',
     category: 'MARKETING',
-    language: 'en',
-    components: [{ type: 'BODY', text: 'Hi {{1}}, you left something in your cart. Still keen?' }],
-  })) as { template: { id: string } };
-  await apiPost(request, key, `/api/simulator/templates/${created.template.id}/review`, {
-    decision: 'approve',
+    body: 'Hi {{1}}, you left something in your cart. Still keen?',
   });
   await apiPost(request, key, '/api/contacts', { phone: PHONE, name: 'Dana Cart' });
 }
@@ -39,74 +36,90 @@ test('a workflow is built in the UI, started by an event, resumed by a reply and
   await page.getByTestId('workflows-create-first').click();
 
   const builder = page.getByTestId('workflow-builder');
+  const panel = builder.getByTestId('wf-panel');
+  const canvas = builder.getByTestId('wf-canvas');
   await builder.getByTestId('wf-name').fill('Cart follow-up');
-  await builder.getByTestId('wf-trigger-event').fill('cart.abandoned');
-  const addStep = async (type: string) => {
-    await builder.getByTestId('wf-add-type').selectOption(type);
-    await builder.getByTestId('wf-add-step').click();
+  await canvas.locator('[data-testid="wf-node"][data-kind="trigger"]').click();
+  await panel.getByTestId('wf-trigger-type-event').check();
+  await panel.getByTestId('wf-trigger-event').fill('cart.abandoned');
+  /** A step of `type` on the edge the "+" named `edge` sits on. */
+  const addStep = async (edge: string | RegExp, type: string) => {
+    await canvas.getByRole('button', { name: edge }).click();
+    await panel.getByTestId(`wf-add-${type}`).click();
   };
+  const plusOn = (label: string) =>
+    canvas.getByTestId('wf-edge').filter({ hasText: label }).getByTestId('wf-edge-add');
 
   // 1: the approved template, its variable filled from the contact.
-  await addStep('send_template');
-  await builder
-    .getByTestId('wf-steps-0-templateName')
-    .selectOption({ label: 'cart_reminder · en' });
-  await builder.getByTestId('wf-steps-0-variables-1').fill('{{contact.nmae}}');
-  await expect(builder.getByTestId('wf-steps-0-variables-1-error')).toContainText(
-    'a contact has name, phone, email and attributes.KEY',
+  await addStep('Add a step after the trigger', 'send_template');
+  await panel.getByTestId('wf-steps-0-templateName').selectOption({ label: 'cart_reminder · en' });
+  await panel.getByTestId('wf-steps-0-variables-1').fill('{{contact.nmae}}');
+  await expect(panel.getByTestId('wf-steps-0-variables-1-error')).toContainText(
+    '{{contact.nmae}} is not a contact field',
   );
-  await builder.getByTestId('wf-steps-0-variables-1').fill('{{contact.name}}');
-  await expect(builder.getByTestId('wf-steps-0-variables-1-error')).toHaveCount(0);
+  await panel.getByTestId('wf-steps-0-variables-1').fill('{{contact.name}}');
+  await expect(panel.getByTestId('wf-steps-0-variables-1-error')).toHaveCount(0);
 
-  // 2: wait for the reply, at most an hour; a zero duration is refused on the step.
-  await addStep('wait_for_reply');
-  await builder.getByTestId('wf-steps-1-timeout').fill('0');
-  await expect(builder.getByTestId('wf-steps-1-timeout-error')).toContainText('ISO 8601');
-  await expect(builder.getByTestId('wf-save')).toBeDisabled();
-  await expect(builder.getByTestId('wf-save-blocker')).toContainText('Step 2:');
-  await builder.getByTestId('wf-steps-1-timeout').fill('1');
-  await builder.getByTestId('wf-steps-1-timeout-unit').selectOption('H');
-  await expect(builder.getByTestId('wf-steps-1-timeout-error')).toHaveCount(0);
+  // 2: wait for the reply, at most an hour; a zero duration is a problem on the step's node.
+  await addStep(/^Add a step after Step 1 · Send a template/, 'wait_for_reply');
+  await panel.getByTestId('wf-steps-1-timeout').fill('0');
+  await expect(panel.getByTestId('wf-steps-1-timeout-error')).toContainText('Say how long');
+  const waitNode = canvas.locator('[data-testid="wf-node"][data-step-type="wait_for_reply"]');
+  await expect(waitNode.getByTestId('wf-node-badge')).toHaveText(/1/);
+  await expect(builder.getByTestId('wf-problems')).toContainText('1 problem');
+  await panel.getByTestId('wf-steps-1-timeout').fill('1');
+  await panel.getByTestId('wf-steps-1-timeout-unit').selectOption('H');
+  await expect(panel.getByTestId('wf-steps-1-timeout-error')).toHaveCount(0);
+  await expect(waitNode.getByTestId('wf-node-badge')).toHaveCount(0);
 
-  // 3: branch on the reply; its target must be a step of the workflow.
-  await addStep('branch');
-  await expect(builder.getByTestId('wf-steps-2-conditions-0-if-value')).toHaveValue(
-    '{{reply.text}}',
+  // 3: branch on the reply; until its condition leads somewhere, its node says so.
+  await plusOn('Replied').click();
+  await panel.getByTestId('wf-add-branch').click();
+  await expect(panel.getByTestId('wf-steps-2-conditions-0-if-value')).toHaveValue('{{reply.text}}');
+  await panel.getByTestId('wf-steps-2-conditions-0-if-op').selectOption('contains');
+  await panel.getByTestId('wf-steps-2-conditions-0-if-equals').fill('yes');
+  await expect(panel.getByTestId('wf-steps-2-conditions-0-goto-error')).toHaveText(
+    'Choose the step to go to when this holds',
   );
-  await builder.getByTestId('wf-steps-2-conditions-0-if-op').selectOption('contains');
-  await builder.getByTestId('wf-steps-2-conditions-0-if-equals').fill('yes');
-  await expect(builder.getByTestId('wf-steps-2-conditions-0-goto-error')).toContainText(
-    'is not a step of this workflow',
+
+  // 4: label the conversation, on the condition's path.
+  await plusOn('The reply contains “yes”').click();
+  await panel.getByTestId('wf-add-update_conversation').click();
+  await panel.getByTestId('wf-steps-3-addLabels').fill('interested');
+  await panel.getByTestId('wf-steps-3-addLabels').press('Enter');
+  await expect(panel.getByTestId('wf-steps-3-addLabels-chips')).toHaveText('interested');
+
+  // The branch's paths are the canvas's edges: the condition to step 4, otherwise the end.
+  const updateNode = canvas.locator(
+    '[data-testid="wf-node"][data-step-type="update_conversation"]',
   );
+  await expect(updateNode).toContainText('Label interested');
+  await expect(
+    canvas.getByRole('button', {
+      name: 'Add a step after Step 3 · Branch: if … otherwise … (The reply contains “yes”), before Step 4 · Update the conversation',
+    }),
+  ).toHaveCount(1);
+  await expect(
+    canvas.getByRole('button', {
+      name: 'Add a step after Step 3 · Branch: if … otherwise … (Otherwise)',
+    }),
+  ).toHaveCount(1);
 
-  // 4: label the conversation.
-  await addStep('update_conversation');
-  await builder.getByTestId('wf-steps-3-addLabels').fill('interested');
-  await builder.getByTestId('wf-steps-3-addLabels').press('Enter');
-  await expect(builder.getByTestId('wf-steps-3-addLabels-chips')).toHaveText('interested');
-  await builder.getByTestId('wf-steps-2-conditions-0-goto').selectOption('update_1');
-  await expect(builder.getByTestId('wf-steps-2-conditions-0-goto-error')).toHaveCount(0);
-
-  // The branch's paths are drawn under it: the condition to step 4, otherwise the end.
-  const branchPaths = builder.getByTestId('wf-step-item').nth(2).getByTestId('wf-path');
-  await expect(branchPaths.nth(0)).toContainText('If {{reply.text}} contains “yes”');
-  await expect(branchPaths.nth(0)).toContainText('Step 4 · Update the conversation');
-  await expect(branchPaths.nth(1)).toContainText('Otherwise');
-  await expect(branchPaths.nth(1)).toContainText('end the run');
-
-  await expect(builder.getByTestId('wf-save-blocker')).toHaveCount(0);
+  await expect(builder.getByTestId('wf-problems')).toHaveText('No problems');
   await builder.getByTestId('wf-save').click();
   const secret = page.getByTestId('wf-secret-dialog');
   await expect(secret.getByTestId('wf-secret')).not.toBeEmpty();
   await secret.getByTestId('wf-secret-close').click();
 
-  // The saved workflow opens as version 1; saving again would make version 2.
+  // Saved as a draft; activated, it runs as version 1.
   const saved = page.getByTestId('workflow-builder');
   await expect(saved).toHaveAttribute('data-workflow-id', /.+/);
   const workflowId = (await saved.getAttribute('data-workflow-id'))!;
+  await expect(saved.getByTestId('wf-status')).toHaveText('Draft');
+  await saved.getByTestId('wf-activate').click();
   await expect(saved.getByTestId('wf-status')).toHaveText('Active');
-  await expect(saved.getByTestId('wf-save')).toHaveText('Save version 2');
-  await expect(saved).toContainText('runs in flight finish on theirs');
+  await expect(saved.getByTestId('wf-status-line')).toHaveText('Active — v1');
+  await expect(saved.getByTestId('wf-save')).toBeDisabled();
   await saved.getByTestId('wf-runs-link').click();
 
   // The run history, empty; the shop's event starts a run, shown live.
@@ -155,7 +168,7 @@ test('a workflow is built in the UI, started by an event, resumed by a reply and
   await expect(listed.getByTestId('workflow-trigger')).toHaveText('cart.abandoned');
   await expect(listed.getByTestId('wf-status')).toHaveText('Active');
   await expect(listed.getByTestId('workflow-waiting')).toHaveText('0');
-  await listed.getByTestId('wf-pause').click();
+  await listed.getByTestId('wf-deactivate').click();
   await expect(listed.getByTestId('wf-status')).toHaveText('Paused');
   await listed.getByTestId('wf-activate').click();
   await expect(listed.getByTestId('wf-status')).toHaveText('Active');

@@ -23,7 +23,7 @@ import { DiscardDialog, useLeaveGuard } from './canvas/leave-guard.tsx';
 import { StepForm } from './canvas/step-form.tsx';
 import { TriggerFields } from './canvas/trigger-fields.tsx';
 import { VersionHistory } from './canvas/version-history.tsx';
-import { WorkflowCanvas } from './canvas/workflow-canvas.tsx';
+import { LazyWorkflowCanvas } from './canvas/lazy-canvas.tsx';
 import { controlProps } from './step-fields.tsx';
 import { definitionOf, draftFromDefinition, problemsOf, withTyped } from './workflow-definition.ts';
 import {
@@ -38,6 +38,10 @@ import {
 import { SecretDialog, WorkflowStatusChip } from './workflow-status.tsx';
 
 const PANEL_ID = 'wf-panel';
+
+/** The trigger's fields that show their own problems; the panel lists the others. */
+const TRIGGER_FIELDS = ['trigger.keywords', 'trigger.event', 'trigger.listId', 'trigger.to'];
+const under = (param: string, field: string) => param === field || param.startsWith(`${field}.`);
 
 type Selection = { kind: 'node'; id: string } | { kind: 'add'; at: PathRef; where: string } | null;
 
@@ -136,6 +140,8 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
     ];
   }, [draft, serverErrors]);
   const byNode = useMemo(() => problemsByNode(draft.steps, problems), [draft.steps, problems]);
+  /** A trigger field's problem, its items' included (`trigger.keywords.2`). */
+  const triggerError = (param: string) => problems.find((p) => under(p.param, param))?.message;
   const errorFor = (param: string) =>
     param === 'name' && !nameVisited && !('name' in serverErrors)
       ? undefined
@@ -333,9 +339,9 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
           <h2 tabIndex={-1}>Trigger</h2>
           <p className="hint">What starts a run for a customer.</p>
         </header>
-        <TriggerFields trigger={draft.trigger} onChange={editTrigger} error={errorFor} />
+        <TriggerFields trigger={draft.trigger} onChange={editTrigger} error={triggerError} />
         {(byNode.get(TRIGGER_NODE) ?? [])
-          .filter((p) => p.param === 'steps')
+          .filter((p) => !TRIGGER_FIELDS.some((f) => under(p.param, f)))
           .map((p) => (
             <p key={p.message} className="field-error">
               {p.message}
@@ -535,7 +541,7 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
       ) : null}
 
       <div className={`wf-builder-body${selection ? ' has-selection' : ''}`}>
-        <WorkflowCanvas
+        <LazyWorkflowCanvas
           draft={draft}
           problems={problems}
           selected={selection?.kind === 'node' ? selection.id : null}

@@ -106,10 +106,9 @@ export function StepForm({
                     type="button"
                     className="button button-small"
                     onClick={() => onAdd({ step: step.key, field: path.field }, words)}
-                    aria-label={`Add a step ${words}`}
                     data-testid={`${id(path.field)}-add-step`}
                   >
-                    Add a step here
+                    Add a step here<span className="visually-hidden"> ({words})</span>
                   </button>
                 </li>
               );

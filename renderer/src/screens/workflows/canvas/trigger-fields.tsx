@@ -3,11 +3,13 @@
  * chips, how they match, first message only, outside business hours), an event from your shop,
  * a hand, a conversation's status, a pick from a list — and each type's own fields.
  */
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { matchesKeywords } from '../../../../../shared/workflow-triggers.ts';
 import { CheckField } from '../../../components/check-field.tsx';
 import { RadioCards, type RadioChoice } from '../../../components/radio-cards.tsx';
 import { useInteractiveLists } from '../../../stores/interactive-lists.ts';
 import { controlProps, Field, LabelsInput } from '../step-fields.tsx';
+import { withTyped } from '../workflow-definition.ts';
 import {
   fieldId,
   TRIGGER_CHOICES,
@@ -108,6 +110,7 @@ export function TriggerFields({ trigger, onChange, error }: TriggerFieldsProps) 
               testId={(match) => `wf-trigger-match-${match}`}
             />
           ) : null}
+          <KeywordTry trigger={trigger} />
           <CheckField
             id="wf-trigger-first-message"
             label="Only a customer’s first message"
@@ -183,5 +186,46 @@ export function TriggerFields({ trigger, onChange, error }: TriggerFieldsProps) 
         </Field>
       ) : null}
     </div>
+  );
+}
+
+/** "Try a message": whether the keywords, as they match, would start a run for it. */
+function KeywordTry({ trigger }: { trigger: TriggerDraft }) {
+  const [text, setText] = useState('');
+  const keywords = withTyped(trigger.keywords, trigger.keywordText);
+  if (keywords.length === 0) return null;
+  const starts = matchesKeywords(text, keywords, trigger.match);
+  return (
+    <Field
+      id="wf-trigger-try"
+      label={
+        <>
+          Try a message <span className="optional">(not sent)</span>
+        </>
+      }
+      error={undefined}
+    >
+      <input
+        className="input"
+        value={text}
+        placeholder="Where is my order?"
+        onChange={(e) => setText(e.target.value)}
+        aria-describedby="wf-trigger-try-result"
+        id="wf-trigger-try"
+        data-testid="wf-trigger-try"
+      />
+      <p
+        className="hint"
+        id="wf-trigger-try-result"
+        aria-live="polite"
+        data-testid="wf-trigger-try-result"
+      >
+        {text.trim() === ''
+          ? 'Type what a customer might write.'
+          : starts
+            ? 'This message matches the keywords.'
+            : 'This message does not match the keywords.'}
+      </p>
+    </Field>
   );
 }

@@ -98,10 +98,9 @@ export function VersionHistory({
                   {...gate}
                   disabled={busy || gate.disabled}
                   onClick={() => void run(() => onRestore(v.version))}
-                  aria-label={`Restore version ${v.version} as draft`}
                   data-testid="wf-version-restore"
                 >
-                  Restore as draft
+                  Restore as draft<span className="visually-hidden"> (version {v.version})</span>
                 </button>
               </li>
             );
