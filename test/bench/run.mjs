@@ -9,6 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { campaignBench, printCampaignRows } from './campaigns.mjs';
 import { emailBench, printEmailRows } from './email.mjs';
 import { identityBench, printIdentityRows } from './identity.mjs';
+import { mediaBench, printMediaRows } from './media.mjs';
 import { contactsStore, loadResult } from './serve-common.mjs';
 import { printStallRows, stallBench } from './stalls.mjs';
 import { printTeamRows, teamBench } from './team.mjs';
@@ -145,6 +146,7 @@ try {
   rows.email = await emailBench();
   rows.stalls = await stallBench();
   rows.team = await teamBench();
+  rows.media = await mediaBench();
 } finally {
   cleanup.reverse().forEach((f) => f());
 }
@@ -267,6 +269,7 @@ printEmailRows(rows.email);
 printStallRows(rows.stalls);
 printIdentityRows(rows.identity);
 printTeamRows(rows.team);
+printMediaRows(rows.media);
 
 /**
  * SSE delivery latency: 100 subscribers on GET /events (over 4 keys: a key may hold 32
