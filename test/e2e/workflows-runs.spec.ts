@@ -245,6 +245,52 @@ test('a test run from the dialog: the owner picks a row of the list the run sent
   await expect(at('fallback')).toHaveCount(0);
 });
 
+test('a wait nobody answers times out: the run says "Timed out — no reply in 5 s", never a green Done', async ({
+  page,
+  request,
+  server,
+}) => {
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const key = await createApiKey(server, 'test', 'e2e-workflow-runs-timeout');
+  await apiPost(request, key, '/api/contacts', { phone: PHONE, name: NAME });
+  const workflow = await apiPost(request, key, '/workflows', {
+    name: 'Quick question',
+    status: 'active',
+    trigger: { type: 'message_received', keywords: ['order'], match: 'whole_word' },
+    steps: [
+      { id: 'ask', type: 'send_text', text: 'Shall we call you back?' },
+      { id: 'await', type: 'wait_for_reply', timeout: 'PT5S', onTimeout: 'nudge' },
+      { id: 'done', type: 'end' },
+      { id: 'nudge', type: 'send_text', text: 'We are here whenever you need us.' },
+    ],
+  });
+  const runId = await customerWritesOrder(page, request, key, workflow.id as string);
+  await page.goto(`/#/workflows/${workflow.id as string}/runs/${runId}`);
+  const timeline = page.getByTestId('wf-run');
+  const at = (id: string) => stepOnTimeline(page, id);
+  // Nobody answers; the core's timer takes the timeout path a few seconds on.
+  await expect(timeline.getByTestId('run-outcome').first()).toHaveText('Timed out', {
+    timeout: 20_000,
+  });
+  await expect(timeline.getByTestId('run-outcome').first()).toHaveAttribute(
+    'data-outcome',
+    'timed_out',
+  );
+  await expect(timeline.getByTestId('run-outcome-text')).toHaveText('— no reply in 5 s');
+  await expect(at('await').getByTestId('wf-step-status')).toHaveText('Timed out');
+  await expect(at('await').getByTestId('run-step-result')).toContainText('nothing in 5 s');
+  await expect(at('await').getByTestId('run-step-result')).toContainText(
+    'took the timeout path to nudge',
+  );
+  await expect(at('nudge').getByTestId('run-step-result')).toContainText(
+    'We are here whenever you need us.',
+  );
+  await page.getByRole('link', { name: 'All runs' }).click();
+  await expect(
+    page.locator(`[data-testid="wf-run-row"][data-run-id="${runId}"]`).getByTestId('run-outcome'),
+  ).toHaveText('Timed out');
+});
+
 test('an agent takes the conversation over from the inbox mid-run: the run ends handed off', async ({
   page,
   request,
