@@ -310,4 +310,12 @@ test('undo and redo every edit; a removed step is re-linked; versions restore as
   );
   await expect(page.getByTestId('wf-node')).toHaveCount(4);
   await expect(builder.getByTestId('wf-name')).toHaveValue('Three steps');
+
+  // Discarding the draft goes back to what runs.
+  await builder.getByTestId('wf-discard-draft').click();
+  await page.getByTestId('wf-discard-draft-confirm').click();
+  await expect(builder.getByTestId('wf-status-line')).toHaveText('Active — v2');
+  await expect(builder.getByTestId('wf-name')).toHaveValue('Two steps');
+  await expect(page.getByTestId('wf-node')).toHaveCount(3);
+  await expect(builder.getByTestId('wf-discard-draft')).toHaveCount(0);
 });

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { useStore } from 'zustand';
 import { stepLabel } from '../../../../shared/workflow-steps/index.ts';
 import { api, ApiRequestError, errorMessage } from '../../api/client.ts';
@@ -123,7 +123,12 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
     chosen?.kind === 'node' && chosen.id !== TRIGGER_NODE && selectedStep < 0 ? null : chosen;
 
   const lists = useInteractiveLists((s) => s.library);
+  const ensureLists = useInteractiveLists((s) => s.ensureLibrary);
   const agents = useAgents((s) => s.agents);
+  const ensureAgents = useAgents((s) => s.ensureLoaded);
+  // The nodes name the lists and members the steps name.
+  useEffect(() => ensureLists(), [ensureLists]);
+  useEffect(() => ensureAgents(), [ensureAgents]);
   const names = useMemo(
     () => ({
       list: (id: string) => lists.find((l) => l.id === id)?.name,
@@ -396,28 +401,10 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
           <span className="wf-status-line">
             {workflow ? <WorkflowStatusChip status={workflow.status} /> : null}
             <span data-testid="wf-status-line">{statusLine(workflow, dirty)}</span>
-            {workflow ? (
-              <>
-                {' · '}
-                <a href={hrefFor('workflows', `${workflow.id}/runs`)} data-testid="wf-runs-link">
-                  Run history
-                </a>
-              </>
-            ) : null}
           </span>
         }
         actions={
           <div className="wf-actions">
-            {workflow ? (
-              <button
-                type="button"
-                className="button"
-                onClick={() => setDialog('versions')}
-                data-testid="wf-versions"
-              >
-                Versions
-              </button>
-            ) : null}
             {hasDraft ? (
               <button
                 type="button"
@@ -516,6 +503,25 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
             </button>
           ))}
         </div>
+        {workflow ? (
+          <div className="wf-history-buttons">
+            <button
+              type="button"
+              className="button button-small"
+              onClick={() => setDialog('versions')}
+              data-testid="wf-versions"
+            >
+              Versions
+            </button>
+            <a
+              href={hrefFor('workflows', `${workflow.id}/runs`)}
+              className="button button-small"
+              data-testid="wf-runs-link"
+            >
+              Run history
+            </a>
+          </div>
+        ) : null}
         <p className="wf-problems" aria-live="polite" data-testid="wf-problems">
           {first ? (
             <>

@@ -196,13 +196,16 @@ function Canvas({
     [graph, laid, draft, onAdd, onPath],
   );
 
-  // The flow is shown from its top, as wide as the canvas allows (at most life size, at least
-  // half): a long flow scrolls like a page (the wheel pans; Ctrl + wheel or the buttons zoom).
+  // The flow is shown whole when it fits at 60 % or more, else from its top at 60 %: a long flow
+  // scrolls like a page (the wheel pans; Ctrl + wheel or the buttons zoom).
   const pane = () => wrapper.current?.querySelector('.react-flow');
   const fitTop = () => {
     const box = pane();
     if (!box) return;
-    const zoom = Math.max(0.5, Math.min(1, (box.clientWidth - 24) / laid.width, 1));
+    const zoom = Math.max(
+      0.6,
+      Math.min(1, (box.clientWidth - 24) / laid.width, (box.clientHeight - 16) / laid.height),
+    );
     const tall = laid.height * zoom > box.clientHeight;
     void flow.setViewport({
       x: (box.clientWidth - laid.width * zoom) / 2,
