@@ -18,7 +18,6 @@ const NAME = 'Dana Order';
  * it is fine" — made through the API, active at once, as a script would.
  */
 async function seed(request: APIRequestContext, key: string): Promise<string> {
-  await apiPost(request, key, '/api/contacts', { phone: PHONE, name: NAME });
   return activeOnKeyword(request, key, {
     name: 'Order help',
     keyword: 'order',
@@ -27,6 +26,20 @@ async function seed(request: APIRequestContext, key: string): Promise<string> {
     matched: 'Great, a person will confirm it shortly.',
     other: 'No problem: write “order” any time.',
   });
+}
+
+// The desk as the issue measures it: a small laptop screen.
+test.use({ viewport: { width: 1024, height: 700 } });
+
+/** A test-mode API key for the script's calls, and the customer, Dana Order. */
+async function keyAndCustomer(
+  server: Parameters<typeof createApiKey>[0],
+  request: APIRequestContext,
+  name: string,
+): Promise<string> {
+  const key = await createApiKey(server, 'test', name);
+  await apiPost(request, key, '/api/contacts', { phone: PHONE, name: NAME });
+  return key;
 }
 
 /** A step of the run on its timeline, by its id. */
@@ -95,8 +108,7 @@ test('the owner plays the customer through both branches; each run says its outc
   request,
   server,
 }) => {
-  await page.setViewportSize({ width: 1024, height: 700 });
-  const key = await createApiKey(server, 'test', 'e2e-workflow-runs');
+  const key = await keyAndCustomer(server, request, 'e2e-workflow-runs');
   const workflowId = await seed(request, key);
 
   // 1. The customer says yes: the branch's condition holds, the run completes.
@@ -184,9 +196,7 @@ test('a test run from the dialog: the owner picks a row of the list the run sent
   request,
   server,
 }) => {
-  await page.setViewportSize({ width: 1024, height: 700 });
-  const key = await createApiKey(server, 'test', 'e2e-workflow-runs-list');
-  await apiPost(request, key, '/api/contacts', { phone: PHONE, name: NAME });
+  const key = await keyAndCustomer(server, request, 'e2e-workflow-runs-list');
   const list = await apiPost(request, key, '/interactive-lists', {
     name: 'Order menu',
     body: 'What can we do for you?',
@@ -250,9 +260,7 @@ test('a wait nobody answers times out: the run says "Timed out — no reply in 5
   request,
   server,
 }) => {
-  await page.setViewportSize({ width: 1024, height: 700 });
-  const key = await createApiKey(server, 'test', 'e2e-workflow-runs-timeout');
-  await apiPost(request, key, '/api/contacts', { phone: PHONE, name: NAME });
+  const key = await keyAndCustomer(server, request, 'e2e-workflow-runs-timeout');
   const workflow = await apiPost(request, key, '/workflows', {
     name: 'Quick question',
     status: 'active',
@@ -296,8 +304,7 @@ test('an agent takes the conversation over from the inbox mid-run: the run ends 
   request,
   server,
 }) => {
-  await page.setViewportSize({ width: 1024, height: 700 });
-  const key = await createApiKey(server, 'test', 'e2e-workflow-handoff');
+  const key = await keyAndCustomer(server, request, 'e2e-workflow-handoff');
   const workflowId = await seed(request, key);
   const runId = await customerWritesOrder(page, request, key, workflowId);
 
@@ -328,7 +335,7 @@ test('the run history, a waiting run with its test panel and the inbox banner ar
   request,
   server,
 }) => {
-  const key = await createApiKey(server, 'test', 'e2e-workflow-runs-axe');
+  const key = await keyAndCustomer(server, request, 'e2e-workflow-runs-axe');
   const workflowId = await seed(request, key);
   // axe is injected as a script, which the app's CSP refuses: this context bypasses it.
   const context = await browser.newContext({
