@@ -29,6 +29,8 @@ import {
   electronNativeBinding,
   isExternalHttpUrl,
   isInternalUrl,
+  LEAVE_PAGE_QUESTION,
+  leavesPage,
   notificationFrom,
   webPreferences,
 } from './policy.ts';
@@ -139,6 +141,17 @@ function createWindow() {
       event.preventDefault();
       if (isExternalHttpUrl(url)) void shell.openExternal(url);
     }
+  });
+  // A page with unsaved changes (the workflow builder) asks before it is closed or left: Electron
+  // would cancel without a word, so the question is asked here.
+  win.webContents.on('will-prevent-unload', (event) => {
+    const owner = win;
+    if (!owner) return;
+    const response = dialog.showMessageBoxSync(owner, {
+      ...LEAVE_PAGE_QUESTION,
+      buttons: [...LEAVE_PAGE_QUESTION.buttons],
+    });
+    if (leavesPage(response)) event.preventDefault();
   });
   win.on('closed', () => {
     win = null;

@@ -80,3 +80,21 @@ export function badgeCount(input: unknown): number {
     ? Math.min(Math.floor(input), 9999)
     : 0;
 }
+
+/**
+ * The question a page with unsaved changes asks before it is closed or left (its
+ * `beforeunload`): Electron cancels silently unless the shell asks, so it asks this. The
+ * answer's first button leaves.
+ */
+export const LEAVE_PAGE_QUESTION = {
+  type: 'question',
+  buttons: ['Leave', 'Stay'],
+  defaultId: 1,
+  cancelId: 1,
+  title: 'Unsaved changes',
+  message: 'Discard changes?',
+  detail: 'This page has changes that are not saved. If you leave, they are lost.',
+} as const;
+
+/** Whether the answer to LEAVE_PAGE_QUESTION (the button's index) leaves the page. */
+export const leavesPage = (response: number): boolean => response === 0;

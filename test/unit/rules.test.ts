@@ -84,6 +84,17 @@ describe('desktop shell policy', () => {
   });
 });
 
+describe('leaving a page with unsaved changes', () => {
+  it('asks "Discard changes?", staying by default; only the first button leaves', async () => {
+    const { LEAVE_PAGE_QUESTION, leavesPage } = await import('../../main/shell/policy.ts');
+    expect(LEAVE_PAGE_QUESTION.message).toBe('Discard changes?');
+    expect(LEAVE_PAGE_QUESTION.buttons[LEAVE_PAGE_QUESTION.defaultId]).toBe('Stay');
+    expect(LEAVE_PAGE_QUESTION.cancelId).toBe(LEAVE_PAGE_QUESTION.defaultId);
+    expect(leavesPage(0)).toBe(true);
+    expect(leavesPage(LEAVE_PAGE_QUESTION.cancelId)).toBe(false);
+  });
+});
+
 describe('desktop notifications and badge', () => {
   it('accepts only well-formed notification requests, clipped', async () => {
     const { notificationFrom, badgeCount } = await import('../../main/shell/policy.ts');
