@@ -410,6 +410,13 @@ test('Settings → Workspace passes axe at 1024×700: a field’s error showing,
   await page.getByTestId('ws-public-url').fill('not a web address');
   await page.getByTestId('ws-public-url-save').click();
   await expect(page.getByTestId('ws-public-url-error')).toBeVisible();
+  // Business hours with a range that closes before it opens, and a holiday.
+  await page.getByTestId('ws-hours-sat-add').click();
+  await page.getByTestId('ws-hours-sat-0-to').fill('08:00');
+  await page.getByTestId('ws-hours-holiday').fill('2026-12-24');
+  await page.getByTestId('ws-hours-holiday-add').click();
+  await page.getByTestId('ws-hours-save').click();
+  await expect(page.getByTestId('ws-hours-sat-0-to-error')).toBeVisible();
   const found = await audit(page, 'workspace settings 1024');
   expect(found, found.join('\n')).toEqual([]);
   // Usable there: every card's controls reach the viewport, and the page never scrolls sideways.
@@ -418,6 +425,7 @@ test('Settings → Workspace passes axe at 1024×700: a field’s error showing,
     'ws-low-balance-save',
     'team-auto-assign',
     'ws-public-url-save',
+    'ws-hours-save',
   ]) {
     await page.getByTestId(id).scrollIntoViewIfNeeded();
     await expect(page.getByTestId(id)).toBeInViewport();

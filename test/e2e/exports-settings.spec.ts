@@ -126,7 +126,7 @@ test('the contacts export takes the list’s filter; campaign and email recipien
   await expect(page.getByTestId('audit-row').filter({ hasText: 'Exported data' })).toHaveCount(4);
 });
 
-test('workspace settings change on their screen and are in force at once: the low-balance warning, private targets, assignment, the public URL', async ({
+test('workspace settings change on their screen and are in force at once: the low-balance warning, private targets, assignment, the public URL, business hours', async ({
   page,
   request,
   server,
@@ -202,6 +202,33 @@ test('workspace settings change on their screen and are in force at once: the lo
     'https://desk.acme.example',
   );
 
+  // Business hours: a range that closes before it opens is refused on its field; then saved.
+  const hours = screen.getByTestId('ws-hours');
+  await expect(hours.getByTestId('ws-hours-now')).toContainText(/Open now|Closed now/);
+  await hours.getByTestId('ws-hours-timezone').selectOption('Europe/Berlin');
+  await hours.getByTestId('ws-hours-sat-add').click();
+  await hours.getByTestId('ws-hours-sat-0-to').fill('08:00');
+  await hours.getByTestId('ws-hours-save').click();
+  await expect(hours.getByTestId('ws-hours-sat-0-to-error')).toContainText('Close after you open');
+  await expect(hours.getByTestId('ws-hours-sat-0-to')).toBeFocused();
+  await hours.getByTestId('ws-hours-sat-0-to').fill('13:00');
+  await hours.getByTestId('ws-hours-fri-0-remove').click();
+  await hours.getByTestId('ws-hours-holiday').fill('2026-12-24');
+  await hours.getByTestId('ws-hours-holiday-add').click();
+  await hours.getByTestId('ws-hours-save').click();
+  await expect(hours.getByTestId('ws-hours-save')).toBeDisabled();
+  const saved = (await (await page.request.get('/settings/business-hours')).json()) as {
+    timeZone: string;
+    days: Record<string, unknown[]>;
+    holidays: string[];
+  };
+  expect(saved).toMatchObject({
+    timeZone: 'Europe/Berlin',
+    days: { sat: [{ from: '09:00', to: '13:00' }], fri: [] },
+    holidays: ['2026-12-24'],
+  });
+  await expect(hours.getByTestId('ws-hours-now')).toContainText('(Europe/Berlin)');
+
   // Retention is the desk's: shown, with how it is set.
   const retention = screen.getByTestId('ws-retention');
   await expect(retention.getByTestId('ws-retention-row')).toHaveCount(11);
@@ -213,6 +240,6 @@ test('workspace settings change on their screen and are in force at once: the lo
   // Every change is in the audit trail (which fields, not their values).
   await page.goto('/#/settings/audit');
   await expect(page.getByTestId('audit-row').filter({ hasText: 'Changed settings' })).toHaveCount(
-    4,
+    5,
   );
 });

@@ -103,6 +103,10 @@ import type {
   WorkspaceSettingsBody,
 } from '../../../shared/schemas/workspace-settings.ts';
 import type {
+  BusinessHoursBody,
+  BusinessHoursState,
+} from '../../../shared/schemas/business-hours.ts';
+import type {
   CreatedWebhook,
   CreateWebhookBody,
   DeliveryStatus,
@@ -679,6 +683,10 @@ export type ShareTeamBody = z.input<typeof shareTeamBody>;
 /** The workspace's settings (`GET /api/workspace/settings`). */
 /** Settings → Workspace (README "Workspace settings"); retention is the desk's, read-only. */
 export type {
+  BusinessHoursBody,
+  BusinessHoursState,
+} from '../../../shared/schemas/business-hours.ts';
+export type {
   Retention,
   RetentionKind,
   WorkspaceSettings,
@@ -1175,6 +1183,11 @@ export const api = {
       json('PATCH', '/api/workspace/settings', { body }),
     /** How long the desk keeps what only grows: set where it runs, read here. */
     retention: (): Promise<Retention> => json('GET', '/api/workspace/retention'),
+    /** Business hours, whether the business is open now, and when that next changes. */
+    businessHours: (): Promise<BusinessHoursState> => json('GET', '/settings/business-hours'),
+    /** Replaces the hours (a day left out is closed). */
+    setBusinessHours: (body: BusinessHoursBody): Promise<BusinessHoursState> =>
+      json('PUT', '/settings/business-hours', { body }),
   },
 
   /** Every member as an assignee: the picker offers active ones; inactive names still resolve. */

@@ -2,6 +2,8 @@ import { create } from 'zustand';
 import {
   api,
   errorMessage,
+  type BusinessHoursBody,
+  type BusinessHoursState,
   type Retention,
   type WorkspaceSettings,
   type WorkspaceSettingsBody,
@@ -23,8 +25,12 @@ interface WorkspaceSettingsState {
   settings: Loaded<WorkspaceSettings>;
   /** GET /api/workspace/retention: the desk's periods (read-only). */
   retention: Loaded<Retention>;
+  /** GET /settings/business-hours: the hours, open now or not, the next change. */
+  hours: Loaded<BusinessHoursState>;
   load: () => Promise<void>;
   loadRetention: () => Promise<void>;
+  loadHours: () => Promise<void>;
+  saveHours: (body: BusinessHoursBody) => Promise<BusinessHoursState>;
   /** Saves the fields given; the answer is what the core now has (in force at once). */
   update: (patch: WorkspaceSettingsBody) => Promise<WorkspaceSettings>;
   reset: () => void;
@@ -35,7 +41,11 @@ interface WorkspaceSettingsState {
  * Workspace, Settings → Team), so a change on one is what the other shows.
  */
 export const useWorkspaceSettings = create<WorkspaceSettingsState>()((set) => {
-  const guards = { settings: createRequestGuard(), retention: createRequestGuard() };
+  const guards = {
+    settings: createRequestGuard(),
+    retention: createRequestGuard(),
+    hours: createRequestGuard(),
+  };
 
   async function read<K extends keyof typeof guards>(
     key: K,
@@ -66,9 +76,18 @@ export const useWorkspaceSettings = create<WorkspaceSettingsState>()((set) => {
   return {
     settings: idle(),
     retention: idle(),
+    hours: idle(),
 
     load: () => read('settings', () => api.workspace.settings()),
     loadRetention: () => read('retention', () => api.workspace.retention()),
+    loadHours: () => read('hours', () => api.workspace.businessHours()),
+
+    saveHours: async (body) => {
+      const saved = await api.workspace.setBusinessHours(body);
+      guards.hours.invalidate();
+      set({ hours: { data: saved, status: 'ready', error: null } });
+      return saved;
+    },
 
     update: async (patch) => {
       const saved = await api.workspace.updateSettings(patch);
@@ -81,9 +100,8 @@ export const useWorkspaceSettings = create<WorkspaceSettingsState>()((set) => {
     },
 
     reset: () => {
-      guards.settings.invalidate();
-      guards.retention.invalidate();
-      set({ settings: idle(), retention: idle() });
+      for (const guard of Object.values(guards)) guard.invalidate();
+      set({ settings: idle(), retention: idle(), hours: idle() });
     },
   };
 });

@@ -78,6 +78,39 @@ function amountText(micros: number): string {
   return Number.isInteger(units * 100) ? units.toFixed(2) : String(units);
 }
 
+/**
+ * A card form's foot: what failed that is no one field's, and its Save button (only once
+ * something changed; disabled, saying why, without the right to change settings).
+ */
+export function SaveFoot({
+  form,
+  id,
+  label,
+}: {
+  form: { formError: string | null; busy: boolean; dirty: boolean };
+  /** The form's id: the button's test id is `<id>-save`. */
+  id: string;
+  label: string;
+}) {
+  const { gate } = useRightGate('workspace.manage');
+  return (
+    <>
+      <FormError error={form.formError} testId={`${id}-form-error`} />
+      <div>
+        <button
+          type="submit"
+          className="button button-primary"
+          {...gate}
+          disabled={gate.disabled || form.busy || !form.dirty}
+          data-testid={`${id}-save`}
+        >
+          {form.busy ? 'Saving…' : label}
+        </button>
+      </div>
+    </>
+  );
+}
+
 type Field = 'lowBalanceThresholdMicros' | 'publicUrl';
 
 /**
@@ -113,7 +146,6 @@ function SettingField({
   }) => ReactNode;
 }) {
   const update = useWorkspaceSettings((s) => s.update);
-  const { gate } = useRightGate('workspace.manage');
   const form = useSettingsForm({
     settings,
     draftOf: (s: WorkspaceSettings) => ({ typed: text(s) }),
@@ -135,18 +167,7 @@ function SettingField({
         error: form.errors[field],
         onChange: (typed) => form.change({ typed }, [field]),
       })}
-      <FormError error={form.formError} testId={`${id}-form-error`} />
-      <div>
-        <button
-          type="submit"
-          className="button button-primary"
-          {...gate}
-          disabled={gate.disabled || form.busy || !form.dirty}
-          data-testid={`${id}-save`}
-        >
-          {form.busy ? 'Saving…' : saveLabel}
-        </button>
-      </div>
+      <SaveFoot form={form} id={id} label={saveLabel} />
     </form>
   );
 }

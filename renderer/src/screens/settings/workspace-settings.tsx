@@ -8,14 +8,16 @@ import { useWallet } from '../../stores/wallet.ts';
 import { useWorkspaceSettings } from '../../stores/workspace-settings.ts';
 import { AssignmentSettings } from '../team/assignment-settings.tsx';
 import { PublicUrlSection, WalletSection, WebhooksSection } from './workspace-fields.tsx';
+import { BusinessHoursSection } from './workspace-hours.tsx';
 import { RetentionSection } from './workspace-retention.tsx';
 import './workspace-settings.css';
 
 /**
  * Settings → Workspace (design.md §8, README "Workspace settings"), for admins: what the
  * workspace allows and how it behaves — private webhook targets, the low-balance threshold,
- * assignment, the public URL — each saved through `PATCH /api/workspace/settings` and in force
- * at once; and the desk's retention periods, read-only.
+ * assignment, the public URL (`PATCH /api/workspace/settings`), business hours (`PUT
+ * /settings/business-hours`), each in force at once — and the desk's retention periods,
+ * read-only.
  */
 export function WorkspaceSettingsScreen() {
   const { data: settings, status, error } = useWorkspaceSettings((s) => s.settings);
@@ -30,7 +32,7 @@ export function WorkspaceSettingsScreen() {
       <PageHeader
         eyebrow="Settings"
         title="Workspace"
-        description="How this workspace behaves, for test and live mode alike: what webhooks may reach, when the wallet warns, how conversations find an agent, and the address the internet reaches it by. Each change is in force at once and in the audit trail."
+        description="How this workspace behaves, for test and live mode alike: what webhooks may reach, when the wallet warns, how conversations find an agent, the address the internet reaches it by, and when the business is open. Each change is in force at once and in the audit trail."
       />
       {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
       {settings ? (
@@ -51,6 +53,7 @@ export function WorkspaceSettingsScreen() {
           Loading…
         </p>
       ) : null}
+      <BusinessHoursSection />
       <RetentionSection />
     </div>
   );
