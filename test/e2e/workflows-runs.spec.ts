@@ -306,12 +306,20 @@ test('an agent takes the conversation over from the inbox mid-run: the run ends 
 }) => {
   const key = await keyAndCustomer(server, request, 'e2e-workflow-handoff');
   const workflowId = await seed(request, key);
-  const runId = await customerWritesOrder(page, request, key, workflowId);
-
+  // The customer says hello (no keyword, no run); the agent has the conversation open.
+  await simulateInbound(request, key, { phone: PHONE, message: 'hello' });
   await page.goto('/#/inbox');
+  await waitForLiveUpdates(page);
   await page.getByTestId('conversation-row').filter({ hasText: NAME }).click();
+  await expect(page.getByTestId('thread')).toContainText('hello');
+  await expect(page.getByTestId('automation-banner')).toHaveCount(0);
+
+  // They write about an order: the run starts, and the thread says so as it happens.
+  await simulateInbound(request, key, { phone: PHONE, message: 'Hi, about my order' });
   const banner = page.getByTestId('automation-banner');
   await expect(banner).toContainText('Automation: Order help is talking to this customer');
+  const runId = (await banner.getAttribute('data-run-id'))!;
+  expect(runId).toBeTruthy();
   await banner.getByTestId('take-over').click();
   await expect(page.getByTestId('automation-banner')).toHaveCount(0);
   await expect(page.getByTestId('thread').getByTestId('assignee-name')).toHaveText('Owner');
@@ -323,6 +331,11 @@ test('an agent takes the conversation over from the inbox mid-run: the run ends 
   await expect(timeline.getByTestId('run-outcome-text')).toContainText('a person took over');
   await expect(timeline.getByTestId('wf-run-cancel')).toHaveCount(0);
   await expect(page.getByTestId('test-run-panel')).toHaveCount(0);
+  const wait = stepOnTimeline(page, 'await');
+  await expect(wait.getByTestId('wf-step-status')).toHaveText('Handed off');
+  await expect(wait.getByTestId('run-step-result')).toContainText(
+    'a person took the conversation over here',
+  );
   await simulateInbound(request, key, { phone: PHONE, message: 'yes' });
   await page.goto(`/#/workflows/${workflowId}/runs`);
   await expect(

@@ -49,6 +49,8 @@ function useActiveRun(conversation: Conversation): ActiveRun {
   const id = conversation.id;
   const contactId = conversation.contact.id;
   const sure = known.conversationId === id && known.sure;
+  // Before the thread's own read lands, the copy shown is the list row's: that read will say.
+  const loaded = useThread((s) => s.status === 'ready' && s.conversationId === id);
   useEffect(() => {
     let live = true;
     const read = () => {
@@ -62,7 +64,7 @@ function useActiveRun(conversation: Conversation): ActiveRun {
         () => undefined, // The thread says when the conversation cannot be read.
       );
     };
-    if (!sure) read();
+    if (!sure && loaded) read();
     const stop = events.subscribe(RUN_EVENTS, (event) => {
       const run = event.data.run as { contactId?: unknown } | undefined;
       if (run?.contactId === contactId) read();
@@ -71,7 +73,7 @@ function useActiveRun(conversation: Conversation): ActiveRun {
       live = false;
       stop();
     };
-  }, [id, contactId, sure]);
+  }, [id, contactId, sure, loaded]);
 
   return known.conversationId === id ? known.run : (given ?? null);
 }
