@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { WorkflowTrigger } from '../../../../shared/workflow-rules.ts';
 import { api, errorMessage, type WorkflowRunDetail } from '../../api/client.ts';
 import type { Workflow } from '../../stores/workflows.ts';
-import { WorkflowCanvas } from './canvas/workflow-canvas.tsx';
+import { LazyWorkflowCanvas } from './canvas/lazy-canvas.tsx';
 import { runPath } from './run-format.ts';
 import { draftFromDefinition } from './workflow-definition.ts';
 
@@ -84,7 +84,7 @@ export function RunOnCanvas({
       data-current={highlight.current}
     >
       {draft ? (
-        <WorkflowCanvas
+        <LazyWorkflowCanvas
           draft={draft}
           highlight={highlight}
           label={`The flow, with the run’s path: ${highlight.stepIds.join(' → ') || 'no step yet'}`}
