@@ -8,7 +8,7 @@ import { useInbox } from '../../stores/inbox.ts';
 import { hrefFor } from '../../stores/route.ts';
 import { useThread } from '../../stores/thread.ts';
 import { AutomationBanner } from './automation-banner.tsx';
-import { CONTACT_PANEL_ID, ContactPanel } from './contact-panel.tsx';
+import { ContactPanel } from './contact-panel.tsx';
 import { ConversationList } from './conversation-list.tsx';
 import { CustomerSimulator } from './customer-simulator.tsx';
 import { ReplyComposer } from './reply-composer.tsx';
@@ -120,9 +120,7 @@ function Thread({ panelOpen, togglePanel, overlay }: ThreadProps) {
             ? {
                 onClose: () => {
                   togglePanel();
-                  document
-                    .querySelector<HTMLElement>(`[aria-controls="${CONTACT_PANEL_ID}"]`)
-                    ?.focus();
+                  document.querySelector<HTMLElement>('.panel-toggle')?.focus();
                 },
               }
             : {})}

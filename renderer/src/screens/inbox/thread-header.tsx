@@ -598,7 +598,8 @@ export function ThreadHeader({ conversation, panelOpen, onTogglePanel }: ThreadH
           type="button"
           className={`icon-button panel-toggle${panelOpen ? ' active' : ''}`}
           aria-pressed={panelOpen}
-          aria-controls={CONTACT_PANEL_ID}
+          // Only while the panel is on the page (closed, it is not rendered at all).
+          aria-controls={panelOpen ? CONTACT_PANEL_ID : undefined}
           aria-label={panelOpen ? 'Hide contact details' : 'Show contact details'}
           title={panelOpen ? 'Hide contact details' : 'Show contact details'}
           onClick={onTogglePanel}
