@@ -9,6 +9,7 @@ export const SHORTCUTS: { keys: string[]; does: string }[] = [
   { keys: ['x'], does: 'Select the open conversation (for bulk actions)' },
   { keys: ['/'], does: 'Search conversations' },
   { keys: ['Ctrl', 'F'], does: 'Search in this conversation (⌘F on a Mac)' },
+  { keys: ['Ctrl', 'Shift', 'U'], does: 'Attach files to the reply (⌘⇧U on a Mac)' },
   { keys: ['Esc'], does: 'Leave a text box' },
   { keys: ['?'], does: 'Show these shortcuts' },
 ];
