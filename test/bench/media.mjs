@@ -31,7 +31,16 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../chromium.mjs';
-import { BENCH_BUILD, BIN, benchKey, bundleCore, end, serve, sleep } from './serve-common.mjs';
+import {
+  BENCH_BUILD,
+  BIN,
+  benchKey,
+  bundleCore,
+  cpuMs,
+  end,
+  serve,
+  sleep,
+} from './serve-common.mjs';
 
 process.env.PARLEY_NO_MDNS = '1';
 
@@ -363,6 +372,7 @@ async function inboundRun(kind, { graph: fakeGraph, meta, live }) {
     await sleep(WARMUP_MS);
     const cpuBefore = process.cpuUsage();
     const loadBefore = os.loadavg()[0];
+    const serverCpuBefore = cpuMs(child.pid);
     window.start = Date.now();
     window.end = window.start + RUN_SECONDS * 1000;
     await sleep(window.end - Date.now());
@@ -374,6 +384,7 @@ async function inboundRun(kind, { graph: fakeGraph, meta, live }) {
       return (u.user + u.system) / 1e6;
     })();
     const load = [loadBefore, os.loadavg()[0]];
+    const serverCpuS = (cpuMs(child.pid) - serverCpuBefore) / 1000;
     const refused = (errors) => Object.values(errors).reduce((a, b) => a + b, 0);
     const postsInWindow = webhooks.ms.length + refused(webhooks.errors);
     const readyInWindow = ready.inWindow;
@@ -434,6 +445,7 @@ async function inboundRun(kind, { graph: fakeGraph, meta, live }) {
       errors,
       onDisk,
       benchCpuS,
+      serverCpuS,
       load,
     };
   } finally {
@@ -731,7 +743,11 @@ export function printMediaRows({ runs, thread }) {
             : '',
         '',
       ],
-      ['bench process CPU (s)', (r) => f(r.benchCpuS), ''],
+      [
+        'server / bench process CPU, window and its last requests (s)',
+        (r) => `${f(r.serverCpuS)} / ${f(r.benchCpuS)}`,
+        '',
+      ],
       ['load average (1 min) at start / end', (r) => `${f(r.load[0], 2)} / ${f(r.load[1], 2)}`, ''],
     ];
     const header = [
