@@ -1,4 +1,4 @@
-import { useEffect, useId, useMemo, useState } from 'react';
+import { memo, useEffect, useId, useMemo, useState } from 'react';
 import { findMatches, parseChat, visibleText } from '../../../shared/chat-format.ts';
 import type { InteractiveList, Message } from '../../../shared/schemas/index.ts';
 import { formatMicros } from '../../../shared/money.ts';
@@ -306,8 +306,11 @@ function BubbleActions({ message, serviceWindow, onReply }: BubbleProps) {
   );
 }
 
-/** One message as WhatsApp draws it: inbound left, outbound right with its delivery ticks. */
-export function MessageBubble(props: BubbleProps) {
+/**
+ * One message as WhatsApp draws it: inbound left, outbound right with its delivery ticks. Drawn
+ * again only when what it shows changes (a scrolling thread re-renders its rows often).
+ */
+export const MessageBubble = memo(function MessageBubble(props: BubbleProps) {
   const { message, sender, highlight, quoted, onJump, jumped } = props;
   if (isNote(message)) return <Note message={message} sender={sender} highlight={highlight} />;
   const outbound = message.direction === 'outbound';
@@ -376,4 +379,4 @@ export function MessageBubble(props: BubbleProps) {
       ) : null}
     </div>
   );
-}
+});

@@ -70,10 +70,10 @@ const ROW_GAP = 6;
 /** Space below the newest message (px): the rows' box holds it, so "the end" includes it. */
 const BOTTOM_SPACE = 16;
 /**
- * A thread of up to this many rows is drawn whole (the first two pages: cheap, and every
- * message stays findable in the page); a longer one only around the view.
+ * A thread of up to this many rows (its first page) is drawn whole: cheap, and every message
+ * of a short thread stays in the page. A longer one is drawn only around the view.
  */
-const DRAWN_WHOLE = 60;
+const DRAWN_WHOLE = 30;
 
 const rowsToDraw = (range: Range): number[] =>
   range.count <= DRAWN_WHOLE
@@ -175,12 +175,17 @@ export function MessageList({
   // Where the rows start inside the scroll box (below its padding): the virtualiser counts it in.
   const [rowsTop, setRowsTop] = useState(0);
   useLayoutEffect(() => {
-    const top = rowsRef.current?.offsetTop ?? 0;
+    const rows = rowsRef.current;
+    const box = scrollRef.current;
+    if (!rows || !box) return;
+    const top = Math.round(
+      rows.getBoundingClientRect().top - box.getBoundingClientRect().top + box.scrollTop,
+    );
     if (top !== rowsTop) setRowsTop(top);
   }, [rowsTop, status, shown.length, nextCursor, endless]);
 
-  // One row per message. Past two pages only the rows in view, and a few either side, are drawn: a thread of hundreds
-  // of photos keeps a few dozen elements however long it grows.
+  // One row per message. Past the first page only the rows in view, and a few either side, are
+  // drawn: a thread of hundreds of photos keeps a few dozen elements however long it grows.
   // The virtualiser's instance is stable; its methods are fresh each render by design, and
   // nothing here is memoised on them.
   // eslint-disable-next-line react-hooks/incompatible-library
@@ -309,11 +314,18 @@ export function MessageList({
     return () => window.clearTimeout(timer);
   }, [jump]);
   const onJump = useCallback((id: string) => void jumpTo(id), [jumpTo]);
-  const quoteOf = (message: Message) => {
-    if (!message.context) return undefined;
-    const quoted = message.context.messageId ? byId.get(message.context.messageId) : undefined;
-    return { message: quoted, author: quoted ? authorOf(quoted) : null };
-  };
+  // What each reply quotes, kept from render to render so that unchanged bubbles are not drawn
+  // again while the thread scrolls.
+  const quotes = useMemo(() => {
+    const out = new Map<string, { message: Message | undefined; author: string | null }>();
+    for (const message of shown) {
+      if (!message.context) continue;
+      const id = message.context.messageId;
+      const quoted = id ? byId.get(id) : undefined;
+      out.set(message.id, { message: quoted, author: quoted ? authorOf(quoted) : null });
+    }
+    return out;
+  }, [shown, byId, authorOf]);
 
   const onCopy = (event: ClipboardEvent<HTMLDivElement>) => {
     const text = copiedText(event.currentTarget, messages);
@@ -322,19 +334,23 @@ export function MessageList({
     event.preventDefault();
   };
 
-  const onScroll = () => {
+  // Older pages load near the top (`endless`), once the thread has first been shown at its end;
+  // checked on scroll and again after each page, since a page that lands above the view does
+  // not always move it (no scroll event would come to ask for the next).
+  const shownAtEnd = useRef(false);
+  const loadOlderNearTop = useCallback(() => {
     const el = scrollRef.current;
-    if (!el) return;
-    if (
-      endless &&
-      el.scrollTop < LOAD_OLDER_AT &&
-      nextCursor &&
-      !loadingOlder &&
-      status === 'ready'
-    ) {
+    if (!el || !endless || status !== 'ready') return;
+    if (el.scrollHeight - el.scrollTop - el.clientHeight < LOAD_OLDER_AT) shownAtEnd.current = true;
+    if (shownAtEnd.current && el.scrollTop < LOAD_OLDER_AT && nextCursor && !loadingOlder) {
       loadOlder().catch(notifyError);
     }
-  };
+  }, [endless, status, nextCursor, loadingOlder, loadOlder]);
+  useEffect(() => {
+    if (shown.length === 0) shownAtEnd.current = false;
+    else if (!loadingOlder) loadOlderNearTop();
+  }, [shown.length, loadingOlder, loadOlderNearTop]);
+  const onScroll = loadOlderNearTop;
 
   const head = nextCursor ? (
     <div className="thread-older">
@@ -377,7 +393,7 @@ export function MessageList({
           sender={sameSender ? undefined : (sender ?? undefined)}
           listName={message.listReply ? sentLists.get(message.listReply.listId) : undefined}
           author={authorOf(message)}
-          quoted={quoteOf(message)}
+          quoted={quotes.get(message.id)}
           onJump={onJump}
           onOpenImage={setViewing}
           serviceWindow={window_}
