@@ -11,7 +11,8 @@ import type {
   CreateCampaignBody,
   UpdateCampaignBody,
 } from '../../../shared/schemas/campaigns.ts';
-import type { Media, MediaType } from '../../../shared/schemas/media.ts';
+import type { Media } from '../../../shared/schemas/media.ts';
+import type { inboundBody } from '../../../shared/schemas/simulator.ts';
 import type {
   InteractiveList,
   ListContentBody,
@@ -613,25 +614,8 @@ export interface SendListResult {
 }
 
 /** What the simulated contact sends: a text, or a pick from a list they were sent. */
-export type SimulatedInbound = {
-  phone: string;
-  receivedAt?: string;
-  /** The customer quotes one of the conversation's messages. */
-  replyToMessageId?: string;
-} & (
-  | { message: string }
-  | { listReply: { listId: string; rowId: string } }
-  | { media: { type: MediaType; caption?: string; fileName?: string } }
-  | { location: { latitude: number; longitude: number; name?: string; address?: string } }
-  | {
-      contacts: {
-        name: string;
-        phones?: { phone: string; type?: string }[];
-        emails?: { email: string; type?: string }[];
-        organization?: string;
-      }[];
-    }
-);
+/** What the simulated customer sends (POST /api/simulator/inbound), as the core's schema takes it. */
+export type SimulatedInbound = z.input<typeof inboundBody>;
 
 export type { Workflow, WorkflowRun };
 

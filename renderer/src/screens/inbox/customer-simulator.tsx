@@ -1,8 +1,6 @@
 import { useId, useMemo, useState, type FormEvent } from 'react';
-import type { z } from 'zod';
 import type { MediaType } from '../../../../shared/schemas/media.ts';
 import type { Conversation, Message } from '../../../../shared/schemas/index.ts';
-import type { inboundBody } from '../../../../shared/schemas/simulator.ts';
 import { api, type SimulatedInbound } from '../../api/client.ts';
 import { FormError } from '../../components/form-error.tsx';
 import { isNote } from '../../components/message-bubble.tsx';
@@ -14,15 +12,9 @@ import './customer-simulator.css';
 const OPEN_KEY = 'parley.inbox.simulator';
 
 /** What the customer sends, as POST /api/simulator/inbound takes it (less the phone). */
-type CustomerSends = Omit<z.input<typeof inboundBody>, 'phone' | 'receivedAt'>;
+type CustomerSends = Omit<SimulatedInbound, 'phone' | 'receivedAt'>;
 
-/**
- * The simulator's body. client.ts's `SimulatedInbound` spells a contact card's phones and
- * e-mails as objects, while the core takes plain strings (shared/schemas/simulator.ts): the
- * core's own type is the one that holds.
- */
-const simulate = (body: z.input<typeof inboundBody>) =>
-  api.simulator.inbound(body as unknown as SimulatedInbound);
+const simulate = (body: SimulatedInbound) => api.simulator.inbound(body);
 
 /** Where the simulated customer says they are. */
 const LOCATION = {
