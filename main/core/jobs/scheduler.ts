@@ -1,4 +1,5 @@
 import type { Database as Db } from 'better-sqlite3';
+import { setMaxListeners } from 'node:events';
 import type { JobKind, PayloadOf } from './payloads.ts';
 import type { Clock, Random } from '../runtime.ts';
 import type { ProcessOwner } from './owner.ts';
@@ -204,7 +205,17 @@ export function createScheduler(
   let poked = false;
   let lastReclaim = 0;
   let lastRenew = 0;
-  let shutdown = new AbortController();
+  /**
+   * Aborts every async run's I/O when the scheduler stops. One signal for all of them: every
+   * run in flight (up to each kind's concurrency, a download's two fetches each) listens to it,
+   * so it has no listener cap.
+   */
+  const newShutdown = () => {
+    const controller = new AbortController();
+    setMaxListeners(0, controller.signal);
+    return controller;
+  };
+  let shutdown = newShutdown();
   const inFlight = new Set<Promise<void>>();
 
   const jitter = () => 0.8 + (random.bytes(1)[0]! / 255) * 0.4;
@@ -637,7 +648,7 @@ export function createScheduler(
     start() {
       if (started) return;
       started = true;
-      shutdown = new AbortController();
+      shutdown = newShutdown();
       lastReclaim = Date.now();
       reclaim();
       schedule(0);
