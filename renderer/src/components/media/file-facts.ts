@@ -1,19 +1,9 @@
 /** What a file card says about a file: its size and its kind, in words an agent reads. */
+import { formatFileSize as sizeInWords } from '../../../../shared/media-rules.ts';
 
-const UNITS = ['KB', 'MB', 'GB'] as const;
-
-/** "712 bytes", "2.3 KB", "14 MB". */
-export function formatFileSize(bytes: number | null): string | null {
-  if (bytes === null || !Number.isFinite(bytes) || bytes < 0) return null;
-  if (bytes < 1024) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  let value = bytes / 1024;
-  let unit = 0;
-  while (value >= 1024 && unit < UNITS.length - 1) {
-    value /= 1024;
-    unit++;
-  }
-  return `${value < 10 ? value.toFixed(1).replace(/\.0$/, '') : Math.round(value)} ${UNITS[unit]}`;
-}
+/** "712 bytes", "2.3 KB", "14 MB" (shared/media-rules.ts, the composer's words too); null when unknown. */
+export const formatFileSize = (bytes: number | null): string | null =>
+  bytes === null || !Number.isFinite(bytes) || bytes < 0 ? null : sizeInWords(bytes);
 
 const BY_MIME: Readonly<Record<string, string>> = {
   'application/pdf': 'PDF',
