@@ -191,3 +191,13 @@ test('the app shell never scrolls as a whole: scrolling anything into view moves
     expect(scrolled, screen).toBeNull();
   }
 });
+
+test('the test-mode banner is inside a landmark of its own on every screen', async ({ page }) => {
+  for (const screen of ['/#/inbox', '/#/campaigns', '/#/settings/keys']) {
+    await page.goto(screen);
+    const banner = page.getByTestId('test-mode-banner');
+    await expect(banner).toBeVisible();
+    await expect(banner).toHaveRole('region');
+    await expect(banner).toHaveAccessibleName('Test mode');
+  }
+});

@@ -104,11 +104,12 @@ export function ModeBanner() {
   const environment = useSession((s) => s.environment);
   if (environment !== 'test') return null;
   return (
-    <div className="mode-banner" role="note" data-testid="test-mode-banner">
+    // A landmark of its own (a named region), so it is not content outside every landmark.
+    <section className="mode-banner" aria-label="Test mode" data-testid="test-mode-banner">
       <strong>Test mode</strong>
       <span>
         You are viewing test data. Test messages are simulated and never charge the wallet.
       </span>
-    </div>
+    </section>
   );
 }
