@@ -11,12 +11,15 @@ const count = new Intl.NumberFormat('en-US');
 export const formatCount = (n: number): string => count.format(n);
 
 const percent = new Intl.NumberFormat('en-US', { style: 'percent', maximumFractionDigits: 0 });
-/** A share as a whole percent; "<1%" rather than "0%" for a small but non-zero one. */
+/**
+ * A share as a whole percent, rounded down: 100% only when it is all of them (302 of 303 is
+ * 99%, never 100%); "<1%" rather than "0%" for a small but non-zero one.
+ */
 export function formatShare(part: number, whole: number): string {
   if (whole <= 0) return '—';
   const share = part / whole;
   if (share > 0 && share < 0.01) return '<1%';
-  return percent.format(share);
+  return percent.format(Math.floor(share * 100) / 100);
 }
 
 /** "about 3 min", "12 s", "1 h 20 min": how long is left, roughly. */
