@@ -24,7 +24,11 @@ function Pace({ progress }: { progress: CampaignProgress }) {
         <span data-testid="campaign-eta">about {formatDuration(progress.etaSeconds)} left</span>
       ) : null}
       {blocked ? (
-        <span className="campaign-blocked" data-testid="campaign-blocked">
+        <span
+          // Pacing at the account's throughput is how sending works, not a warning.
+          className={`campaign-blocked${progress.blockedBy === 'throughput' ? ' campaign-paced' : ''}`}
+          data-testid="campaign-blocked"
+        >
           {blocked}
         </span>
       ) : null}

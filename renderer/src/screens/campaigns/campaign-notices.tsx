@@ -15,7 +15,7 @@ export function blockedNotice(progress: CampaignProgress, now = Date.now()): str
     case 'tier':
       return `Waiting for the 24 h tier window${until ? ` until ${until}` : ''}: the account's messaging tier caps how many people it may start talking to in 24 hours.`;
     case 'throughput':
-      return "Paced by the account's throughput: the channel takes only so many messages a second from it.";
+      return "Sending at the account's pace: the channel takes only so many messages a second.";
     case 'pair_rate':
       return `Waiting 6 s between messages to the same person${until ? ` (next at ${until})` : ''}.`;
   }

@@ -36,12 +36,14 @@ export function SendRateChart({ timeline }: { timeline: CampaignTimeline | null 
       keys={
         <>
           <span className="send-rate-key send-rate-key-sent">Sent a second</span>
-          <span className="send-rate-key send-rate-key-failed">Failed a second</span>
+          <span className="send-rate-key send-rate-key-failed">Failed attempts a second</span>
         </>
       }
       readout={{
-        at: ([s = 0, f = 0]) => `${formatRate(s)} sent, ${formatRate(f)} failed`,
-        total: `Peak ${formatRate(peak)} · ${total(sent)} sent · ${total(failed)} failed`,
+        at: ([s = 0, f = 0]) => `${formatRate(s)} sent, ${formatRate(f)} failed attempts`,
+        // Attempts, not recipients: a recipient whose try failed may be tried again (the funnel
+        // counts recipients).
+        total: `Peak ${formatRate(peak)} · ${total(sent)} sent · ${total(failed)} failed attempts`,
       }}
       readoutTestId="send-rate-readout"
       testId="send-rate-chart"
