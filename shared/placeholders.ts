@@ -3,7 +3,7 @@
  * (checked by the core on save, filled by the composer on insert), and campaign variables and
  * email campaigns name the same fields (README "API"), so they share this module.
  *
- * Known placeholders: `{{contact.name}}`, `{{contact.phone}}`, `{{contact.email}}` and
+ * Known placeholders: `{{contact.name}}`, `{{contact.firstName}}` (the name's first word), `{{contact.phone}}`, `{{contact.email}}` and
  * `{{contact.attributes.KEY}}` (KEY as the contact's attribute is named, 1–64 characters, no
  * braces). Spaces just inside the braces are allowed: `{{ contact.name }}`, and so is a fallback
  * for a missing value: `{{contact.attributes.code | "WELCOME"}}`. Anything else between `{{` and
@@ -14,7 +14,16 @@
 import type { FillOptions, TemplateRef } from './template-strings.ts';
 import { fillTemplate, ownValue, parseTemplate, presentText } from './template-strings.ts';
 
-export type ContactField = 'name' | 'phone' | 'email';
+export type ContactField = 'name' | 'firstName' | 'phone' | 'email';
+
+/**
+ * A contact's first name: the first word of their name ("Ana" of "Ana María López"), or null
+ * when they have no name. What `{{contact.firstName}}` reads, in every kind of template.
+ */
+export function firstNameOf(name: string | null | undefined): string | null {
+  const first = name?.trim().split(/\s+/)[0];
+  return first ? first : null;
+}
 
 export interface ContactPlaceholder {
   /** The placeholder as written in the text, braces included. */
@@ -40,9 +49,9 @@ export interface PlaceholderContact {
 }
 
 export const PLACEHOLDER_HELP =
-  '{{contact.name}}, {{contact.phone}}, {{contact.email}} or {{contact.attributes.KEY}}, optionally with a fallback: {{contact.name | "there"}}';
+  '{{contact.name}}, {{contact.firstName}}, {{contact.phone}}, {{contact.email}} or {{contact.attributes.KEY}}, optionally with a fallback: {{contact.firstName | "there"}}';
 
-const FIELDS: readonly ContactField[] = ['name', 'phone', 'email'];
+const FIELDS: readonly ContactField[] = ['name', 'firstName', 'phone', 'email'];
 const ATTRIBUTE_PREFIX = 'contact.attributes.';
 const ATTRIBUTE_KEY_MAX = 64;
 
@@ -86,7 +95,11 @@ export function placeholderValue(
   contact: PlaceholderContact,
 ): string | null {
   const value =
-    'field' in source ? contact[source.field] : ownValue(contact.attributes, source.attribute);
+    'field' in source
+      ? source.field === 'firstName'
+        ? firstNameOf(contact.name)
+        : contact[source.field]
+      : ownValue(contact.attributes, source.attribute);
   return presentText(value);
 }
 

@@ -152,9 +152,10 @@ export function refProblem(ref: string, stepIds: ReadonlySet<string>): string | 
   const [root, second, ...rest] = ref.split('.');
   if (root === 'payload' && second) return null;
   if (root === 'contact') {
-    if (['name', 'phone', 'email'].includes(second ?? '') && rest.length === 0) return null;
+    if (['name', 'firstName', 'phone', 'email'].includes(second ?? '') && rest.length === 0)
+      return null;
     if (second === 'attributes' && rest.length > 0) return null;
-    return `{{${ref}}} is not a contact field: use {{contact.name}}, {{contact.phone}}, {{contact.email}} or {{contact.attributes.KEY}}`;
+    return `{{${ref}}} is not a contact field: use {{contact.name}}, {{contact.firstName}}, {{contact.phone}}, {{contact.email}} or {{contact.attributes.KEY}}`;
   }
   if (root === 'reply') {
     if (second === 'text' && rest.length === 0) return null;
@@ -341,6 +342,8 @@ export interface RunContext {
   payload: Record<string, unknown>;
   contact: {
     name: string | null;
+    /** The name's first word (shared/placeholders.ts `firstNameOf`). */
+    firstName: string | null;
     phone: string;
     email: string | null;
     attributes: Record<string, unknown>;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { renderEmail, renderEmailHtml, renderEmailText } from '../../shared/email-rules.ts';
-import { parsePlaceholders, renderPlaceholders } from '../../shared/placeholders.ts';
+import { firstNameOf, parsePlaceholders, renderPlaceholders } from '../../shared/placeholders.ts';
 import { missingTally } from '../../shared/template-strings.ts';
 import { conditionHolds, renderTemplateString, templateRefs } from '../../shared/workflow-rules.ts';
 
@@ -69,7 +69,13 @@ describe('template strings: own properties, fallbacks, one missing-value rule (R
         string,
         unknown
       >,
-      contact: { name: 'Ada', phone: '+14155552671', email: null, attributes: {} },
+      contact: {
+        name: 'Ada',
+        firstName: 'Ada',
+        phone: '+14155552671',
+        email: null,
+        attributes: {},
+      },
       reply: null,
       steps: {},
     };
@@ -133,5 +139,21 @@ describe('template strings: own properties, fallbacks, one missing-value rule (R
       { placeholder: '{{contact.attributes.code}}', recipients: 3 },
       { placeholder: '{{contact.name}}', recipients: 1 },
     ]);
+  });
+});
+
+describe('{{contact.firstName}}', () => {
+  it("is the first word of the contact's name, missing without a name", () => {
+    expect(firstNameOf('  Ana María López ')).toBe('Ana');
+    expect(firstNameOf('Cher')).toBe('Cher');
+    expect(firstNameOf('   ')).toBeNull();
+    expect(firstNameOf(null)).toBeNull();
+    const contact = { name: 'Ana María López', phone: '+14155552671', email: null, attributes: {} };
+    expect(renderPlaceholders('Hi {{contact.firstName}}!', contact).text).toBe('Hi Ana!');
+    const nameless = { ...contact, name: null };
+    expect(renderPlaceholders('Hi {{contact.firstName | "there"}}!', nameless).text).toBe(
+      'Hi there!',
+    );
+    expect(renderPlaceholders('Hi {{contact.firstName}}!', nameless).missing).toHaveLength(1);
   });
 });

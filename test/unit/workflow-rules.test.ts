@@ -180,7 +180,13 @@ describe('template strings', () => {
       nothing: null,
       'with-dash': 'dashed',
     },
-    contact: { name: 'Ann', phone: '+14155552671', email: null, attributes: { tier: 'gold' } },
+    contact: {
+      name: 'Ann',
+      firstName: 'Ann',
+      phone: '+14155552671',
+      email: null,
+      attributes: { tier: 'gold' },
+    },
     reply: {
       text: 'yes please',
       listReply: { listId: 'lst_1', rowId: 'billing', title: 'Billing' },
@@ -191,6 +197,7 @@ describe('template strings', () => {
   it('renders payload, contact, reply and step outputs', () => {
     const cases: [string, string][] = [
       ['Hi {{contact.name}}', 'Hi Ann'],
+      ['Hi {{contact.firstName}}', 'Hi Ann'],
       ['{{contact.phone}}', '+14155552671'],
       ['{{contact.attributes.tier}}', 'gold'],
       ['{{ payload.cart.total }}', '42.5'],

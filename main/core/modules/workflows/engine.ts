@@ -7,6 +7,7 @@
  * started so far): one that a later step, a handoff or a cancel overtook does nothing — so a
  * step due while a person takes over either ran before (its effect committed first) or never.
  */
+import { firstNameOf } from '../../../../shared/placeholders.ts';
 import type { ListReply } from '../../../../shared/schemas/interactive-lists.ts';
 import type { WorkflowRun } from '../../../../shared/schemas/workflows.ts';
 import type {
@@ -244,6 +245,7 @@ export function workflowEngine(d: WorkflowsDeps, repo: WorkflowsRepo) {
   function contactContext(c: ContactRow): RunContext['contact'] {
     return {
       name: c.name,
+      firstName: firstNameOf(c.name),
       phone: c.phone ?? '',
       email: c.email,
       attributes: JSON.parse(c.attributes) as Record<string, unknown>,

@@ -38,6 +38,7 @@ import { useGroups } from './use-groups.ts';
 
 const CONTACT_FIELDS = [
   '{{contact.name}}',
+  '{{contact.firstName}}',
   '{{contact.phone}}',
   '{{contact.email}}',
   '{{contact.attributes.KEY}}',
