@@ -153,12 +153,25 @@ export function App() {
 
   return (
     <div className={`app mode-${environment}`}>
+      {/* The first tab stop: past the sidebar and the top bar, straight to the screen. */}
+      <button
+        type="button"
+        className="skip-link"
+        onClick={() => document.getElementById('main-content')?.focus()}
+        data-testid="skip-link"
+      >
+        Skip to the screen
+      </button>
       <Sidebar />
       <div className="main-column">
         <TopBar />
         <ModeBanner />
         <ConnectionBanner />
-        <main className={`content${route === 'inbox' ? ' content-flush' : ''}`}>
+        <main
+          id="main-content"
+          tabIndex={-1}
+          className={`content${route === 'inbox' ? ' content-flush' : ''}`}
+        >
           {signedOut ? <SessionEndedScreen /> : null}
           {!signedOut && status === 'error' && error ? (
             <ErrorBanner message={error} onRetry={() => void bootstrap()} />

@@ -201,3 +201,20 @@ test('the test-mode banner is inside a landmark of its own on every screen', asy
     await expect(banner).toHaveAccessibleName('Test mode');
   }
 });
+
+test('the first Tab offers "Skip to the screen", which moves the focus past the sidebar', async ({
+  page,
+}) => {
+  await page.goto('/#/inbox');
+  await expect(page.locator('.app')).toBeVisible();
+  await page.locator('body').focus();
+  await page.keyboard.press('Tab');
+  const skip = page.getByTestId('skip-link');
+  await expect(skip).toBeFocused();
+  await expect(skip).toBeInViewport();
+  await page.keyboard.press('Enter');
+  await expect(page.locator('#main-content')).toBeFocused();
+  // The next Tab lands inside the screen, not in the sidebar.
+  await page.keyboard.press('Tab');
+  expect(await page.evaluate(() => !!document.activeElement?.closest('#main-content'))).toBe(true);
+});
