@@ -218,3 +218,23 @@ test('the first Tab offers "Skip to the screen", which moves the focus past the 
   await page.keyboard.press('Tab');
   expect(await page.evaluate(() => !!document.activeElement?.closest('#main-content'))).toBe(true);
 });
+
+test('at 1024×700 the inbox label filter shows its whole placeholder, inside its row', async ({
+  page,
+}) => {
+  await page.setViewportSize(SMALL);
+  await page.goto('/#/inbox');
+  const filter = page.getByTestId('label-filter');
+  await expect(filter).toBeVisible();
+  const fit = await filter.evaluate((input: HTMLInputElement) => {
+    const style = getComputedStyle(input);
+    const canvas = document.createElement('canvas').getContext('2d')!;
+    canvas.font = `${style.fontSize} ${style.fontFamily}`;
+    const text = canvas.measureText(input.placeholder).width;
+    const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+    const row = input.parentElement!;
+    return { text, room, overflow: row.scrollWidth - row.clientWidth };
+  });
+  expect(fit.room, 'the placeholder fits').toBeGreaterThanOrEqual(fit.text);
+  expect(fit.overflow, 'the filter row does not overflow').toBeLessThanOrEqual(0);
+});
