@@ -238,3 +238,39 @@ test('at 1024×700 the inbox label filter shows its whole placeholder, inside it
   expect(fit.room, 'the placeholder fits').toBeGreaterThanOrEqual(fit.text);
   expect(fit.overflow, 'the filter row does not overflow').toBeLessThanOrEqual(0);
 });
+
+test('a long email in the contact panel ends in an ellipsis, the whole address in its title', async ({
+  page,
+  request,
+  server,
+}) => {
+  const key = await createApiKey(server, 'test', 'e2e-email');
+  const email = 'customer.service.department.of.a.long.company.name@example-enterprises.com';
+  await apiPost(request, key, '/api/contacts', {
+    phone: '+14155550177',
+    name: 'Long Address',
+    email,
+  });
+  await apiPost(request, key, '/api/simulator/inbound', {
+    phone: '+14155550177',
+    message: 'Hello',
+  });
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/#/inbox');
+  await page.getByTestId('conversation-row').filter({ hasText: 'Long Address' }).click();
+  const toggle = page.getByTestId('toggle-contact-panel');
+  if ((await toggle.getAttribute('aria-pressed')) !== 'true') await toggle.click();
+  const link = page.getByTestId('contact-email');
+  await expect(link).toHaveAttribute('title', email);
+  const shown = await link.evaluate((a) => {
+    const style = getComputedStyle(a);
+    return {
+      display: style.display,
+      overflow: style.textOverflow,
+      cut: a.scrollWidth > a.clientWidth,
+    };
+  });
+  expect(shown.display).toBe('block');
+  expect(shown.overflow).toBe('ellipsis');
+  expect(shown.cut, 'this address is longer than the panel').toBe(true);
+});

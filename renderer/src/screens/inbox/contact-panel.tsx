@@ -128,7 +128,12 @@ export function ContactPanel({ conversation, onClose }: ContactPanelProps) {
           <Field label="Name">{contact.name ?? <span className="muted">—</span>}</Field>
           <Field label="Email">
             {contact.email ? (
-              <a href={`mailto:${contact.email}`} className="truncate">
+              <a
+                href={`mailto:${contact.email}`}
+                className="truncate contact-email"
+                title={contact.email}
+                data-testid="contact-email"
+              >
                 {contact.email}
               </a>
             ) : (
