@@ -45,6 +45,9 @@ test('an interactive list is written with its limits checked as you type, previe
   const blocker = editor.getByTestId('list-save-blocker');
   await expect(save).toBeDisabled();
   await expect(blocker).toContainText('Name is required');
+  // Before anything is typed it is a plain note, not a warning.
+  await expect(blocker).toContainText('To save:');
+  await expect(blocker).toHaveClass(/list-editor-blocker-quiet/);
 
   await editor.getByTestId('list-name').fill('Support topics');
   await editor.getByTestId('list-header').fill('How can we help?');

@@ -12,6 +12,11 @@ interface EditorSaveProps {
   blocker: string | null;
   /** Shows the field of the first problem. */
   onShowProblem: () => void;
+  /**
+   * Nothing typed yet in a new record: what is missing is said as a plain note ("To save: …"),
+   * not in a warning's colour before the user did anything.
+   */
+  pristine?: boolean;
   /** `<prefix>-save`, `<prefix>-save-blocker`, `<prefix>-show-problem`. */
   testIdPrefix: string;
   /** What saving needs: without it the editor only shows, and Save says why it is disabled. */
@@ -32,6 +37,7 @@ export function EditorSave({
   busy,
   blocker,
   onShowProblem,
+  pristine = false,
   testIdPrefix,
   right,
   before,
@@ -64,11 +70,11 @@ export function EditorSave({
         </p>
       ) : blocker ? (
         <p
-          className="list-editor-blocker"
+          className={`list-editor-blocker${pristine ? ' list-editor-blocker-quiet' : ''}`}
           id={blockerId}
           data-testid={`${testIdPrefix}-save-blocker`}
         >
-          Can’t save yet:{' '}
+          {pristine ? 'To save:' : 'Can’t save yet:'}{' '}
           <button
             type="button"
             className="link-button"

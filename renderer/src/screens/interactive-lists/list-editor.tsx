@@ -166,6 +166,7 @@ export function ListEditor({ list }: { list: InteractiveList | null }) {
             busy={busy}
             blocker={blocker}
             onShowProblem={showFirstProblem}
+            pristine={!list && touched.size === 0}
             testIdPrefix="list"
           >
             {busy ? 'Saving…' : 'Save list'}
