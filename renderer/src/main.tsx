@@ -1,3 +1,5 @@
+// First: zod without `new Function` before any schema is built (see zod-jitless.ts).
+import './zod-jitless.ts';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './App.tsx';
