@@ -185,8 +185,24 @@ events.subscribe(MESSAGE_EVENTS, (event) => {
 
 // A campaign may have written to the conversation on screen (no event each on this stream).
 onCampaignActivity(() => {
-  const thread = useThread.getState();
-  if (thread.conversationId && thread.status === 'ready') void thread.reload();
+  const { conversationId: id, status } = useThread.getState();
+  if (!id || status !== 'ready') return;
+  // One read: the conversation comes with its newest messages, all a campaign's send can add.
+  api.conversations.get(id).then(
+    ({ messages, ...conversation }) => {
+      const thread = useThread.getState();
+      if (thread.conversationId !== id) return;
+      thread.apply(conversation);
+      useInbox.getState().apply(conversation);
+      useThread.setState((s) => {
+        const merged = mergeMessages(s.messages, messages);
+        return merged === s.messages ? s : { messages: merged };
+      });
+    },
+    () => {
+      // Still showing what it had; the next campaign move or reconnect reads again.
+    },
+  );
 });
 
 // Back at the desk: whatever arrived in the open conversation meanwhile is now seen.
