@@ -1,6 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { formatFileSize } from '../../../shared/media-rules.ts';
 import { privateDir, privateFile } from '../files.ts';
 
 /**
@@ -14,17 +15,10 @@ import { privateDir, privateFile } from '../files.ts';
 /** The file would be larger than its limit: nothing of it is kept. */
 export class MediaTooLarge extends Error {
   constructor(readonly limit: number) {
-    super(`the file is larger than ${formatBytes(limit)}`);
+    super(`the file is larger than ${formatFileSize(limit)}`);
     this.name = 'MediaTooLarge';
   }
 }
-
-export const formatBytes = (n: number): string =>
-  n >= 1024 * 1024 && n % (1024 * 1024) === 0
-    ? `${n / (1024 * 1024)} MB`
-    : n >= 1024 && n % 1024 === 0
-      ? `${n / 1024} KB`
-      : `${n} bytes`;
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
 /** What `limitFor` sees of a file: enough for every magic number the sniffer knows. */

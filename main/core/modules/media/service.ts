@@ -13,7 +13,8 @@ import { RetryLater } from '../../jobs/scheduler.ts';
 import { readSample, sampleFor, sampleName } from '../../media/samples.ts';
 import { checkReceived, checkUpload, uploadLimitFromHead } from '../../media/sniff.ts';
 import type { MediaStore, PendingFile } from '../../media/store.ts';
-import { formatBytes, MediaTooLarge } from '../../media/store.ts';
+import { formatFileSize } from '../../../../shared/media-rules.ts';
+import { MediaTooLarge } from '../../media/store.ts';
 import type { Clock, IdGenerator, Random, Scope } from '../../runtime.ts';
 import { iso } from '../../runtime.ts';
 import type { ChannelService } from '../channel/service.ts';
@@ -209,7 +210,7 @@ export function mediaService(d: {
     const limit = MEDIA_LIMITS[row.kind];
     if (info.size !== null && info.size > limit) {
       throw new Final(
-        `the file is ${formatBytes(info.size)}, over the ${formatBytes(limit)} ${A[row.kind]} may have`,
+        `the file is ${formatFileSize(info.size)}, over the ${formatFileSize(limit)} ${A[row.kind]} may have`,
       );
     }
     let res;
@@ -253,7 +254,7 @@ export function mediaService(d: {
             from.chunks.destroy();
             if (e instanceof MediaTooLarge) {
               throw new Final(
-                `the file is larger than the ${formatBytes(limit)} ${A[row.kind]} may have`,
+                `the file is larger than the ${formatFileSize(limit)} ${A[row.kind]} may have`,
               );
             }
             throw new RetryLater(`downloading the file: ${(e as Error).message}`);
@@ -376,7 +377,7 @@ export function mediaService(d: {
         if (e instanceof MediaTooLarge) {
           throw new ApiError(
             'payload_too_large',
-            `the file is larger than ${formatBytes(e.limit)}, the most WhatsApp takes for its type`,
+            `the file is larger than ${formatFileSize(e.limit)}, the most WhatsApp takes for its type`,
             { param: 'file', details: { limitBytes: e.limit } },
           );
         }
@@ -404,7 +405,7 @@ export function mediaService(d: {
         if (pending.size > limit) {
           throw new ApiError(
             'payload_too_large',
-            `the file is ${formatBytes(pending.size)}; ${A[verdict.kind]} may have ${formatBytes(limit)}`,
+            `the file is ${formatFileSize(pending.size)}; ${A[verdict.kind]} may have ${formatFileSize(limit)}`,
             { param: 'file', details: { limitBytes: limit } },
           );
         }
