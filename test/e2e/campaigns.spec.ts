@@ -95,6 +95,26 @@ test('a campaign is created for a group, launched, paused, resumed and followed 
   };
   expect((await progressOf()).status).toBe('paused');
 
+  // The recipients table follows by itself from here on: no loading state, its scroll kept.
+  const recipientsScroll = detail.getByTestId('recipients-scroll');
+  await expect(detail.getByTestId('recipient-row').first()).toBeVisible();
+  await recipientsScroll.evaluate((scroller) => {
+    scroller.scrollTop = 200;
+    const card = scroller.closest('.campaign-recipients')!;
+    const flashed = (): boolean =>
+      Boolean(
+        card.querySelector('.toolbar-meta')?.textContent?.includes('Loading') ||
+        card.querySelector('[data-testid="recipients-empty"]'),
+      );
+    const w = window as unknown as { recipientsFlashed: boolean };
+    w.recipientsFlashed = false;
+    new MutationObserver(() => {
+      if (flashed()) w.recipientsFlashed = true;
+    }).observe(card, { subtree: true, childList: true, characterData: true });
+  });
+  const scrolledTo = await recipientsScroll.evaluate((scroller) => scroller.scrollTop);
+  expect(scrolledTo).toBeGreaterThan(0);
+
   // Resumed, it runs to the end; the bar and the funnel follow the event stream.
   await detail.getByTestId('campaign-resume').click();
   await page.getByTestId('campaign-resume-dialog').getByTestId('campaign-resume-confirm').click();
@@ -121,8 +141,25 @@ test('a campaign is created for a group, launched, paused, resumed and followed 
   await expect(detail.getByTestId('send-rate-chart').locator('canvas').first()).toBeVisible();
   await expect(detail.getByTestId('send-rate-readout')).toContainText(`${RECIPIENTS} sent`);
 
+  // The recipients table followed the campaign without a refresh: every row shown is read, the
+  // table never showed "Loading…" and kept its scroll.
+  const shownRows = detail.getByTestId('recipient-row');
+  await expect
+    .poll(async () => {
+      const statuses = await shownRows.evaluateAll((rows) =>
+        rows.map((row) => row.getAttribute('data-status')),
+      );
+      return statuses.length > 0 && statuses.every((status) => status === 'read');
+    })
+    .toBe(true);
+  expect(
+    await page.evaluate(
+      () => (window as unknown as { recipientsFlashed: boolean }).recipientsFlashed,
+    ),
+  ).toBe(false);
+  expect(await recipientsScroll.evaluate((scroller) => scroller.scrollTop)).toBe(scrolledTo);
+
   // The recipients, by status.
-  await detail.getByTestId('recipients-refresh').click();
   await detail.getByTestId('recipient-filter-read').click();
   await expect(detail.getByTestId('recipient-row').first()).toHaveAttribute('data-status', 'read');
   await detail.getByTestId('recipient-filter-failed').click();

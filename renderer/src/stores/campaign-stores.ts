@@ -332,9 +332,14 @@ export interface RecipientsState<R extends { id: string }, F extends string>
   campaignId: string | null;
   recipients: R[];
   statusFilter: F;
-  /** Progress was reported since the rows shown were read. */
+  /**
+   * Progress was reported since the rows shown were read, and they are too many to follow by
+   * themselves (more than RECIPIENTS_FOLLOWED): the table offers to read them again.
+   */
   outdated: boolean;
   show: (campaignId: string) => void;
+  /** Reads the rows shown again without a loading state (the table follows the campaign). */
+  refresh: () => Promise<void>;
   reset: () => void;
 }
 
@@ -349,11 +354,16 @@ interface RecipientsOptions<C extends CampaignRecord, P, R, F extends string> {
 }
 
 const RECIPIENTS_PAGE_SIZE = 100;
+/** While progress arrives, the rows shown are read again at most this often. */
+export const RECIPIENTS_FOLLOW_MS = 2_000;
+/** Up to this many rows shown, the table follows by itself; beyond, it offers a refresh. */
+export const RECIPIENTS_FOLLOWED = 5 * RECIPIENTS_PAGE_SIZE;
 
 /**
- * The recipients table of the open campaign: paged by cursor, filtered by status. Progress
- * events say the rows have moved on; the table then offers to read them again rather than
- * jumping under the reader's eyes (it does so by itself once the campaign ends).
+ * The recipients table of the open campaign: paged by cursor, filtered by status. While the
+ * campaign moves, the rows shown are read again quietly (every RECIPIENTS_FOLLOW_MS at most): no
+ * loading state, the filter, the pages read and the scroll kept. Past RECIPIENTS_FOLLOWED rows
+ * the table offers a refresh instead of re-reading them all every few seconds.
  */
 export function createRecipientsStore<
   C extends CampaignRecord,
@@ -385,6 +395,7 @@ export function createRecipientsStore<
 
       show: (campaignId) => {
         if (campaignId === get().campaignId) return;
+        stopFollowing();
         list.invalidate();
         set({ ...empty(), campaignId, statusFilter: '' as F });
       },
@@ -395,21 +406,49 @@ export function createRecipientsStore<
         await list.load();
       },
 
+      refresh: async () => {
+        if (!get().campaignId) return;
+        followReadAt = Date.now();
+        if (await list.refresh()) set({ outdated: false });
+      },
+
       reset: () => {
+        stopFollowing();
         list.invalidate();
         set({ ...empty(), campaignId: null, statusFilter: '' as F });
       },
     };
   });
 
+  let followTimer: number | null = null;
+  let followReadAt = 0;
+
+  function stopFollowing(): void {
+    if (followTimer !== null) window.clearTimeout(followTimer);
+    followTimer = null;
+  }
+
+  /** The campaign moved: its rows are read again soon (one read pending at most). */
+  const follow = (): void => {
+    const state = useRecipients.getState();
+    if (state.status !== 'ready') return;
+    if (state.recipients.length > RECIPIENTS_FOLLOWED) {
+      if (!state.outdated) useRecipients.setState({ outdated: true });
+      return;
+    }
+    if (followTimer !== null) return;
+    const wait = Math.max(0, followReadAt + RECIPIENTS_FOLLOW_MS - Date.now());
+    followTimer = window.setTimeout(() => {
+      followTimer = null;
+      void useRecipients.getState().refresh();
+    }, wait);
+  };
+
   registerScopedStore(() => useRecipients.getState().reset());
 
   events.subscribe(kind.progressEvent, (event) => {
     const found = kind.progressOf(event.data);
-    const state = useRecipients.getState();
-    if (found?.campaignId === state.campaignId && state.status === 'ready' && !state.outdated) {
-      useRecipients.setState({ outdated: true });
-    }
+    if (found && found.campaignId === useRecipients.getState().campaignId) follow();
   });
 
   events.subscribe(kind.statusEvent, (event) => {
@@ -417,8 +456,10 @@ export function createRecipientsStore<
     const state = useRecipients.getState();
     if (campaign?.id !== state.campaignId || state.status === 'idle') return;
     // Its end settles the rows (cancelled ones turn skipped or cancelled): show them as they are.
-    if (isFinal(campaign.status)) void state.load();
-    else useRecipients.setState({ outdated: true });
+    if (isFinal(campaign.status)) {
+      stopFollowing();
+      void state.refresh();
+    } else follow();
   });
 
   return useRecipients;

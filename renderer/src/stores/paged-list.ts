@@ -38,6 +38,12 @@ export interface PagedList {
   load: () => Promise<void>;
   /** Appends the next page, skipping rows already shown. */
   loadMore: () => Promise<void>;
+  /**
+   * Reads the rows shown again, quietly: no loading state, the rows and the filter kept until the
+   * fresh ones arrive (as many as are shown, at least a page). False when it did not (a load or
+   * another read is under way, or the read failed: what is shown stays).
+   */
+  refresh: () => Promise<boolean>;
   /** Drops every answer still on its way (the store resets itself). */
   invalidate: () => void;
   /** The guard of the current load, for other requests that belong to it. */
@@ -90,7 +96,27 @@ export function createPagedList<
     }
   };
 
-  return { load, loadMore, invalidate: guard.invalidate, guard };
+  const refresh = async (): Promise<boolean> => {
+    const { status, loadingMore } = get();
+    if (status !== 'ready' || loadingMore) return false;
+    const isCurrent = guard.start();
+    const shown = Math.max(rows(get()).length, 1);
+    try {
+      let page: Page<T> = await first();
+      let fresh = page.data;
+      while (page.nextCursor && fresh.length < shown && isCurrent()) {
+        page = await next(page.nextCursor);
+        fresh = [...fresh, ...page.data];
+      }
+      if (!isCurrent() || get().loadingMore) return false;
+      set({ ...withRows(keep(fresh)), nextCursor: page.nextCursor });
+      return true;
+    } catch {
+      return false;
+    }
+  };
+
+  return { load, loadMore, refresh, invalidate: guard.invalidate, guard };
 }
 
 /** The actions of a list the core filters by status (`?status=`, '' for all). */

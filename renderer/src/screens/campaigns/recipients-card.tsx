@@ -31,8 +31,9 @@ interface RecipientsCardProps<R extends { id: string; status: string }, F extend
 }
 
 /**
- * Everyone a campaign reaches, virtualised (a campaign may have 100,000), by status: refreshed
- * on request, or marked as outdated when progress moved on since it was read.
+ * Everyone a campaign reaches, virtualised (a campaign may have 100,000), by status: it follows
+ * the campaign by itself (the store reads the rows shown again, quietly, as progress arrives), and
+ * offers a refresh when too many rows are shown to follow.
  */
 export function RecipientsCard<R extends { id: string; status: string }, F extends string>({
   store,
@@ -57,6 +58,7 @@ export function RecipientsCard<R extends { id: string; status: string }, F exten
   const loadingMore = store((s) => s.loadingMore);
   const loadMore = store((s) => s.loadMore);
   const load = store((s) => s.load);
+  const refresh = store((s) => s.refresh);
 
   const loading = status === 'idle' || status === 'loading';
   const count = recipients.length.toLocaleString('en-US');
@@ -80,7 +82,8 @@ export function RecipientsCard<R extends { id: string; status: string }, F exten
           <button
             type="button"
             className={`button button-small${outdated ? ' button-primary' : ''}`}
-            onClick={() => void load()}
+            // Quietly when rows are shown (the scroll and the pages read stay).
+            onClick={() => void (status === 'ready' ? refresh() : load())}
             disabled={status === 'loading'}
             data-testid={`${testIdPrefix}recipients-refresh`}
           >
