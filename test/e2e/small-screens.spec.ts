@@ -4,6 +4,7 @@
  */
 import type { Locator, Page } from '@playwright/test';
 import { seedInbox } from './inbox-seed.ts';
+import { seedCampaignAudience } from './campaign-seed.ts';
 import { apiPost, createApiKey, expect, test } from './fixtures.ts';
 
 const SMALL = { width: 1024, height: 700 };
@@ -273,4 +274,72 @@ test('a long email in the contact panel ends in an ellipsis, the whole address i
   expect(shown.display).toBe('block');
   expect(shown.overflow).toBe('ellipsis');
   expect(shown.cut, 'this address is longer than the panel').toBe(true);
+});
+
+test('at 1024×700 the sidebar shows icons only (a remembered choice) and the campaigns table fits; with names shown it scrolls in its box, with a cue, by keyboard too', async ({
+  page,
+  request,
+  server,
+}) => {
+  await page.setViewportSize(SMALL);
+  const key = await createApiKey(server, 'test', 'e2e-small-campaigns');
+  const groupId = await seedCampaignAudience(request, key, {
+    recipients: 3,
+    settings: { throughputMps: 1000 },
+  });
+  const body = {
+    templateName: 'spring_sale',
+    variables: { '1': '{{contact.name}}', '2': 'SPRING20' },
+    target: { groupId },
+  };
+  const launched = await apiPost(request, key, '/campaigns', {
+    name: 'Spring sale for the whole list',
+    ...body,
+  });
+  await apiPost(request, key, '/campaigns/launch', { id: launched.id });
+  await apiPost(request, key, '/campaigns', { name: 'Later', ...body });
+
+  await page.goto('/#/campaigns');
+  const sidebar = page.getByTestId('sidebar');
+  const toggle = page.getByTestId('sidebar-toggle');
+  // Narrow, the sidebar is icons only; the links keep their names (and tooltips).
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'true');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+  expect((await sidebar.boundingBox())!.width).toBeLessThanOrEqual(72);
+  const campaignsLink = page.getByRole('link', { name: 'Campaigns', exact: true });
+  await expect(campaignsLink).toBeVisible();
+  await expect(campaignsLink).toHaveAttribute('title', 'Campaigns');
+
+  // The table fits beside it: every column inside the window, nothing cut.
+  const table = page.getByTestId('campaigns-table');
+  await expect(table.getByTestId('campaign-row')).toHaveCount(2);
+  const wrap = page.getByTestId('campaigns-table-wrap');
+  await expect(wrap).toHaveAttribute('data-scrolls', 'false');
+  await expectInViewport(table.locator('th').last(), page);
+
+  // Names shown, the sidebar is wider: the table scrolls in its box, with a shadow on the side
+  // that has more, and the box takes the focus so the arrow keys scroll it.
+  await toggle.click();
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'false');
+  await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+  expect((await sidebar.boundingBox())!.width).toBeGreaterThanOrEqual(190);
+  await expect(wrap).toHaveAttribute('data-scrolls', 'true');
+  await expect(wrap).toHaveRole('region');
+  await expect(wrap).toHaveAccessibleName('Campaigns (scrolls sideways)');
+  expect(await wrap.evaluate((el) => getComputedStyle(el).backgroundImage)).toContain(
+    'radial-gradient',
+  );
+  await wrap.focus();
+  for (let i = 0; i < 5; i++) await page.keyboard.press('ArrowRight');
+  await expect.poll(() => wrap.evaluate((el) => el.scrollLeft)).toBeGreaterThan(0);
+  await expectNoPageScroll(page);
+
+  // The choice is remembered.
+  await page.reload();
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'false');
+  await toggle.click();
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'true');
+  await page.reload();
+  await expect(sidebar).toHaveAttribute('data-collapsed', 'true');
+  await expectNoPageScroll(page);
 });

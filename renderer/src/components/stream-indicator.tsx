@@ -19,7 +19,7 @@ export function StreamIndicator() {
       title="Statuses, replies and wallet alerts arrive over the local event stream."
     >
       <span className="stream-dot" aria-hidden="true" />
-      {LABELS[status]}
+      <span className="stream-label">{LABELS[status]}</span>
     </div>
   );
 }

@@ -1,6 +1,7 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import type { Right } from '../../../shared/permissions.ts';
 import { LoadMore } from './load-more.tsx';
+import './table.css';
 import { useRightGate } from './needs-right.tsx';
 
 /** A column heading: its label, or the label and the cell class it shares with its column. */
@@ -44,7 +45,29 @@ export function EmptyState({ testId, children }: { testId: string; children: Rea
   );
 }
 
+/**
+ * Whether a box's content is wider than the box (it scrolls sideways): such a box is a named,
+ * focusable region, so the keyboard can scroll it too (arrow keys).
+ */
+function useScrollsSideways<E extends HTMLElement>() {
+  const ref = useRef<E>(null);
+  const [scrolls, setScrolls] = useState(false);
+  useEffect(() => {
+    const element = ref.current;
+    if (!element) return;
+    const measure = () => setScrolls(element.scrollWidth > element.clientWidth + 1);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    if (element.firstElementChild) observer.observe(element.firstElementChild);
+    return () => observer.disconnect();
+  }, []);
+  return { ref, scrolls };
+}
+
 interface RowsTableProps {
+  /** What the table lists ("Campaigns"): names its box when it scrolls sideways. */
+  label?: string;
   /** Without rows, `empty` shows instead of the table. */
   hasRows: boolean;
   empty: ReactNode;
@@ -60,6 +83,7 @@ interface RowsTableProps {
 
 /** A list's table, or what it shows while it has no rows. */
 export function RowsTable({
+  label = 'Table',
   hasRows,
   empty,
   emptyTestId,
@@ -71,11 +95,40 @@ export function RowsTable({
 }: RowsTableProps) {
   if (!hasRows) return <EmptyState testId={emptyTestId}>{empty}</EmptyState>;
   return (
-    <div className="table-wrap">
+    <WideTableWrap label={label} testId={testId}>
       <table className={className ? `table ${className}` : 'table'} data-testid={testId}>
         <TableHead columns={columns} actions={actions} />
         <tbody>{children}</tbody>
       </table>
+    </WideTableWrap>
+  );
+}
+
+/**
+ * A table's box: wider than the screen, the table scrolls inside it, with a shadow on the side
+ * that has more (styles.css `.table-wrap`), and the box takes the focus to scroll by keyboard.
+ */
+function WideTableWrap({
+  label,
+  testId,
+  children,
+}: {
+  label: string;
+  testId: string;
+  children: ReactNode;
+}) {
+  const { ref, scrolls } = useScrollsSideways<HTMLDivElement>();
+  return (
+    <div
+      ref={ref}
+      className={`table-wrap${scrolls ? ' table-wrap-scrolls' : ''}`}
+      {...(scrolls
+        ? { tabIndex: 0, role: 'region', 'aria-label': `${label} (scrolls sideways)` }
+        : {})}
+      data-testid={`${testId}-wrap`}
+      data-scrolls={scrolls}
+    >
+      {children}
     </div>
   );
 }

@@ -77,6 +77,7 @@ export function CampaignTable<C extends CampaignRecord, P, F extends string>({
                 : `${campaigns.length}${nextCursor ? '+' : ''} campaign${campaigns.length === 1 ? '' : 's'}`}
             </FilterToolbar>
             <PagedTable
+              label={label}
               hasRows={campaigns.length > 0}
               emptyTestId={testIds.empty}
               empty={
