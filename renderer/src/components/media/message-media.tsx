@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type SyntheticEvent } from 'react';
 import type { Message } from '../../../../shared/schemas/index.ts';
 import type { MessageMedia as Media } from '../../../../shared/schemas/media.ts';
 import { downloadUrl, useMediaLink } from '../../stores/media-links.ts';
@@ -7,6 +7,7 @@ import { notifyError } from '../../stores/toasts.ts';
 import { fileTypeLabel, formatFileSize } from './file-facts.ts';
 import { DownloadIcon, FileIcon } from './media-icons.tsx';
 import { mediaKind } from './message-summary.ts';
+import { mediaDurationMs, playLength, playLengthWords } from './play-length.ts';
 import './media.css';
 
 export type MediaMessage = Message & { media: Media };
@@ -137,14 +138,51 @@ function Sticker({ message, author }: ShownProps) {
   );
 }
 
-/** A voice note or another audio file, with the browser's player (nothing loads until played). */
+/**
+ * A player's length: the core's `durationMs`, else what the element reads from the file's
+ * metadata once it has it (a length the file does not state, as a live recording's, stays unknown).
+ */
+function usePlayLength(message: MediaMessage) {
+  const known = mediaDurationMs(message.media);
+  const [measured, setMeasured] = useState<number | null>(null);
+  const onMetadata = (event: SyntheticEvent<HTMLMediaElement>) => {
+    const seconds = event.currentTarget.duration;
+    if (known === null && Number.isFinite(seconds) && seconds > 0) setMeasured(seconds * 1000);
+  };
+  return { known, ms: known ?? measured, onMetadata };
+}
+
+/**
+ * A voice note or another audio file, with the browser's player and its length beside it, said
+ * before it is played: nothing loads until then when the core knows the length, else only the
+ * file's metadata.
+ */
 function AudioPlayer({ message, author }: ShownProps) {
   const { url, error } = useMediaLink(message.media.id);
+  const { known, ms, onMetadata } = usePlayLength(message);
   const kind = mediaKind(message) ?? 'Audio';
   if (error && !url) return <LinkTrouble error={error} kind={kind.toLowerCase()} />;
   return (
-    <div className="media-audio" role="group" aria-label={`${kind} from ${author}`}>
-      {url ? <audio controls preload="none" src={url} data-testid="media-audio" /> : null}
+    <div
+      className="media-audio"
+      role="group"
+      aria-label={`${kind} from ${author}${ms === null ? '' : `, ${playLengthWords(ms)}`}`}
+    >
+      {url ? (
+        <audio
+          controls
+          preload={known === null ? 'metadata' : 'none'}
+          src={url}
+          onLoadedMetadata={onMetadata}
+          onDurationChange={onMetadata}
+          data-testid="media-audio"
+        />
+      ) : null}
+      {ms === null ? null : (
+        <span className="media-duration" aria-hidden="true" data-testid="media-duration">
+          {playLength(ms)}
+        </span>
+      )}
     </div>
   );
 }
@@ -152,10 +190,23 @@ function AudioPlayer({ message, author }: ShownProps) {
 /** A video, with the browser's player; only its first frame and length load up front. */
 function VideoPlayer({ message, author }: ShownProps) {
   const { url, error } = useMediaLink(message.media.id);
+  const { ms, onMetadata } = usePlayLength(message);
   if (error && !url) return <LinkTrouble error={error} kind="video" />;
   return (
-    <div className="media-video" role="group" aria-label={`Video from ${author}`}>
-      {url ? <video controls preload="metadata" src={url} data-testid="media-video" /> : null}
+    <div
+      className="media-video"
+      role="group"
+      aria-label={`Video from ${author}${ms === null ? '' : `, ${playLengthWords(ms)}`}`}
+    >
+      {url ? (
+        <video
+          controls
+          preload="metadata"
+          src={url}
+          onLoadedMetadata={onMetadata}
+          data-testid="media-video"
+        />
+      ) : null}
     </div>
   );
 }

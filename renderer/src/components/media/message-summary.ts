@@ -4,6 +4,7 @@
  * is), so it is named by what it is.
  */
 import type { Message } from '../../../../shared/schemas/index.ts';
+import { mediaDurationMs, playLength } from './play-length.ts';
 
 const MEDIA_LABEL = {
   image: { icon: '📷', name: 'Photo' },
@@ -41,14 +42,23 @@ export function messageSummary(message: Message): string {
     case 'media': {
       const media = message.media;
       if (!media) return caption || 'Attachment';
+      // A voice note, audio or video says how long it plays once the core has measured it.
+      const ms = mediaDurationMs(media);
+      const length = (named: boolean) =>
+        ms === null ? '' : `${named ? ' ·' : ''} ${playLength(ms)}`;
       if (media.type === 'audio') {
-        return media.voice ? '🎤 Voice note' : `🎵 ${media.fileName?.trim() || 'Audio'}`;
+        const name = media.fileName?.trim();
+        return media.voice
+          ? `🎤 Voice note${length(false)}`
+          : `🎵 ${name || 'Audio'}${length(Boolean(name))}`;
       }
       const label = MEDIA_LABEL[media.type];
       if (media.type === 'document') {
         return `${label.icon} ${media.fileName?.trim() || caption || label.name}`;
       }
       if (media.type === 'sticker') return `${label.icon} ${label.name}`;
+      if (media.type === 'video')
+        return `${label.icon} ${caption || label.name}${length(Boolean(caption))}`;
       return `${label.icon} ${caption || label.name}`;
     }
     case 'location':
