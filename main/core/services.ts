@@ -224,6 +224,7 @@ export function createServices(db: Db, clock: Clock, random: Random, opts: Servi
     simulator,
     workspaces,
     outbound,
+    audit,
     sealer: opts.sealer,
     ...(opts.smtpOptions ? { smtpOptions: opts.smtpOptions } : {}),
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_CAMPAIGN_STATUSES } from '../campaign-states.ts';
 import { EMAIL_LIMITS, isEmailAddress } from '../email-rules.ts';
+import { MARKDOWN_MAX } from '../email-markdown.ts';
 import { headerText } from './header-text.ts';
 import { campaignTargetSchema, missingPlaceholdersSchema } from './campaigns.ts';
 import { isoDate, page, pageQuery } from './common.ts';
@@ -46,6 +47,15 @@ const campaignFields = {
   fromEmail: emailAddress,
   replyTo: emailAddress.nullable(),
   html: z.string().min(1, 'html is required').max(EMAIL_LIMITS.html),
+  markdown: z
+    .string()
+    .trim()
+    .min(1, 'markdown is empty')
+    .max(MARKDOWN_MAX)
+    .nullable()
+    .describe(
+      'the body in Markdown: the core renders it to `html` (markdown-it, raw HTML shown as text) and keeps it; give `html` or `markdown`, not both. `null` on update keeps the rendered html and drops the Markdown (the body is edited as HTML from then on)',
+    ),
   text: z
     .string()
     .max(EMAIL_LIMITS.text)
@@ -56,15 +66,27 @@ const campaignFields = {
   ),
 };
 
+/** A body is written in one of the two: `html`, or `markdown` that the core renders to html. */
+const oneBody = (b: { html?: string | undefined; markdown?: string | null | undefined }) =>
+  !(b.html !== undefined && typeof b.markdown === 'string');
+const ONE_BODY = { message: 'give html or markdown, not both', path: ['markdown'] };
+
 export const createEmailCampaignBody = z
   .object({
     ...campaignFields,
+    html: campaignFields.html.optional(),
+    markdown: campaignFields.markdown.optional(),
     fromName: campaignFields.fromName.optional(),
     replyTo: campaignFields.replyTo.optional(),
     text: campaignFields.text.optional(),
     scheduledFor: scheduledFor.nullable().optional(),
   })
-  .strict();
+  .strict()
+  .refine(oneBody, ONE_BODY)
+  .refine((b) => b.html !== undefined || typeof b.markdown === 'string', {
+    message: 'html is required (or markdown)',
+    path: ['html'],
+  });
 export type CreateEmailCampaignBody = z.infer<typeof createEmailCampaignBody>;
 
 export const updateEmailCampaignBody = z
@@ -75,11 +97,13 @@ export const updateEmailCampaignBody = z
     fromEmail: campaignFields.fromEmail.optional(),
     replyTo: campaignFields.replyTo.optional(),
     html: campaignFields.html.optional(),
+    markdown: campaignFields.markdown.optional(),
     text: campaignFields.text.optional(),
     audience: campaignFields.audience.optional(),
     scheduledFor: scheduledFor.nullable().optional(),
   })
-  .strict();
+  .strict()
+  .refine(oneBody, ONE_BODY);
 export type UpdateEmailCampaignBody = z.infer<typeof updateEmailCampaignBody>;
 
 export const launchEmailCampaignBody = z
@@ -109,7 +133,11 @@ export const emailCampaignSchema = z.object({
   fromName: z.string().nullable(),
   fromEmail: z.string(),
   replyTo: z.string().nullable(),
-  html: z.string(),
+  html: z.string().describe('the body that goes out (rendered from `markdown` when it is set)'),
+  markdown: z
+    .string()
+    .nullable()
+    .describe('the Markdown the body was written in; null when it was written as HTML'),
   text: z.string().nullable(),
   audience: campaignTargetSchema,
   scheduledFor: isoDate.nullable(),
@@ -204,7 +232,50 @@ export const sendEmailBody = z
   });
 export type SendEmailBody = z.infer<typeof sendEmailBody>;
 
-export const testEmailBody = z.object({ to: emailAddress }).strict();
+export const testEmailBody = z
+  .object({
+    to: emailAddress,
+    contactId: z
+      .string()
+      .min(1)
+      .max(64)
+      .optional()
+      .describe(
+        'fill the placeholders from this contact (of the same workspace and mode); the email still goes to `to`',
+      ),
+  })
+  .strict();
+export type TestEmailBody = z.infer<typeof testEmailBody>;
+
+/** Per-link clicks of a campaign (`GET /v1/email/campaigns/:id/links`). */
+export const emailLinkReportSchema = z.object({
+  data: z.array(
+    z.object({
+      url: z.string().describe('the link as written in the email'),
+      recipients: z.number().int().describe('recipients who followed it at least once'),
+      clicks: z.number().int().describe('every time it was followed'),
+      firstClickAt: isoDate,
+      lastClickAt: isoDate,
+    }),
+  ),
+  clickedRecipients: z
+    .number()
+    .int()
+    .describe('recipients who followed any link (the funnel’s `clicked`)'),
+  totalClicks: z.number().int().describe('every follow of every link'),
+});
+export type EmailLinkReport = z.infer<typeof emailLinkReportSchema>;
+
+export const simulateEmailClickBody = z
+  .object({
+    messageId: z.string().min(1).max(64).describe('a campaign email of the test mode'),
+    url: z
+      .string()
+      .max(2048)
+      .optional()
+      .describe('one of the email’s tracked links; the first one when absent'),
+  })
+  .strict();
 
 export const smtpSettingsSchema = z.object({
   host: headerText().trim().min(1).max(255),

@@ -28,6 +28,8 @@ export const EVENT_TYPES = [
   'workflow.run.handed_off',
   'email_campaign.status_updated',
   'email_campaign.progress',
+  'email.unsubscribed',
+  'email.resubscribed',
   'wallet.low_balance',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -110,7 +112,20 @@ export interface EventPayloads {
     status: EmailCampaign['status'];
     counts: EmailCounts;
   };
+  /**
+   * A recipient followed an email's unsubscribe link (or header), or its page's "Resubscribe":
+   * the address stops (or starts again) getting campaign email in this workspace and mode.
+   */
+  'email.unsubscribed': EmailSubscriptionChange;
+  'email.resubscribed': EmailSubscriptionChange;
   'wallet.low_balance': { balanceMicros: number; thresholdMicros: number };
+}
+
+export interface EmailSubscriptionChange {
+  address: string;
+  messageId: string;
+  campaignId: string | null;
+  contactId: string | null;
 }
 
 /**

@@ -289,6 +289,12 @@ function decodeHref(raw: string): string | null {
 
 const TRACKED = /^https?:\/\//i;
 
+/** The http(s) links of an email's html as a browser reads them, in order, once each. */
+export function emailLinks(html: string): string[] {
+  const links = scanHtml(html).anchors.map((a) => decodeHref(a.value));
+  return [...new Set(links.filter((l): l is string => l !== null && TRACKED.test(l)))];
+}
+
 interface Tracking {
   publicUrl: string;
   token: string;

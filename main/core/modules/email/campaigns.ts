@@ -1,5 +1,6 @@
 import { ApiError } from '../../../../shared/errors.ts';
-import { renderEmail } from '../../../../shared/email-rules.ts';
+import { markdownToEmailHtml } from '../../../../shared/email-markdown.ts';
+import { EMAIL_LIMITS, renderEmail } from '../../../../shared/email-rules.ts';
 import { parsePlaceholders } from '../../../../shared/placeholders.ts';
 import { missingTally } from '../../../../shared/template-strings.ts';
 import type { CampaignTarget } from '../../../../shared/schemas/campaigns.ts';
@@ -82,6 +83,22 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
       });
     }
     return ms;
+  }
+
+  /**
+   * The html a body given as Markdown renders to (README "Email", Markdown bodies); it must fit
+   * the html's own limit.
+   */
+  function renderedHtml(markdown: string): string {
+    const html = markdownToEmailHtml(markdown);
+    if (html.length > EMAIL_LIMITS.html) {
+      throw new ApiError(
+        'validation_error',
+        `the Markdown renders to ${html.length} characters of HTML; at most ${EMAIL_LIMITS.html}`,
+        { param: 'markdown' },
+      );
+    }
+    return html;
   }
 
   /** The campaign's one job (its start and its passes) at `runAt`, or sooner if queued later. */
@@ -268,7 +285,8 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
               from_name: body.fromName ?? null,
               from_email: body.fromEmail,
               reply_to: body.replyTo ?? null,
-              html: body.html,
+              html: typeof body.markdown === 'string' ? renderedHtml(body.markdown) : body.html!,
+              markdown: body.markdown ?? null,
               text: body.text ?? null,
               audience: JSON.stringify(audience),
               scheduled_for: at,
@@ -328,7 +346,18 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
               from_name: body.fromName === undefined ? c.from_name : body.fromName,
               from_email: body.fromEmail ?? c.from_email,
               reply_to: body.replyTo === undefined ? c.reply_to : body.replyTo,
-              html: body.html ?? c.html,
+              // Markdown renders the html; html given as such drops the Markdown; `markdown: null`
+              // keeps the rendered html, to be edited as HTML.
+              html:
+                typeof body.markdown === 'string'
+                  ? renderedHtml(body.markdown)
+                  : (body.html ?? c.html),
+              markdown:
+                body.markdown !== undefined
+                  ? body.markdown
+                  : body.html !== undefined
+                    ? null
+                    : c.markdown,
               text: body.text === undefined ? c.text : body.text,
               audience: body.audience
                 ? JSON.stringify(d.campaigns.checkTarget(scope, body.audience, 'audience'))

@@ -1,12 +1,11 @@
 import { renderEmailHtml, renderEmailText } from '../../../../shared/email-rules.ts';
-import type { PlaceholderContact } from '../../../../shared/placeholders.ts';
 import type { ComposeInput } from '../../email/compose.ts';
 import { composeEmail } from '../../email/compose.ts';
 import { RetryLater } from '../../jobs/scheduler.ts';
 import type { PaceKey } from '../../pacing/governor.ts';
 import type { Scope } from '../../runtime.ts';
 import type { EmailCampaignsPart } from './campaigns.ts';
-import { scopeOf, toPlaceholderContact } from './records.ts';
+import { placeholderContactOf, scopeOf } from './records.ts';
 import type { EmailCampaignRow, EmailMessageRow, EmailRepo, EmailSettingsRow } from './repo.ts';
 import type { EmailDeps } from './service.ts';
 import type { EmailSettingsPart } from './settings.ts';
@@ -155,7 +154,7 @@ export function emailDelivery(
             }
             return null;
           }
-          const composed = composeEmail(composeInput(m, c, s));
+          const composed = composeEmail(composeInputOf(d, settings, m, c, s));
           return {
             transport,
             message: composed.message,
@@ -293,47 +292,46 @@ export function emailDelivery(
     },
     { sync: false, concurrency: SMTP_CONCURRENCY, maxAttempts: 3 },
   );
+}
 
-  function placeholderContact(m: EmailMessageRow): PlaceholderContact {
-    const c = m.contact_id ? d.contacts.find(scopeOf(m), m.contact_id) : undefined;
-    return c
-      ? toPlaceholderContact(c)
-      : { name: null, phone: '', email: m.to_address, attributes: {} };
-  }
-
-  function composeInput(
-    m: EmailMessageRow,
-    c: EmailCampaignRow | null,
-    s: EmailSettingsRow,
-  ): ComposeInput {
-    if (!c) {
-      return {
-        id: m.id,
-        fromName: m.from_name,
-        fromEmail: m.from_email!,
-        replyTo: null,
-        to: m.to_address,
-        subject: m.subject,
-        html: m.html,
-        text: m.text,
-        tracking: null,
-      };
-    }
-    const who = placeholderContact(m);
+/**
+ * One email as composeEmail takes it: a campaign's filled for its contact, with tracking; a single
+ * send as written. The simulator's "click" composes it too, to follow a link the recipient got.
+ */
+export function composeInputOf(
+  d: Pick<EmailDeps, 'contacts'>,
+  settings: Pick<EmailSettingsPart, 'publicUrlOf'>,
+  m: EmailMessageRow,
+  c: EmailCampaignRow | null,
+  s: EmailSettingsRow,
+): ComposeInput {
+  if (!c) {
     return {
       id: m.id,
-      fromName: c.from_name,
-      fromEmail: c.from_email,
-      replyTo: c.reply_to,
+      fromName: m.from_name,
+      fromEmail: m.from_email!,
+      replyTo: null,
       to: m.to_address,
-      subject: renderEmailText(c.subject, who),
-      html: renderEmailHtml(c.html, who),
-      text: c.text === null ? null : renderEmailText(c.text, who),
-      tracking: {
-        publicUrl: settings.publicUrlOf(s),
-        token: m.token,
-        linkKey: Buffer.from(s.link_key),
-      },
+      subject: m.subject,
+      html: m.html,
+      text: m.text,
+      tracking: null,
     };
   }
+  const who = placeholderContactOf(d.contacts, m);
+  return {
+    id: m.id,
+    fromName: c.from_name,
+    fromEmail: c.from_email,
+    replyTo: c.reply_to,
+    to: m.to_address,
+    subject: renderEmailText(c.subject, who),
+    html: renderEmailHtml(c.html, who),
+    text: c.text === null ? null : renderEmailText(c.text, who),
+    tracking: {
+      publicUrl: settings.publicUrlOf(s),
+      token: m.token,
+      linkKey: Buffer.from(s.link_key),
+    },
+  };
 }

@@ -19,14 +19,105 @@ const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBR
 
 const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-function page(reply: FastifyReply, status: number, title: string, body: string) {
+/**
+ * The public pages' look: one `<style>` block of their own (allowed by its hash, headers.ts), no
+ * fonts, images or scripts from anywhere, readable from 320 px up, dark mode included.
+ */
+const PAGE_CSS = `
+:root { color-scheme: light dark; --bg: #f4f5f8; --card: #fff; --ink: #1d2433; --muted: #4a5568; --accent: #2f5bea; --accent-ink: #fff; --line: #d7dbe3; --ok: #146c43; }
+@media (prefers-color-scheme: dark) { :root { --bg: #14171f; --card: #1d212b; --ink: #eef0f5; --muted: #b8bfcc; --accent: #8aa6ff; --accent-ink: #10131a; --line: #343a48; --ok: #6fd39b; } }
+* { box-sizing: border-box; }
+body { margin: 0; min-height: 100vh; display: grid; place-items: center; padding: 24px 16px; background: var(--bg); color: var(--ink); font: 16px/1.55 system-ui, -apple-system, "Segoe UI", Roboto, Helvetica, Arial, sans-serif; }
+main { width: 100%; max-width: 480px; background: var(--card); border: 1px solid var(--line); border-radius: 12px; padding: 28px 28px 24px; }
+.brand { display: flex; align-items: center; gap: 12px; margin: 0 0 20px; color: var(--muted); font-size: 14px; }
+.mark { flex: none; width: 40px; height: 40px; border-radius: 50%; display: grid; place-items: center; background: var(--accent); color: var(--accent-ink); font-weight: 700; font-size: 18px; }
+.brand strong { display: block; color: var(--ink); font-size: 16px; }
+h1 { font-size: 22px; line-height: 1.3; margin: 0 0 12px; }
+p { margin: 0 0 12px; }
+.who { overflow-wrap: anywhere; font-weight: 600; }
+.done { color: var(--ok); font-weight: 600; }
+form { margin: 20px 0 0; }
+button { font: inherit; font-weight: 600; padding: 10px 18px; border-radius: 8px; border: 2px solid var(--accent); background: var(--accent); color: var(--accent-ink); cursor: pointer; min-height: 44px; }
+button.secondary { background: transparent; color: var(--accent); }
+button:focus-visible { outline: 3px solid var(--ink); outline-offset: 2px; }
+footer { margin-top: 24px; padding-top: 12px; border-top: 1px solid var(--line); color: var(--muted); font-size: 13px; }
+`;
+
+interface PageOptions {
+  /** Who sends these emails: named at the top of the page. */
+  sender?: { name: string | null; email: string | null } | null;
+}
+
+function page(
+  reply: FastifyReply,
+  status: number,
+  title: string,
+  body: string,
+  opts: PageOptions = {},
+) {
+  const senderName = opts.sender?.name || opts.sender?.email || null;
+  const brand = senderName
+    ? `<div class="brand"><span class="mark" aria-hidden="true">${escape(
+        [...senderName.trim()][0]?.toUpperCase() ?? '?',
+      )}</span><span><strong>${escape(senderName)}</strong>${
+        opts.sender?.email && opts.sender.name ? escape(opts.sender.email) : 'Email preferences'
+      }</span></div>`
+    : '';
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
     .send(
-      `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(title)}</title><body><main><h1>${escape(title)}</h1>${body}</main></body></html>`,
+      `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(title)}</title><style>${PAGE_CSS}</style><body><main>${brand}<h1>${escape(title)}</h1>${body}<footer>Email preferences for this address only. Nothing else about you changes.</footer></main></body></html>`,
     );
+}
+
+type Target = NonNullable<ReturnType<EmailService['unsubscribeTarget']>>;
+
+/** "ann@example.com gets these emails from Acme Shop, sent to the list “VIP”." */
+function whatSentence(who: Target): string {
+  const from = who.senderName ?? who.senderEmail;
+  const to = who.audience ? `, sent to ${escape(who.audience)}` : '';
+  const campaign = who.campaignName ? ` (this one: “${escape(who.campaignName)}”)` : '';
+  return `<span class="who">${escape(who.address)}</span> gets emails${from ? ` from ${escape(from)}` : ''}${to}${campaign}.`;
+}
+
+/** The page of an unsubscribe link, in each of its states; forms post without scripts. */
+function subscriptionPage(
+  reply: FastifyReply,
+  token: string,
+  who: Target,
+  state: 'ask' | 'unsubscribed' | 'resubscribed',
+) {
+  const sender = { name: who.senderName, email: who.senderEmail };
+  const from = escape(who.senderName ?? who.senderEmail ?? 'this sender');
+  // Relative actions: the page may sit behind a public URL with a path of its own.
+  const unsubscribeForm = `<form method="post" action="${token}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`;
+  if (state === 'unsubscribed') {
+    return page(
+      reply,
+      200,
+      'You are unsubscribed',
+      `<p class="done">Done: ${escape(who.address)} will not get campaign emails from ${from} any more.</p><p>Unsubscribed by mistake? You can undo it.</p><form method="post" action="${token}/resubscribe"><button type="submit" class="secondary">Resubscribe</button></form>`,
+      { sender },
+    );
+  }
+  if (state === 'resubscribed') {
+    return page(
+      reply,
+      200,
+      'You are subscribed again',
+      `<p class="done">Welcome back: ${escape(who.address)} will get emails from ${from} again.</p><p>${whatSentence(who)}</p><p>Changed your mind?</p>${unsubscribeForm}`,
+      { sender },
+    );
+  }
+  return page(
+    reply,
+    200,
+    `Unsubscribe from ${who.senderName ?? who.senderEmail ?? 'these'} emails?`,
+    `<p>${whatSentence(who)}</p><p>Unsubscribe to stop every campaign email from ${from} to this address.</p>${unsubscribeForm}`,
+    { sender },
+  );
 }
 
 /**
@@ -82,27 +173,15 @@ export function registerEmailPublicRoutes(
     },
   );
 
-  app.get<{ Params: { token: string } }>(
+  app.get<{ Params: { token: string }; Querystring: { resubscribed?: string } }>(
     '/e/u/:token',
     { config: { right: 'public' }, schema: { hide: true } },
     async (req, reply) => {
       const who = email.unsubscribeTarget(req.params.token);
       if (!who)
         return page(reply, 404, 'Link not found', '<p>This unsubscribe link is not valid.</p>');
-      if (who.done) {
-        return page(
-          reply,
-          200,
-          'You are unsubscribed',
-          `<p>${escape(who.address)} will not receive these emails any more.</p>`,
-        );
-      }
-      return page(
-        reply,
-        200,
-        'Unsubscribe',
-        `<p>Stop emails to ${escape(who.address)}?</p><form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`,
-      );
+      const state = who.done ? 'unsubscribed' : req.query.resubscribed ? 'resubscribed' : 'ask';
+      return subscriptionPage(reply, req.params.token, who, state);
     },
   );
 
@@ -114,12 +193,22 @@ export function registerEmailPublicRoutes(
         return page(reply, 404, 'Link not found', '<p>This unsubscribe link is not valid.</p>');
       }
       const who = email.unsubscribeTarget(req.params.token)!;
-      return page(
-        reply,
-        200,
-        'You are unsubscribed',
-        `<p>${escape(who.address)} will not receive these emails any more.</p>`,
-      );
+      return subscriptionPage(reply, req.params.token, who, 'unsubscribed');
+    },
+  );
+
+  // "Resubscribe" undoes the unsubscribe, then shows the page again (post, redirect, get: a
+  // reload does not post twice).
+  app.post<{ Params: { token: string } }>(
+    '/e/u/:token/resubscribe',
+    { config: { right: 'public' }, schema: { hide: true } },
+    async (req, reply) => {
+      if (!email.resubscribe(req.params.token)) {
+        return page(reply, 404, 'Link not found', '<p>This link is not valid.</p>');
+      }
+      return reply
+        .header('cache-control', 'no-store')
+        .redirect(`../${req.params.token}?resubscribed=1`, 303);
     },
   );
 }

@@ -3,6 +3,7 @@ import type { PlaceholderContact } from '../../../../shared/placeholders.ts';
 import type { CampaignTarget } from '../../../../shared/schemas/campaigns.ts';
 import type { EmailCampaign, EmailCounts, EmailMessage } from '../../../../shared/schemas/email.ts';
 import type { PaceKey } from '../../pacing/governor.ts';
+import type { ContactsService } from '../contacts/service.ts';
 import type { Scope } from '../../runtime.ts';
 import { iso, isoOrNull } from '../../runtime.ts';
 import type { EmailCampaignRow, EmailMessageRow } from './repo.ts';
@@ -19,6 +20,22 @@ export const toPlaceholderContact = (c: {
   email: c.email,
   attributes: JSON.parse(c.attributes) as PlaceholderContact['attributes'],
 });
+
+/** Whom an email's placeholders are filled from: its contact, or just its address. */
+export function placeholderContactOf(
+  contacts: Pick<ContactsService, 'find'>,
+  m: {
+    workspace_id: string;
+    environment: 'test' | 'live';
+    contact_id: string | null;
+    to_address: string;
+  },
+): PlaceholderContact {
+  const c = m.contact_id ? contacts.find(scopeOf(m), m.contact_id) : undefined;
+  return c
+    ? toPlaceholderContact(c)
+    : { name: null, phone: '', email: m.to_address, attributes: {} };
+}
 
 export const scopeOf = (r: { workspace_id: string; environment: 'test' | 'live' }): Scope => ({
   workspaceId: r.workspace_id,
@@ -47,6 +64,7 @@ export const toEmailCampaign = (c: EmailCampaignRow): EmailCampaign => ({
   fromEmail: c.from_email,
   replyTo: c.reply_to,
   html: c.html,
+  markdown: c.markdown,
   text: c.text,
   audience: JSON.parse(c.audience) as CampaignTarget,
   scheduledFor: isoOrNull(c.scheduled_for),

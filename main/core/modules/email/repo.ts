@@ -40,6 +40,8 @@ export interface EmailCampaignRow {
   from_email: string;
   reply_to: string | null;
   html: string;
+  /** The Markdown the html was rendered from (NULL: written as HTML). */
+  markdown: string | null;
   text: string | null;
   audience: string;
   scheduled_for: number | null;
@@ -155,14 +157,14 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
 
   const insertCampaign = db.prepare(
     `INSERT INTO email_campaigns (id, workspace_id, environment, name, status, subject, from_name,
-       from_email, reply_to, html, text, audience, scheduled_for, created_at, updated_at)
+       from_email, reply_to, html, markdown, text, audience, scheduled_for, created_at, updated_at)
      VALUES (@id, @workspace_id, @environment, @name, @status, @subject, @from_name, @from_email,
-       @reply_to, @html, @text, @audience, @scheduled_for, @created_at, @updated_at)`,
+       @reply_to, @html, @markdown, @text, @audience, @scheduled_for, @created_at, @updated_at)`,
   );
   const saveCampaign = db.prepare(
     `UPDATE email_campaigns SET name = @name, status = @status, subject = @subject,
        from_name = @from_name, from_email = @from_email, reply_to = @reply_to, html = @html,
-       text = @text, audience = @audience, scheduled_for = @scheduled_for,
+       markdown = @markdown, text = @text, audience = @audience, scheduled_for = @scheduled_for,
        pause_reason = @pause_reason, pause_message = @pause_message, updated_at = @updated_at,
        launched_at = @launched_at, completed_at = @completed_at
      WHERE id = @id`,
@@ -249,6 +251,18 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
        delivered_at = CASE WHEN status = 'sent' THEN @at ELSE delivered_at END, updated_at = @at
      WHERE id = @id AND status IN ('sent', 'delivered')`,
   );
+  // Which link a counted click followed (migration 0025).
+  const clickLink = db.prepare(
+    `INSERT INTO email_link_clicks (message_id, campaign_id, url, clicks, first_at, last_at)
+     VALUES (@id, @campaignId, @url, 1, @at, @at)
+     ON CONFLICT (message_id, url) DO UPDATE SET clicks = clicks + 1, last_at = @at`,
+  );
+  const linkReport = db.prepare(
+    `SELECT url, count(*) AS recipients, sum(clicks) AS clicks, min(first_at) AS first_at,
+       max(last_at) AS last_at
+     FROM email_link_clicks WHERE campaign_id = ? GROUP BY url
+     ORDER BY recipients DESC, clicks DESC, url LIMIT 500`,
+  );
   const unsubscribe = db.prepare(
     `UPDATE email_messages SET unsubscribed_at = coalesce(unsubscribed_at, @at), updated_at = @at
      WHERE id = @id`,
@@ -267,6 +281,28 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
        SELECT id FROM contacts WHERE workspace_id = @workspaceId AND environment = @environment
          AND lower(trim(email)) = lower(trim(@address)))`,
   );
+  // A resubscribe undoes the unsubscribe for the address (the email and every contact with it).
+  const resubscribe = db.prepare(
+    `UPDATE email_messages SET unsubscribed_at = NULL, updated_at = @at
+     WHERE workspace_id = @workspaceId AND environment = @environment
+       AND unsubscribed_at IS NOT NULL AND lower(trim(to_address)) = lower(trim(@address))`,
+  );
+  const resubscribeContact = db.prepare(
+    `UPDATE contacts SET email_unsubscribed_at = NULL
+     WHERE workspace_id = @workspaceId AND environment = @environment
+       AND lower(trim(email)) = lower(trim(@address))`,
+  );
+  const addressUnsubscribed = db
+    .prepare(
+      `SELECT count(*) FROM contacts WHERE workspace_id = ? AND environment = ?
+         AND lower(trim(email)) = lower(trim(?)) AND email_unsubscribed_at IS NOT NULL`,
+    )
+    .pluck();
+  const groupName = db
+    .prepare(
+      'SELECT name FROM contact_groups WHERE workspace_id = ? AND environment = ? AND id = ?',
+    )
+    .pluck();
   const cancelPending = db.prepare(
     `UPDATE email_messages SET status = 'cancelled', updated_at = ?
      WHERE campaign_id = ? AND status = 'pending'`,
@@ -341,6 +377,15 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
     simOpen: (ids: string[], at: number) => simOpen.run({ ids: JSON.stringify(ids), at }),
     open: (id: string, at: number) => open.run({ id, at }).changes,
     click: (id: string, at: number) => click.run({ id, at }).changes,
+    clickLink: (m: { id: string; campaignId: string; url: string; at: number }) => clickLink.run(m),
+    linkReport: (campaignId: string) =>
+      linkReport.all(campaignId) as {
+        url: string;
+        recipients: number;
+        clicks: number;
+        first_at: number;
+        last_at: number;
+      }[],
     unsubscribe(m: EmailMessageRow, at: number) {
       unsubscribe.run({ id: m.id, at });
       const who = {
@@ -352,6 +397,21 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
       unsubscribeContact.run(who);
       cancelUnsubscribed.run(who);
     },
+    /** Undoes an unsubscribe of the address in the email's scope; the emails it touched. */
+    resubscribe(m: EmailMessageRow, at: number): number {
+      const scope = {
+        workspaceId: m.workspace_id,
+        environment: m.environment,
+        address: m.to_address,
+      };
+      resubscribeContact.run(scope);
+      return resubscribe.run({ ...scope, at }).changes;
+    },
+    /** Whether a contact of the scope with this address is unsubscribed from email. */
+    addressUnsubscribed: (scope: Scope, address: string) =>
+      (addressUnsubscribed.get(scope.workspaceId, scope.environment, address) as number) > 0,
+    groupName: (scope: Scope, id: string) =>
+      (groupName.get(scope.workspaceId, scope.environment, id) as string | undefined) ?? null,
     cancelPending: (campaignId: string, at: number) => cancelPending.run(at, campaignId).changes,
     recipients: (q: {
       campaignId: string;

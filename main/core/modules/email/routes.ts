@@ -7,6 +7,7 @@ import {
   emailAudienceSchema,
   emailCampaignPage,
   emailCampaignSchema,
+  emailLinkReportSchema,
   emailMessagePage,
   emailMessageSchema,
   emailSettingsBody,
@@ -16,6 +17,7 @@ import {
   listEmailCampaignsQuery,
   listEmailRecipientsQuery,
   sendEmailBody,
+  simulateEmailClickBody,
   smtpCheckSchema,
   testEmailBody,
   updateEmailCampaignBody,
@@ -47,6 +49,7 @@ const example = {
   fromEmail: 'news@acme.example',
   replyTo: 'help@acme.example',
   html: '<h1>Hello {{contact.name}}</h1><p>Our <a href="https://acme.example/sale">winter sale</a> starts now.</p>',
+  markdown: null,
   text: null,
   audience: { groupId: 'grp_01JH2Z3Q4R5S6T7V8W9X0Y1Z2B' },
   scheduledFor: null,
@@ -165,7 +168,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
         tags,
         summary: 'Create a draft email campaign (or schedule it)',
         description:
-          '`subject`, `html` and `text` may use `{{contact.name}}`, `{{contact.phone}}`, `{{contact.email}}` and `{{contact.attributes.KEY}}` (HTML-escaped in `html`), with an optional fallback: `{{contact.attributes.code | "WELCOME"}}`. A value the contact lacks renders as the fallback, else empty (`POST /v1/email/audience` names such placeholders before launch). With `scheduledFor` (ISO 8601 with an offset, in the future) the campaign is `scheduled`; its recipients are fixed when it starts. An unknown group answers 404 with `param: audience.groupId`.',
+          '`subject`, `html` and `text` may use `{{contact.name}}`, `{{contact.phone}}`, `{{contact.email}}` and `{{contact.attributes.KEY}}` (HTML-escaped in `html`), with an optional fallback: `{{contact.attributes.code | "WELCOME"}}`. A value the contact lacks renders as the fallback, else empty (`POST /v1/email/audience` names such placeholders before launch). With `scheduledFor` (ISO 8601 with an offset, in the future) the campaign is `scheduled`; its recipients are fixed when it starts. An unknown group answers 404 with `param: audience.groupId`. The body is `html`, or `markdown` (CommonMark, rendered by markdown-it with raw HTML shown as text and unsafe link schemes refused; placeholders kept as written): the core renders it to `html`, keeps both, and sends the html. Giving both is a 400 with `param: markdown`.',
         body: createEmailCampaignBody,
         response: { 201: emailCampaignSchema },
       },
@@ -242,7 +245,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
         operationId: 'updateEmailCampaign',
         tags,
         summary: 'Edit a draft or scheduled email campaign',
-        description: `Any create field; the others keep their values. \`scheduledFor: null\` turns a scheduled campaign back into a draft. ${TRANSITIONS}`,
+        description: `Any create field; the others keep their values. \`scheduledFor: null\` turns a scheduled campaign back into a draft. \`markdown\` re-renders \`html\`; \`html\` alone drops the Markdown (the body is HTML from then on), as does \`markdown: null\`, which keeps the rendered html. ${TRANSITIONS}`,
         params: idParams,
         body: updateEmailCampaignBody,
         response: { 200: emailCampaignSchema },
@@ -366,7 +369,7 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
         tags,
         summary: 'Send the campaign’s email to one address (a test)',
         description:
-          'Placeholders render with the address as `{{contact.email}}` and other fields empty; no tracking and no unsubscribe.',
+          'Placeholders are filled from `contactId`’s contact when given (the email still goes to `to`); otherwise they render with the address as `{{contact.email}}` and other fields empty. No tracking and no unsubscribe.',
         params: idParams,
         body: testEmailBody,
         response: { 202: emailMessageSchema },
@@ -374,8 +377,71 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
     },
     (req, reply) => {
       reply.code(202);
-      return email.sendTest(req.principal, req.params.id, req.body.to);
+      return email.sendTest(req.principal, req.params.id, req.body);
     },
+  );
+
+  app.get(
+    '/v1/email/campaigns/:id/links',
+    {
+      config: {
+        right: 'campaigns.read',
+        docs: {
+          errors: ['not_found'],
+          responseExample: {
+            data: [
+              {
+                url: 'https://acme.example/sale',
+                recipients: 81,
+                clicks: 112,
+                firstClickAt: '2026-12-01T09:06:10.000Z',
+                lastClickAt: '2026-12-02T18:40:00.000Z',
+              },
+            ],
+            clickedRecipients: 95,
+            totalClicks: 131,
+          },
+        },
+      },
+      schema: {
+        operationId: 'getEmailCampaignLinks',
+        tags,
+        summary: 'Which links were clicked, by how many recipients and how often',
+        description:
+          'One row per link (as written in the email, placeholders filled), most recipients first, at most 500. Counted by the same click redirect as the funnel’s `clicked`; clicks recorded before per-link tracking existed count in the funnel only.',
+        params: idParams,
+        response: { 200: emailLinkReportSchema },
+      },
+    },
+    async (req) => email.links(req.principal, req.params.id),
+  );
+
+  app.post(
+    '/api/simulator/email/click',
+    {
+      config: {
+        right: 'simulator',
+        docs: {
+          errors: ['not_found', 'invalid_state'],
+          requestExample: { messageId: 'em_01JH2Z3Q4R5S6T7V8W9X0Y1Z2C' },
+          responseExample: {
+            ...messageExample,
+            campaignId: example.id,
+            clickedAt: '2026-12-01T09:06:00.000Z',
+          },
+        },
+      },
+      schema: {
+        operationId: 'simulateEmailClick',
+        tags: ['Simulator (test keys)'],
+        summary: 'A test email’s recipient clicks one of its links',
+        description:
+          'Test keys only (403 `forbidden` with a live key). The email is composed as it went out and its tracked link (`url`, else the first) is followed through the same redirect a real click takes: the funnel’s `clicked`, the per-link report and `email_campaign.progress` move. 400 when the email has no such link; 409 `invalid_state` unless it was sent or delivered.',
+        body: simulateEmailClickBody,
+        response: { 200: emailMessageSchema },
+      },
+    },
+    (req) => email.simulateClick(req.principal, req.body.messageId, req.body.url),
   );
 
   app.post(

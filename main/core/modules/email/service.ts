@@ -2,6 +2,7 @@ import type { Database as Db } from 'better-sqlite3';
 import type { Outbox } from '../../events/outbox.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import type { Outbound } from '../../net/outbound.ts';
+import type { AuditService } from '../audit/service.ts';
 import type { Governor } from '../../pacing/governor.ts';
 import type { Clock, IdGenerator, Random } from '../../runtime.ts';
 import type { CampaignsService } from '../campaigns/service.ts';
@@ -32,6 +33,8 @@ export interface EmailDeps {
   workspaces: WorkspacesService;
   /** The one outbound policy: SMTP connections go through it. */
   outbound: Outbound;
+  /** Unsubscribes and resubscribes through a recipient's link are audited. */
+  audit: AuditService;
   /** Tests point SMTP at a self-signed local peer. */
   smtpOptions?: { allowInvalidCerts?: boolean; timeoutMs?: number };
   /** Seals the SMTP password, DKIM key and link key in the repo (README "Data, backups and security"). */

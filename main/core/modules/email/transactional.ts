@@ -1,12 +1,16 @@
 import { ApiError } from '../../../../shared/errors.ts';
 import { renderEmailHtml, renderEmailText } from '../../../../shared/email-rules.ts';
 import type { PlaceholderContact } from '../../../../shared/placeholders.ts';
-import type { EmailMessage, SendEmailBody } from '../../../../shared/schemas/email.ts';
+import type {
+  EmailMessage,
+  SendEmailBody,
+  TestEmailBody,
+} from '../../../../shared/schemas/email.ts';
 import type { Scope } from '../../runtime.ts';
 import { randomBase62 } from '../../runtime.ts';
 import type { EmailCampaignsPart } from './campaigns.ts';
 import { SIM, SMTP } from './delivery.ts';
-import { paceKey, toEmailMessage } from './records.ts';
+import { paceKey, toEmailMessage, toPlaceholderContact } from './records.ts';
 import type { EmailCampaignRow, EmailMessageRow, EmailRepo } from './repo.ts';
 import type { EmailDeps } from './service.ts';
 import type { EmailSettingsPart } from './settings.ts';
@@ -108,9 +112,21 @@ export function emailTransactional(
       return true;
     },
 
-    sendTest(scope: Scope, id: string, to: string): EmailMessage {
+    /**
+     * A campaign's test email to `to`, filled from the chosen contact (of the scope) when one is
+     * given, else with the address as `{{contact.email}}` and other fields empty.
+     */
+    sendTest(scope: Scope, id: string, body: TestEmailBody): EmailMessage {
+      const { to, contactId } = body;
       const c = campaigns.find(scope, id);
-      const sample: PlaceholderContact = { name: null, phone: '', email: to, attributes: {} };
+      let sample: PlaceholderContact = { name: null, phone: '', email: to, attributes: {} };
+      if (contactId !== undefined) {
+        const contact = d.contacts.find(scope, contactId);
+        if (!contact) {
+          throw new ApiError('not_found', `no contact ${contactId}`, { param: 'contactId' });
+        }
+        sample = toPlaceholderContact(contact);
+      }
       return send(
         scope,
         {

@@ -30,6 +30,8 @@ const EVENT_WORDS: Readonly<Partial<Record<string, string>>> = {
   'workflow.run.handed_off': 'A workflow run handed the conversation to a person',
   'email_campaign.status_updated': 'An email campaign was launched, paused or finished',
   'email_campaign.progress': 'A sending email campaign’s numbers',
+  'email.unsubscribed': 'A recipient unsubscribed from email',
+  'email.resubscribed': 'A recipient subscribed to email again',
   'wallet.low_balance': 'The wallet ran low',
 };
 
@@ -49,6 +51,7 @@ const GROUP_LABELS: Readonly<Partial<Record<string, string>>> = {
   campaign: 'Campaigns',
   workflow: 'Workflows',
   email_campaign: 'Email campaigns',
+  email: 'Email subscriptions',
   wallet: 'Wallet',
 };
 
