@@ -70,6 +70,15 @@ export function firstVariableGap(numbers: readonly number[]): number | null {
   return null;
 }
 
+/**
+ * The variable "Add variable" offers: the first gap in `numbers` (with {{1}} and {{3}} it is
+ * {{2}}, which the template needs before it may be submitted), else the one after the last.
+ * `numbers` are distinct and ascending.
+ */
+export function nextVariableNumber(numbers: readonly number[]): number {
+  return firstVariableGap(numbers) ?? numbers.length + 1;
+}
+
 /** How many buttons of each type. */
 export function buttonCounts(
   buttons: readonly { type: TemplateButtonType }[],

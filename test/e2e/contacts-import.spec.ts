@@ -42,7 +42,18 @@ test('imports an Outlook export through the column-mapping step, with a changed 
     '3 rows: 3 will be imported, 0 have a problem.',
   );
 
-  await dialog.getByRole('button', { name: 'Import', exact: true }).click();
+  // At 1024×700 the mapping makes the body scroll; the Import button stays in the footer, in
+  // view, outside the scrolling part.
+  await page.setViewportSize({ width: 1024, height: 700 });
+  const importButton = dialog.getByTestId('import-start');
+  await expect(importButton).toBeInViewport({ ratio: 1 });
+  expect(await importButton.evaluate((button) => !!button.closest('.dialog-footer'))).toBe(true);
+  const body = dialog.locator('.dialog-body');
+  expect(await body.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+  await body.evaluate((el) => el.scrollTo(0, 0));
+  await expect(importButton).toBeInViewport({ ratio: 1 });
+
+  await importButton.click();
   await expect(dialog.getByTestId('import-summary')).toHaveText(
     'Import finished: 3 created, 0 updated, 0 failed.',
   );

@@ -160,6 +160,13 @@ test('checks template rules while typing, puts API errors on their field, and sh
   await expect(editor.getByTestId('tpl-name-error')).toHaveCount(0);
   await editor.getByTestId('template-body').fill('Hi {{1}}, see {{3}}');
   await expect(editor.getByTestId('tpl-body-error')).toContainText('{{2}} is missing');
+  // "Add variable" fills the gap rather than adding {{4}}, then follows the last one.
+  const addVariable = editor.getByTestId('add-variable');
+  await expect(addVariable).toHaveText('Add variable {{2}}');
+  await addVariable.click();
+  await expect(editor.getByTestId('template-body')).toHaveValue('Hi {{1}}, see {{3}}{{2}}');
+  await expect(editor.getByTestId('tpl-body-error')).toHaveCount(0);
+  await expect(addVariable).toHaveText('Add variable {{4}}');
   await editor.getByTestId('template-footer').fill('Code {{1}}');
   await expect(editor.getByTestId('tpl-footer-error')).toContainText('cannot contain variables');
   await editor.getByTestId('template-footer').fill('');

@@ -8,6 +8,7 @@ import {
   BUTTON_PHONE_PATTERN,
   firstVariableGap,
   malformedVariable,
+  nextVariableNumber,
   templateVariableNumbers,
   variablesIn,
 } from '../../shared/template-rules.ts';
@@ -60,6 +61,11 @@ describe('shared template rules', () => {
     expect(firstVariableGap([1, 2, 4])).toBe(3);
     expect(firstVariableGap([0])).toBe(1);
     expect(firstVariableGap([])).toBeNull();
+    // "Add variable" fills the first gap, else follows the last.
+    expect(nextVariableNumber([1, 3])).toBe(2);
+    expect(nextVariableNumber([2])).toBe(1);
+    expect(nextVariableNumber([1, 2, 3])).toBe(4);
+    expect(nextVariableNumber([])).toBe(1);
     expect(BUTTON_PHONE_PATTERN.test('+14155552671')).toBe(true);
     expect(BUTTON_PHONE_PATTERN.test('+0123456')).toBe(false);
   });

@@ -251,6 +251,10 @@ registerScopedStore(() => useContactImport.getState().reset());
 
 export const selectImportBusy = (s: ContactImportState): boolean => s.phase === 'importing';
 
+/** A file is checked and its phone column chosen: it may be imported. */
+export const selectImportReady = (s: ContactImportState): boolean =>
+  s.phase === 'mapping' && !s.rechecking && s.preview !== null && !!s.mapping?.phone.length;
+
 /** 0–1 share of rows processed, or null while the total is not known yet. */
 export const selectImportFraction = (s: ContactImportState): number | null =>
   s.total > 0 ? Math.min(1, s.processed / s.total) : null;

@@ -7,6 +7,7 @@ import { FormError } from '../../components/form-error.tsx';
 import {
   selectImportBusy,
   selectImportFraction,
+  selectImportReady,
   useContactImport,
 } from '../../stores/contact-import.ts';
 import { useContacts } from '../../stores/contacts.ts';
@@ -21,7 +22,11 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
   const error = useContactImport((s) => s.error);
   const result = useContactImport((s) => s.result);
   const busy = useContactImport(selectImportBusy);
+  const ready = useContactImport(selectImportReady);
   const clear = useContactImport((s) => s.clear);
+  const formId = useId();
+  const choosing =
+    phase === 'idle' || phase === 'checking' || phase === 'mapping' || phase === 'failed';
 
   const close = () => {
     // A finished import's summary stays until the dialog closes; a running one keeps going.
@@ -51,32 +56,43 @@ export function ImportDialog({ onClose }: { onClose: () => void }) {
             </button>
           </>
         ) : (
-          <button type="button" className="button" onClick={close}>
-            {busy ? 'Hide' : 'Close'}
-          </button>
+          <>
+            <button type="button" className="button" onClick={close}>
+              {busy ? 'Hide' : 'Close'}
+            </button>
+            {/* In the footer, not the scrolling body: it stays in view under a long mapping. */}
+            {choosing ? (
+              <button
+                type="submit"
+                form={formId}
+                className="button button-primary"
+                disabled={!ready}
+                data-testid="import-start"
+              >
+                Import
+              </button>
+            ) : null}
+          </>
         )
       }
     >
       {busy ? <ImportProgress fileName={fileName} /> : null}
       {phase === 'done' && result ? <ImportResultView result={result} fileName={fileName} /> : null}
-      {phase === 'idle' || phase === 'checking' || phase === 'mapping' || phase === 'failed' ? (
+      {choosing ? (
         <>
           {error ? <ErrorBanner message={error} testId="import-error" /> : null}
-          <ImportForm />
+          <ImportForm formId={formId} />
         </>
       ) : null}
     </Dialog>
   );
 }
 
-function ImportForm() {
-  const formId = useId();
+/** The file, its columns and the group; submitted by the dialog footer's Import button. */
+function ImportForm({ formId }: { formId: string }) {
   const phase = useContactImport((s) => s.phase);
   const choose = useContactImport((s) => s.choose);
   const start = useContactImport((s) => s.start);
-  const mapping = useContactImport((s) => s.mapping);
-  const preview = useContactImport((s) => s.preview);
-  const rechecking = useContactImport((s) => s.rechecking);
   const groups = useContactImport((s) => s.groups);
   const groupsStatus = useContactImport((s) => s.groupsStatus);
   const loadGroups = useContactImport((s) => s.loadGroups);
@@ -91,7 +107,7 @@ function ImportForm() {
     if (groupsStatus === 'idle') void loadGroups();
   }, [groupsStatus, loadGroups]);
 
-  const ready = phase === 'mapping' && !rechecking && preview !== null && !!mapping?.phone.length;
+  const ready = useContactImport(selectImportReady);
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -181,16 +197,6 @@ function ImportForm() {
         ) : null}
       </div>
       <FormError error={formError} />
-      <div>
-        <button
-          type="submit"
-          className="button button-primary"
-          disabled={!ready}
-          data-testid="import-start"
-        >
-          Import
-        </button>
-      </div>
     </form>
   );
 }

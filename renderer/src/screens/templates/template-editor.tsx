@@ -1,5 +1,6 @@
 import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import type { Template } from '../../../../shared/schemas/index.ts';
+import { nextVariableNumber } from '../../../../shared/template-rules.ts';
 import { ApiRequestError, errorMessage } from '../../api/client.ts';
 import { Counter, CountedField } from '../../components/counted-field.tsx';
 import { EditorPreview, EditorSection } from '../../components/editor-section.tsx';
@@ -124,8 +125,7 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
   };
 
   const insertVariable = () => {
-    const next = (numbers[numbers.length - 1] ?? 0) + 1;
-    const token = `{{${next}}}`;
+    const token = `{{${nextVariableNumber(numbers)}}}`;
     const area = bodyRef.current;
     const body = draft.body;
     const start = area?.selectionStart ?? body.length;
@@ -341,7 +341,7 @@ export function TemplateEditor({ template, onDone }: TemplateEditorProps) {
                   data-testid="add-variable"
                 >
                   <PlusIcon />
-                  Add variable {`{{${(numbers[numbers.length - 1] ?? 0) + 1}}}`}
+                  Add variable {`{{${nextVariableNumber(numbers)}}}`}
                 </button>
                 <span className="hint">
                   Variables are filled per send. Format with *bold*, _italic_, ~strike~.
