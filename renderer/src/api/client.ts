@@ -312,13 +312,23 @@ async function send(method: string, path: string, options: RequestOptions = {}):
     });
   } catch (e) {
     if (isAbortError(e)) throw e;
-    reportConnection('unreachable');
-    throw new ApiRequestError(
-      0,
-      'network_error',
-      'Cannot reach the Parley service. Check that it is running, then try again.',
-    );
+    throw unreachable();
   }
+  return checked(response);
+}
+
+/** The core could not be reached at all (said once, for every request). */
+function unreachable(): ApiRequestError {
+  reportConnection('unreachable');
+  return new ApiRequestError(
+    0,
+    'network_error',
+    'Cannot reach the Parley service. Check that it is running, then try again.',
+  );
+}
+
+/** An answer as every request reads it: a refused session, the error envelope, or the answer. */
+async function checked(response: Response): Promise<Response> {
   if (response.status === 401) {
     const error = await toApiError(response);
     // A password that was not right (signing in, changing it) says nothing about the session.
@@ -374,6 +384,56 @@ async function toApiError(response: Response): Promise<ApiRequestError> {
 async function json<T>(method: string, path: string, options?: RequestOptions): Promise<T> {
   const response = await send(method, path, options);
   return (await response.json()) as T;
+}
+
+/**
+ * A multipart POST that reports how much of its body has gone up: fetch cannot tell, so this
+ * one request goes through XMLHttpRequest, with what `send` gives every request (the session and
+ * scope headers, the same-origin cookie, the error envelope, the connection signals, an abort as
+ * an AbortError).
+ */
+function uploadWithProgress<T>(
+  path: string,
+  form: FormData,
+  signal: AbortSignal | undefined,
+  onProgress: ((sent: number) => void) | undefined,
+): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const cancelled = () => new DOMException('The upload was cancelled.', 'AbortError');
+    if (signal?.aborted) return reject(cancelled());
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', baseUrl() + path);
+    xhr.setRequestHeader('Accept', 'application/json');
+    for (const [name, value] of Object.entries(sessionHeaders())) xhr.setRequestHeader(name, value);
+    const onAbort = () => xhr.abort();
+    signal?.addEventListener('abort', onAbort, { once: true });
+    const done = () => signal?.removeEventListener('abort', onAbort);
+    if (onProgress) {
+      xhr.upload.onprogress = (event) => {
+        if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+      };
+    }
+    xhr.onabort = () => {
+      done();
+      reject(cancelled());
+    };
+    xhr.onerror = () => {
+      done();
+      reject(unreachable());
+    };
+    xhr.onload = () => {
+      done();
+      // The answer as a Response, read like every other request's.
+      const headers = new Headers();
+      const retryAfter = xhr.getResponseHeader('Retry-After');
+      if (retryAfter !== null) headers.set('Retry-After', retryAfter);
+      const empty = xhr.status === 204 || xhr.status === 205 || xhr.status === 304;
+      checked(new Response(empty ? null : xhr.responseText, { status: xhr.status, headers }))
+        .then((response) => response.json() as Promise<T>)
+        .then(resolve, reject);
+    };
+    xhr.send(form);
+  });
 }
 
 const pageQuery = (p: PageParams = {}): Record<string, QueryValue> => ({
@@ -1181,12 +1241,20 @@ export const api = {
 
   /** Photos, voice notes, videos, documents and stickers (README "Media, reactions and quotes"). */
   media: {
-    /** Stores a file to send (multipart `file`); the core decides its type from the bytes. */
-    upload: (file: Blob, fileName: string, signal?: AbortSignal): Promise<Media> => {
+    /**
+     * Stores a file to send (multipart `file`); the core decides its type from the bytes.
+     * `onProgress` hears the share of the body sent so far (0…1) as it goes up.
+     */
+    upload: (
+      file: Blob,
+      fileName: string,
+      signal?: AbortSignal,
+      onProgress?: (sent: number) => void,
+    ): Promise<Media> => {
       const form = new FormData();
       form.append('fileName', fileName);
       form.append('file', file, fileName);
-      return json('POST', '/media', { form, ...(signal ? { signal } : {}) });
+      return uploadWithProgress('/media', form, signal, onProgress);
     },
     /**
      * A link that serves the file without a credential for 12 hours (what `<img>`, `<audio>`

@@ -40,15 +40,52 @@ const NO_CAPTION: Partial<Record<MediaType, string>> = {
   sticker: 'Sent without a caption: WhatsApp sends stickers as they are.',
 };
 
+/** How much of a file has gone up, as a bar and a percentage, and Cancel to stop it. */
+function UploadProgress({ item, onCancel }: { item: Attachment; onCancel: () => void }) {
+  const percent = Math.round(item.progress * 100);
+  const sent = formatFileSize(Math.round(item.progress * item.size));
+  return (
+    <span className="attach-progress" data-testid="attachment-uploading">
+      <span
+        className="attach-bar"
+        role="progressbar"
+        aria-label={`Uploading ${item.name}`}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={percent}
+        aria-valuetext={`${percent}% (${sent} of ${formatFileSize(item.size)})`}
+        data-testid="attachment-progress"
+      >
+        <span className="attach-bar-fill" style={{ width: `${percent}%` }} />
+      </span>
+      <span className="attach-percent" aria-hidden="true" data-testid="attachment-percent">
+        {percent}%
+      </span>
+      <button
+        type="button"
+        className="link-button attach-upload-cancel"
+        aria-label={`Cancel the upload of ${item.name}`}
+        onClick={onCancel}
+        data-testid="attachment-upload-cancel"
+      >
+        Cancel
+      </button>
+    </span>
+  );
+}
+
 function AttachmentCard({
   store,
   item,
   locked,
+  onCancel,
 }: {
   store: AttachmentStore;
   item: Attachment;
   /** A send is under way: the draft holds still. */
   locked: boolean;
+  /** Stops the send under way (this file's upload, and the files after it). */
+  onCancel: () => void;
 }) {
   const captionId = useId();
   const problem = item.refused ?? item.error ?? undefined;
@@ -108,10 +145,7 @@ function AttachmentCard({
           <span className="attach-note">{NO_CAPTION[item.kind]}</span>
         ) : null}
         {item.phase === 'uploading' ? (
-          <span className="attach-progress" data-testid="attachment-uploading">
-            <progress aria-label={`Uploading ${item.name}`} />
-            Uploading…
-          </span>
+          <UploadProgress item={item} onCancel={onCancel} />
         ) : item.phase === 'sending' ? (
           <span className="attach-progress">Sending…</span>
         ) : null}
@@ -179,7 +213,13 @@ export function AttachmentTray({
       </div>
       <ul className="attach-list">
         {items.map((item) => (
-          <AttachmentCard key={item.key} store={store} item={item} locked={busy} />
+          <AttachmentCard
+            key={item.key}
+            store={store}
+            item={item}
+            locked={busy}
+            onCancel={onCancel}
+          />
         ))}
       </ul>
     </section>

@@ -32,6 +32,8 @@ export interface Attachment {
   /** The upload's id, once stored: sending again does not upload it again. */
   mediaId: string | null;
   phase: 'ready' | 'uploading' | 'sending';
+  /** While uploading: the share of the file gone up (0…1), as the browser reports it. */
+  progress: number;
   /** Why it cannot be sent as it is (the shared rule, or the core's answer), in plain words. */
   refused: string | null;
   /** Why its last upload failed (sending again tries again). */
@@ -104,6 +106,7 @@ export function addFiles(store: AttachmentStore, files: readonly File[]): string
       thumbnail: null,
       mediaId: null,
       phase: 'ready',
+      progress: 0,
       refused: check.ok ? null : check.reason,
       error: null,
     };
@@ -178,9 +181,17 @@ export async function sendAttachment(
   if (!item || !item.kind) throw new Error('That attachment is no longer in the reply.');
   let mediaId = item.mediaId;
   if (!mediaId) {
-    update(store, key, { phase: 'uploading', error: null });
+    update(store, key, { phase: 'uploading', progress: 0, error: null });
+    // One update per whole percent, however many progress events a large file makes.
+    let shown = 0;
+    const onProgress = (sent: number) => {
+      const percent = Math.floor(sent * 100);
+      if (percent === shown) return;
+      shown = percent;
+      update(store, key, { progress: percent / 100 });
+    };
     try {
-      mediaId = (await api.media.upload(item.file, item.name, opts.signal)).id;
+      mediaId = (await api.media.upload(item.file, item.name, opts.signal, onProgress)).id;
       update(store, key, { mediaId });
     } catch (e) {
       const refused = refusalOf(e, item);
