@@ -12,6 +12,7 @@ import {
   type MessageListData,
 } from './message-list.ts';
 import { onCampaignActivity } from './campaign-activity.ts';
+import { useReplyContext } from './reply-context.ts';
 import { registerScopedStore } from './scope.ts';
 
 /** The thread of the contact open in the messages drawer, kept live by message.* events. */
@@ -22,7 +23,8 @@ interface MessagesState extends MessageListData {
   refresh: () => Promise<void>;
   loadOlder: () => Promise<void>;
   sendTemplate: (templateName: string, variables: Record<string, string>) => Promise<void>;
-  sendText: (text: string) => Promise<void>;
+  /** Free text; quoting one of the contact's messages, it goes as a reply in that conversation. */
+  sendText: (text: string, quoted?: Message | null) => Promise<void>;
   simulateInbound: (text: string) => Promise<void>;
   apply: (messages: Message[]) => void;
   reset: () => void;
@@ -88,10 +90,20 @@ export const useMessages = create<MessagesState>()((set, get) => {
       await get().refresh();
     },
 
-    sendText: async (text) => {
+    sendText: async (text, quoted) => {
       const contact = get().contact;
       if (!contact) return;
-      await api.messages.sendText({ phone: phoneOf(contact), message: text });
+      if (quoted) {
+        // `POST /api/send-text` takes a phone and text only (spec 2.3): a quote is a reply in the
+        // quoted message's conversation, as the inbox sends it (and it works without a phone).
+        await api.conversations.reply(quoted.conversationId, {
+          text,
+          replyToMessageId: quoted.id,
+        });
+        if (useReplyContext.getState().quoted?.id === quoted.id) useReplyContext.getState().clear();
+      } else {
+        await api.messages.sendText({ phone: phoneOf(contact), message: text });
+      }
       await get().refresh();
     },
 

@@ -1,4 +1,5 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { Message } from '../../../../shared/schemas/index.ts';
 import { FormError } from '../../components/form-error.tsx';
 import { SendIcon } from '../../components/icons.tsx';
 import { Tab } from '../../components/tab.tsx';
@@ -13,8 +14,10 @@ import { componentText, fillVariables } from '../../components/template-text.ts'
 import { useAction } from '../../components/use-action.ts';
 import { useApprovedTemplates } from '../../stores/approved-templates.ts';
 import { useMessages } from '../../stores/messages.ts';
+import { useContactQuote } from '../../stores/reply-context.ts';
 import { hrefFor } from '../../stores/route.ts';
 import { selectIsTestMode, useSession } from '../../stores/session.ts';
+import { QuoteBox, quoteWaitsBecause } from '../inbox/quote-preview.tsx';
 
 type Mode = 'template' | 'text';
 
@@ -101,16 +104,25 @@ function TemplateForm() {
   );
 }
 
-function TextForm({ windowOpen }: { windowOpen: boolean }) {
+/** The drawer's reply box: a bubble's Reply focuses it. */
+export const DRAWER_TEXT_ID = 'drawer-compose-text';
+
+function TextForm({ windowOpen, quoted }: { windowOpen: boolean; quoted: Message | null }) {
   const sendText = useMessages((s) => s.sendText);
   const [text, setText] = useState('');
   const { busy, error, run } = useAction();
+  const input = useRef<HTMLTextAreaElement>(null);
+  const quotedId = quoted?.id ?? null;
+  // A message just chosen to quote: the agent types the answer below it.
+  useEffect(() => {
+    if (quotedId) input.current?.focus();
+  }, [quotedId]);
 
   const submit = async (event?: FormEvent) => {
     event?.preventDefault();
     if (!text.trim() || busy) return;
     await run(async () => {
-      await sendText(text);
+      await sendText(text, quoted);
       setText('');
     });
   };
@@ -125,6 +137,8 @@ function TextForm({ windowOpen }: { windowOpen: boolean }) {
       ) : null}
       <div className="composer-text-row">
         <textarea
+          ref={input}
+          id={DRAWER_TEXT_ID}
           className="input textarea composer-textarea"
           rows={2}
           value={text}
@@ -194,9 +208,24 @@ function SimulateReply() {
   );
 }
 
-export function MessageComposer({ windowOpen }: { windowOpen: boolean }) {
+interface MessageComposerProps {
+  contactId: string;
+  /** The contact's name (or number), for a quote of what they sent. */
+  contactName: string;
+  windowOpen: boolean;
+}
+
+export function MessageComposer({ contactId, contactName, windowOpen }: MessageComposerProps) {
   const testMode = useSession(selectIsTestMode);
   const [mode, setMode] = useState<Mode>(windowOpen ? 'text' : 'template');
+  const quoted = useContactQuote(contactId);
+  // A new quote inside the window opens the free-text form it goes with.
+  const [quoteSeen, setQuoteSeen] = useState<string | null>(quoted?.id ?? null);
+  if ((quoted?.id ?? null) !== quoteSeen) {
+    setQuoteSeen(quoted?.id ?? null);
+    if (quoted && windowOpen) setMode('text');
+  }
+  const reason = mode === 'template' || !windowOpen ? quoteWaitsBecause('template') : null;
 
   return (
     <div className="composer" data-testid="composer">
@@ -213,7 +242,19 @@ export function MessageComposer({ windowOpen }: { windowOpen: boolean }) {
           {!windowOpen ? <span className="tab-count">closed</span> : null}
         </Tab>
       </div>
-      {mode === 'template' ? <TemplateForm /> : <TextForm windowOpen={windowOpen} />}
+      {quoted ? (
+        <QuoteBox
+          quoted={quoted}
+          customerName={contactName}
+          reason={reason}
+          onDismiss={() => document.getElementById(DRAWER_TEXT_ID)?.focus()}
+        />
+      ) : null}
+      {mode === 'template' ? (
+        <TemplateForm />
+      ) : (
+        <TextForm windowOpen={windowOpen} quoted={reason ? null : quoted} />
+      )}
       {testMode ? <SimulateReply /> : null}
     </div>
   );

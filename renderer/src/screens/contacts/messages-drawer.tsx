@@ -1,14 +1,15 @@
 import { useEffect } from 'react';
 import { useShallow } from 'zustand/react/shallow';
-import type { Contact } from '../../../../shared/schemas/index.ts';
+import type { Contact, Message } from '../../../../shared/schemas/index.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { CloseIcon, PersonIcon } from '../../components/icons.tsx';
 import { MessageList } from '../../components/message-list.tsx';
 import { useNow } from '../../components/use-now.ts';
 import { selectMessageList } from '../../stores/message-list.ts';
 import { useMessages, windowClosesAt } from '../../stores/messages.ts';
+import { useReplyContext } from '../../stores/reply-context.ts';
 import { EmailSubscription } from '../email/email-subscription.tsx';
-import { MessageComposer } from './message-composer.tsx';
+import { DRAWER_TEXT_ID, MessageComposer } from './message-composer.tsx';
 import { contactHandle } from '../../../../shared/phone.ts';
 
 const MINUTE = 60_000;
@@ -27,6 +28,12 @@ function remaining(ms: number): string {
   const hours = Math.floor(minutes / 60);
   const rest = minutes % 60;
   return rest ? `${hours} h ${rest} min` : `${hours} h`;
+}
+
+/** "Reply" on a bubble: the composer shows the quote (and opens its free-text form). */
+function quote(message: Message): void {
+  useReplyContext.getState().quote(message);
+  document.getElementById(DRAWER_TEXT_ID)?.focus();
 }
 
 interface MessagesDrawerProps {
@@ -51,6 +58,16 @@ export function MessagesDrawer({ contact, onClose, onEdit }: MessagesDrawerProps
     return () => close();
   }, [contact, open, close]);
 
+  // A quote belongs to the composer it was chosen for: another contact's goes, and this one's
+  // goes with the drawer.
+  useEffect(() => {
+    const { quoted, clear } = useReplyContext.getState();
+    if (quoted && quoted.contactId !== contact.id) clear();
+    return () => {
+      if (useReplyContext.getState().quoted?.contactId === contact.id) clear();
+    };
+  }, [contact.id]);
+
   useEffect(() => {
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape' && !document.querySelector('dialog[open]')) onClose();
@@ -63,6 +80,8 @@ export function MessagesDrawer({ contact, onClose, onEdit }: MessagesDrawerProps
   const closesAt = windowClosesAt(shown);
   const windowOpen = closesAt !== null && closesAt > now;
   const title = shown.name ?? shown.phone;
+  // Who the customer is in alt texts and quotes ("Photo from Ana Lima").
+  const customer = shown.name ?? contactHandle(shown);
 
   return (
     <aside className="drawer" aria-label={`Messages with ${title}`} data-testid="messages-drawer">
@@ -110,8 +129,15 @@ export function MessagesDrawer({ contact, onClose, onEdit }: MessagesDrawerProps
         className="thread wa-wallpaper"
         testId="message-thread"
         emptyText="No messages yet. A conversation starts with an approved template."
+        contactName={customer}
+        onReply={quote}
       />
-      <MessageComposer key={shown.id} windowOpen={windowOpen} />
+      <MessageComposer
+        key={shown.id}
+        contactId={shown.id}
+        contactName={customer}
+        windowOpen={windowOpen}
+      />
     </aside>
   );
 }

@@ -22,6 +22,9 @@ const WHY_NOT: Partial<Record<ComposerKind, string>> = {
 export const useQuote = (conversationId: string): Message | null =>
   useReplyContext((s) => (s.quoted?.conversationId === conversationId ? s.quoted : null));
 
+/** Why the quote waits with this kind of message, or null when it goes with it. */
+export const quoteWaitsBecause = (kind: ComposerKind): string | null => WHY_NOT[kind] ?? null;
+
 /**
  * "Replying to Ana: the parcel arrived broken": the message a bubble's Reply chose, above the
  * composer until it is sent or dismissed. With a note or a template it waits, saying why.
@@ -36,19 +39,44 @@ export function QuotePreview({
   onDismiss: () => void;
 }) {
   const quoted = useQuote(conversation.id);
+  if (!quoted) return null;
+  return (
+    <QuoteBox
+      quoted={quoted}
+      customerName={conversationTitle(conversation)}
+      reason={quoteWaitsBecause(kind)}
+      onDismiss={onDismiss}
+    />
+  );
+}
+
+/**
+ * A quote above a composer (the inbox's, the contacts drawer's): who wrote the message and its
+ * one line; greyed with the reason when what is being written will not carry it; ✕ drops it.
+ */
+export function QuoteBox({
+  quoted,
+  customerName,
+  reason,
+  onDismiss,
+}: {
+  quoted: Message;
+  /** Who the customer is, for a quote of what they sent. */
+  customerName: string;
+  reason: string | null;
+  onDismiss: () => void;
+}) {
   const clear = useReplyContext((s) => s.clear);
   const agents = useAgents((s) => s.agents);
   const meId = useSession(selectMemberId);
   const reasonId = useId();
-  if (!quoted) return null;
 
   const author =
     quoted.direction === 'inbound'
-      ? conversationTitle(conversation)
+      ? customerName
       : quoted.agentId && quoted.agentId === meId
         ? 'your message'
         : (senderOf(quoted, new Map(agents.map((a) => [a.id, a]))) ?? 'Agent');
-  const reason = WHY_NOT[kind] ?? null;
   const summary = quoteSummary(quoted);
 
   return (
