@@ -258,4 +258,16 @@ test('an upload shows its real progress, and Cancel stops it: nothing is sent', 
   await expect(
     page.getByTestId('thread-messages').getByTestId('media-file').filter({ hasText: 'manual.pdf' }),
   ).toBeVisible();
+
+  // The core's refusal comes back through the same error envelope: a page named photo.png
+  // (415 after sniffing) is said on its card in plain words.
+  await page.getByTestId('attach-input').setInputFiles({
+    name: 'photo.png',
+    mimeType: 'image/png',
+    buffer: Buffer.from('<!doctype html><title>not a photo</title><p>hello</p>'),
+  });
+  await page.getByTestId('reply-send').click();
+  await expect(page.getByTestId('attachment-error')).toContainText(
+    'WhatsApp can’t send this file: its contents are',
+  );
 });
