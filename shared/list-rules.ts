@@ -122,6 +122,24 @@ export function listProblems(list: ListContent): ListProblem[] {
 export const rowCount = (list: Pick<ListContent, 'sections'>): number =>
   list.sections.reduce((n, s) => n + s.rows.length, 0);
 
+/**
+ * Meta's WhatsApp Cloud API takes at most 10 rows in one list, across its sections (design.md §5);
+ * the spec's lists (and the simulated channel) take 10 per section. A live send of a longer list
+ * through the Cloud API is refused with 400 `list_limits_exceeded`; the editor warns before saving.
+ */
+export const CLOUD_API_LIST_ROWS = 10;
+
+/** Why the WhatsApp Cloud API would refuse this list, or null when it takes it. */
+export function cloudApiListProblem(list: Pick<ListContent, 'sections'>): ListProblem | null {
+  const rows = rowCount(list);
+  if (rows <= CLOUD_API_LIST_ROWS) return null;
+  return {
+    code: 'list_limits_exceeded',
+    param: 'sections',
+    message: `the WhatsApp Cloud API takes at most ${CLOUD_API_LIST_ROWS} rows in a list in all, sections included (this list has ${rows})`,
+  };
+}
+
 /** The list's text as a message shows it (header, body, footer), for previews and search. */
 export const listText = (list: Pick<ListContent, 'header' | 'body' | 'footer'>): string =>
   [list.header, list.body, list.footer].filter((t): t is string => Boolean(t?.trim())).join('\n\n');

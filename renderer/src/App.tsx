@@ -22,6 +22,7 @@ import { TeamScreen } from './screens/team/team-screen.tsx';
 import { PlaygroundScreen } from './screens/playground/playground-screen.tsx';
 import { ApiKeysScreen } from './screens/settings/api-keys-screen.tsx';
 import { ChannelSettingsScreen } from './screens/settings/channel-settings.tsx';
+import { SimulatorSettingsScreen } from './screens/settings/simulator-settings.tsx';
 import { WorkspaceSettingsScreen } from './screens/settings/workspace-settings.tsx';
 import { isJoinPage, JoinPage } from './screens/sign-in/join-page.tsx';
 import { SignInPage } from './screens/sign-in/sign-in-page.tsx';
@@ -74,6 +75,8 @@ function Screen({ route }: { route: Route }) {
       return <ApiKeysScreen />;
     case 'settings/channel':
       return <ChannelSettingsScreen />;
+    case 'settings/simulator':
+      return <SimulatorSettingsScreen />;
     case 'settings/members':
       return <MembersScreen />;
     case 'settings/team':

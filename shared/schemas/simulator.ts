@@ -23,6 +23,27 @@ export const simulatorSettingsSchema = z.object({
 export type SimulatorSettings = z.infer<typeof simulatorSettingsSchema>;
 export const simulatorSettingsPatch = simulatorSettingsSchema.partial();
 
+/**
+ * A business account's messaging tiers (design.md §4): unique recipients contacted outside a
+ * service window per rolling 24 h; null is unlimited. New accounts start at 2,000.
+ */
+export const MESSAGING_TIERS = [250, 2000, 10_000, 100_000, null] as const;
+
+/**
+ * The simulator's settings before anything was changed (design.md §4), for the core and for
+ * Settings → Simulator's "Reset to defaults". The tier and throughput are a new account's.
+ */
+export const SIMULATOR_DEFAULTS: SimulatorSettings = {
+  seed: 42,
+  reviewDelayMs: 2000,
+  approvalWaitMs: 600_000,
+  deliveryLatencyMs: 800,
+  readLatencyMs: 2500,
+  messagingTier: 2000,
+  throughputMps: 80,
+  emailRatePerSecond: 50,
+};
+
 export const inboundBody = z.object({
   phone: z.string().min(1).max(32),
   message: z.string().min(1).max(4096).optional(),

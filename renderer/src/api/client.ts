@@ -1272,6 +1272,9 @@ export const api = {
     review: (id: string, body: { decision: ReviewDecision; reason?: string }): Promise<unknown> =>
       json('POST', `/api/simulator/templates/${encodeURIComponent(id)}/review`, { body }),
     settings: (): Promise<SimulatorSettings> => json('GET', '/api/simulator/settings'),
+    /** Changes any subset of them; the new throughput and tier hold for the runners at once. */
+    saveSettings: (body: Partial<SimulatorSettings>): Promise<SimulatorSettings> =>
+      json('PUT', '/api/simulator/settings', { body }),
   },
 
   /** The OpenAPI document (public, no credentials). */

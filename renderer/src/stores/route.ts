@@ -16,6 +16,7 @@ export const ROUTES = [
   'settings/workspace',
   'settings/keys',
   'settings/channel',
+  'settings/simulator',
   'settings/members',
   'settings/team',
   'settings/audit',
@@ -45,6 +46,8 @@ export const ROUTE_RIGHTS: Readonly<Record<Route, Right>> = {
   'settings/workspace': 'workspace.read',
   'settings/keys': 'keys',
   'settings/channel': 'channel.read',
+  // Test mode's; in live mode the screen says where its settings are changed.
+  'settings/simulator': 'simulator',
   'settings/members': 'members',
   // The team view and reassigning are the members right's; sharing the desk asks for `team`.
   'settings/team': 'members',
@@ -68,6 +71,7 @@ export const SCREEN_NAMES: Readonly<Record<Route, string>> = {
   'settings/workspace': 'Workspace',
   'settings/keys': 'API keys',
   'settings/channel': 'Channel',
+  'settings/simulator': 'Simulator',
   'settings/members': 'Members',
   'settings/team': 'Team',
   'settings/audit': 'Audit',

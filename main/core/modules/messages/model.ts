@@ -1,5 +1,6 @@
 import { ApiError } from '../../../../shared/errors.ts';
 import { listText } from '../../../../shared/list-rules.ts';
+export { CLOUD_API_LIST_ROWS } from '../../../../shared/list-rules.ts';
 import type { Message } from '../../../../shared/schemas/messages.ts';
 import type {
   Location,
@@ -28,8 +29,6 @@ export const RESEND_AFTER_MS = 5 * 60_000;
 export const DELIVER_TIMEOUT_MS = 30_000;
 /** An API send's hand-over inside its request: longer, and it answers 202 and goes on behind. */
 export const IN_REQUEST_MS = 10_000;
-/** Meta's limit on the rows of one interactive list, across its sections. */
-export const CLOUD_API_LIST_ROWS = 10;
 
 /**
  * Whom a message goes to: a contact row, or a runner's copy of one. `phone` may be the address

@@ -1,4 +1,5 @@
 import { ApiError } from '../../../../shared/errors.ts';
+import { cloudApiListProblem, rowCount } from '../../../../shared/list-rules.ts';
 import type { InteractiveList } from '../../../../shared/schemas/interactive-lists.ts';
 import type { SendTemplateBody } from '../../../../shared/schemas/messages.ts';
 import type { TemplateComponent } from '../../../../shared/schemas/templates.ts';
@@ -61,8 +62,8 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
    */
   function listFitsChannel(scope: Scope, list: InteractiveList) {
     if (d.channelFor(scope.workspaceId, scope.environment).kind !== 'remote') return;
-    const rows = list.sections.reduce((n, s) => n + s.rows.length, 0);
-    if (rows > CLOUD_API_LIST_ROWS) {
+    if (cloudApiListProblem(list)) {
+      const rows = rowCount(list);
       throw new ApiError(
         'list_limits_exceeded',
         `list ${list.id} has ${rows} rows; the WhatsApp Cloud API takes at most ${CLOUD_API_LIST_ROWS} rows in a list in all (sections included)`,

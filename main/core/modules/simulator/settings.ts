@@ -1,18 +1,19 @@
 import type { Database as Db } from 'better-sqlite3';
 import type { Environment } from '../../../../shared/schemas/common.ts';
-import type { SimulatorSettings } from '../../../../shared/schemas/simulator.ts';
+import {
+  SIMULATOR_DEFAULTS,
+  type SimulatorSettings,
+} from '../../../../shared/schemas/simulator.ts';
 import { simulatorRepo } from './repo.ts';
 
 type StoredSettings = Omit<SimulatorSettings, 'messagingTier' | 'throughputMps'>;
 
-export const DEFAULT_SIMULATOR: StoredSettings = {
-  seed: 42,
-  reviewDelayMs: 2000,
-  approvalWaitMs: 600_000,
-  deliveryLatencyMs: 800,
-  readLatencyMs: 2500,
-  emailRatePerSecond: 50,
-};
+const {
+  messagingTier: DEFAULT_TIER,
+  throughputMps: DEFAULT_THROUGHPUT,
+  ...storedDefaults
+} = SIMULATOR_DEFAULTS;
+export const DEFAULT_SIMULATOR: StoredSettings = storedDefaults;
 
 /**
  * The workspace's simulated provider settings (README "API"): defaults plus what was changed.
@@ -31,8 +32,8 @@ export function simulatorSettings(db: Db) {
       return {
         ...DEFAULT_SIMULATOR,
         ...stored(workspaceId),
-        messagingTier: a ? a.messaging_tier : 2000,
-        throughputMps: a ? a.throughput_mps : 80,
+        messagingTier: a ? a.messaging_tier : DEFAULT_TIER,
+        throughputMps: a ? a.throughput_mps : DEFAULT_THROUGHPUT,
       };
     },
     update(workspaceId: string, patch: Partial<SimulatorSettings>): SimulatorSettings {

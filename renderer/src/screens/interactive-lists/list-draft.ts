@@ -194,3 +194,103 @@ export function blockerMessage(problem: ListProblem): string {
   const text = fieldMessage(problem.param, problem.message);
   return where && !text.toLowerCase().startsWith(where.toLowerCase()) ? `${where}: ${text}` : text;
 }
+
+/** A row nothing was typed into (a new section's first row): pasted rows take its place. */
+const isBlankRow = (row: RowDraft): boolean =>
+  row.title.trim() === '' && row.description.trim() === '';
+
+/** Every row id of the draft but those of the rows pasted rows replace. */
+export function idsKept(draft: ListDraft, section: number): string[] {
+  return draft.sections.flatMap((s, i) =>
+    s.rows.filter((row) => i !== section || !isBlankRow(row)).map((row) => row.id),
+  );
+}
+
+/** A title with a suffix, cut so it stays within the section title's limit. */
+function suffixed(title: string, suffix: string): string {
+  const room = LIST_LIMITS.sectionTitle - suffix.length;
+  return title.trim() ? `${title.trim().slice(0, room).trimEnd()}${suffix}` : '';
+}
+
+/** Where pasted rows go: how many into the section, how many into new sections after it. */
+export interface PastePlan {
+  intoSection: number;
+  /** The rows of each new section, in order. */
+  newSections: number[];
+  /** Rows that fit nowhere: the list has its most sections. */
+  left: number;
+}
+
+/**
+ * Pasted rows fill the section (after its rows, in place of a blank one) up to its limit; the
+ * rest go into new sections right after it, as many as the list may still have.
+ */
+export function planPaste(draft: ListDraft, s: number, count: number): PastePlan {
+  const section = draft.sections[s];
+  const kept = section ? section.rows.filter((row) => !isBlankRow(row)).length : 0;
+  const intoSection = Math.min(count, Math.max(0, LIST_LIMITS.rowsPerSection - kept));
+  let rest = count - intoSection;
+  const newSections: number[] = [];
+  let sections = draft.sections.length;
+  while (rest > 0 && sections < LIST_LIMITS.sections) {
+    const n = Math.min(rest, LIST_LIMITS.rowsPerSection);
+    newSections.push(n);
+    rest -= n;
+    sections++;
+  }
+  return { intoSection, newSections, left: rest };
+}
+
+/** The draft's sections with the pasted rows placed as `planPaste` says. */
+export function withPastedRows(
+  draft: ListDraft,
+  s: number,
+  rows: readonly { id: string; title: string; description: string }[],
+): SectionDraft[] {
+  const plan = planPaste(draft, s, rows.length);
+  const drafts = rows.map((row) => ({ key: nextKey(), ...row }));
+  const section = draft.sections[s]!;
+  const filled: SectionDraft = {
+    ...section,
+    rows: [...section.rows.filter((row) => !isBlankRow(row)), ...drafts.slice(0, plan.intoSection)],
+  };
+  let at = plan.intoSection;
+  const added = plan.newSections.map((n, i) => {
+    const next: SectionDraft = {
+      key: nextKey(),
+      title: suffixed(section.title, ` (${i + 2})`),
+      rows: drafts.slice(at, at + n),
+    };
+    at += n;
+    return next;
+  });
+  return [...draft.sections.slice(0, s), filled, ...added, ...draft.sections.slice(s + 1)];
+}
+
+/**
+ * A copy of a section right after it: the same title marked "(copy)" and the same rows, each
+ * with a new id (row ids are unique in a list) — `track-order` → `track-order-2`.
+ */
+export function duplicateSection(draft: ListDraft, s: number): SectionDraft[] {
+  const section = draft.sections[s]!;
+  const taken = new Set(draft.sections.flatMap((x) => x.rows.map((row) => row.id)));
+  const copy: SectionDraft = {
+    key: nextKey(),
+    title: suffixed(section.title, ' (copy)'),
+    rows: section.rows.map((row) => {
+      const id = copiedId(row.id, taken);
+      taken.add(id);
+      return { ...row, key: nextKey(), id };
+    }),
+  };
+  return [...draft.sections.slice(0, s + 1), copy, ...draft.sections.slice(s + 1)];
+}
+
+/** A row id for a copy: `id-2`, `id-3`, … (a trailing `-n` counts on), within the id limit. */
+function copiedId(id: string, taken: ReadonlySet<string>): string {
+  const m = /^(.*?)-(\d+)$/.exec(id);
+  const stem = (m ? m[1]! : id).slice(0, LIST_LIMITS.rowId - 5) || 'row';
+  let n = m ? Number(m[2]) + 1 : 2;
+  while (taken.has(`${stem}-${n}`)) n++;
+  return `${stem}-${n}`;
+}

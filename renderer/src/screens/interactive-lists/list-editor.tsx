@@ -1,5 +1,5 @@
 import { useMemo, useState, type FormEvent } from 'react';
-import { rowCount } from '../../../../shared/list-rules.ts';
+import { cloudApiListProblem, rowCount } from '../../../../shared/list-rules.ts';
 import { ApiRequestError, errorMessage } from '../../api/client.ts';
 import { CountedField } from '../../components/counted-field.tsx';
 import { EditorPreview, EditorSection } from '../../components/editor-section.tsx';
@@ -27,6 +27,8 @@ import {
   type SectionDraft,
   type TextKey,
 } from './list-draft.ts';
+import { ChannelFit } from './channel-fit.tsx';
+import { CloudApiConfirm } from './cloud-api-confirm.tsx';
 import { SectionsEditor } from './sections-editor.tsx';
 
 const FORM_ID = 'interactive-list-form';
@@ -49,6 +51,8 @@ export function ListEditor({ list }: { list: InteractiveList | null }) {
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
+  // A list the Cloud API would refuse is saved only once the user said so.
+  const [confirming, setConfirming] = useState(false);
 
   const problems = useMemo(() => problemsOf(draft), [draft]);
   // Each field shows the first rule it breaks; one left blank only once the user has been there.
@@ -94,10 +98,16 @@ export function ListEditor({ list }: { list: InteractiveList | null }) {
     focusField(first.param);
   };
 
-  const submit = async (event: FormEvent) => {
+  const submit = (event: FormEvent) => {
     event.preventDefault();
     if (busy) return;
     if (first) return showFirstProblem();
+    if (cloudApiListProblem(draft)) return setConfirming(true);
+    void save();
+  };
+
+  const save = async () => {
+    setConfirming(false);
     setBusy(true);
     setFormError(null);
     const body = contentOf(draft);
@@ -228,6 +238,7 @@ export function ListEditor({ list }: { list: InteractiveList | null }) {
               Each section has a title and up to {LIST_LIMITS.rowsPerSection} rows; the customer
               picks one row.
             </p>
+            <ChannelFit list={draft} />
             <SectionsEditor
               draft={draft}
               errorFor={errorFor}
@@ -242,6 +253,13 @@ export function ListEditor({ list }: { list: InteractiveList | null }) {
           <ListPreview list={contentOf(draft)} testId="list-preview" />
         </EditorPreview>
       </div>
+      {confirming ? (
+        <CloudApiConfirm
+          rows={rows}
+          onCancel={() => setConfirming(false)}
+          onConfirm={() => void save()}
+        />
+      ) : null}
     </div>
   );
 }

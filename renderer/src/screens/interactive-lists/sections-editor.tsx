@@ -1,7 +1,12 @@
+import { useState } from 'react';
 import { CountedField } from '../../components/counted-field.tsx';
 import { FieldError } from '../../components/field-error.tsx';
+import { CopyIcon, PlusIcon } from '../../components/icons.tsx';
 import { AddButton, ItemTools, moved } from '../../components/item-tools.tsx';
+import { plural } from '../../components/format.ts';
+import { notify } from '../../stores/toasts.ts';
 import {
+  duplicateSection,
   fieldId,
   LIST_LIMITS,
   newRow,
@@ -10,6 +15,7 @@ import {
   type RowDraft,
   type SectionDraft,
 } from './list-draft.ts';
+import { PasteRowsDialog } from './paste-rows-dialog.tsx';
 
 interface SectionsEditorProps {
   draft: ListDraft;
@@ -24,6 +30,9 @@ interface SectionsEditorProps {
 /** The list's sections, each with its rows: add, remove, reorder, and their texts. */
 export function SectionsEditor({ draft, errorFor, touch, onEdit, onReshape }: SectionsEditorProps) {
   const { sections } = draft;
+  // The section rows are being pasted into, while the dialog is open.
+  const [pasting, setPasting] = useState<number | null>(null);
+  const listFull = sections.length >= LIST_LIMITS.sections;
 
   const editSection = (s: number, patch: Partial<SectionDraft>, param: string) =>
     onEdit(
@@ -81,6 +90,20 @@ export function SectionsEditor({ draft, errorFor, touch, onEdit, onReshape }: Se
             <li key={section.key} className="list-section-draft" data-testid="list-section-draft">
               <div className="list-draft-head">
                 <span className="list-draft-label">Section {s + 1}</span>
+                <button
+                  type="button"
+                  className="button button-small list-duplicate"
+                  disabled={listFull}
+                  title={
+                    listFull ? `A list has at most ${LIST_LIMITS.sections} sections.` : undefined
+                  }
+                  aria-label={`Duplicate section ${s + 1}`}
+                  onClick={() => onReshape(duplicateSection(draft, s))}
+                  data-testid={`list-section-${s}-duplicate`}
+                >
+                  <CopyIcon />
+                  Duplicate
+                </button>
                 <ItemTools
                   what={`section ${s + 1}`}
                   index={s}
@@ -144,16 +167,28 @@ export function SectionsEditor({ draft, errorFor, touch, onEdit, onReshape }: Se
                 ))}
               </ol>
               <FieldError fieldId={fieldId(rowsParam)} message={errorFor(rowsParam)} />
-              <AddButton
-                label="Add row"
-                full={
-                  section.rows.length >= LIST_LIMITS.rowsPerSection
-                    ? `A section has at most ${LIST_LIMITS.rowsPerSection} rows.`
-                    : null
-                }
-                onClick={() => reshapeRows(s, [...section.rows, newRow(draft)])}
-                testId={`list-section-${s}-add-row`}
-              />
+              <div className="list-section-adds">
+                <AddButton
+                  label="Add row"
+                  full={
+                    section.rows.length >= LIST_LIMITS.rowsPerSection
+                      ? `A section has at most ${LIST_LIMITS.rowsPerSection} rows.`
+                      : null
+                  }
+                  onClick={() => reshapeRows(s, [...section.rows, newRow(draft)])}
+                  testId={`list-section-${s}-add-row`}
+                />
+                <button
+                  type="button"
+                  className="button button-small"
+                  aria-label={`Paste rows into section ${s + 1}`}
+                  onClick={() => setPasting(s)}
+                  data-testid={`list-section-${s}-paste`}
+                >
+                  <PlusIcon />
+                  Paste rows
+                </button>
+              </div>
             </li>
           );
         })}
@@ -169,6 +204,18 @@ export function SectionsEditor({ draft, errorFor, touch, onEdit, onReshape }: Se
         onClick={() => onReshape([...sections, newSection(draft)])}
         testId="list-add-section"
       />
+      {pasting !== null ? (
+        <PasteRowsDialog
+          draft={draft}
+          section={pasting}
+          onClose={() => setPasting(null)}
+          onAdd={(next, added) => {
+            setPasting(null);
+            onReshape(next);
+            notify('success', `Added ${plural(added, 'row')} from the paste.`);
+          }}
+        />
+      ) : null}
     </div>
   );
 }

@@ -4,7 +4,6 @@ import { api, errorMessage } from '../../api/client.ts';
 import { EditorSection } from '../../components/editor-section.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
-import { useRecord } from '../../components/record-loader.tsx';
 import { SecretField } from '../../components/secret-field.tsx';
 import { SettingsSave } from '../../components/settings-save.tsx';
 import { TextField } from '../../components/text-field.tsx';
@@ -25,6 +24,7 @@ import {
 import { ProviderChoice } from './channel-fields.tsx';
 import { ChannelRejects } from './channel-rejects.tsx';
 import { WebhookSection } from './channel-webhook.tsx';
+import { LoadedSettings, OtherModeNotice } from './mode-settings.tsx';
 import './channel-settings.css';
 
 const FORM_ID = 'channel-settings-form';
@@ -60,20 +60,11 @@ function SimulatedNote() {
 }
 
 function TestModeNotice() {
-  const setEnvironment = useSession((s) => s.setEnvironment);
   return (
     <>
-      <div className="banner banner-info" role="note" data-testid="channel-test-mode">
-        <span className="banner-text">{TEST_MODE_TEXT}</span>
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => setEnvironment('live')}
-          data-testid="channel-switch-live"
-        >
-          Switch to live
-        </button>
-      </div>
+      <OtherModeNotice to="live" testId="channel-test-mode" switchTestId="channel-switch-live">
+        {TEST_MODE_TEXT}
+      </OtherModeNotice>
       <SimulatedNote />
     </>
   );
@@ -296,15 +287,14 @@ function ChannelForm({
 }
 
 function LiveChannel() {
-  const { loaded, retry, setRecord } = useRecord(api.channel.get);
   return (
-    <div className="channel-live" aria-busy={loaded.state === 'loading'}>
-      {loaded.state === 'loading' ? <p className="muted">Loading the channel settings…</p> : null}
-      {loaded.state === 'error' ? <ErrorBanner message={loaded.error} onRetry={retry} /> : null}
-      {loaded.state === 'ready' ? (
-        <ChannelForm settings={loaded.record} onSaved={setRecord} />
-      ) : null}
-    </div>
+    <LoadedSettings
+      load={api.channel.get}
+      loadingText="Loading the channel settings…"
+      className="channel-live"
+    >
+      {(settings, onSaved) => <ChannelForm settings={settings} onSaved={onSaved} />}
+    </LoadedSettings>
   );
 }
 
