@@ -4,7 +4,6 @@ import { hrefFor, ROUTES, SCREEN_NAMES, useRoute, type Route } from '../stores/r
 import {
   ChatIcon,
   ClockIcon,
-  ClockIcon,
   CodeIcon,
   FlowIcon,
   ContactsIcon,
@@ -170,7 +169,6 @@ export function Sidebar() {
         <NavLink route="settings/workspace" icon={<SlidersIcon />} />
         <NavLink route="settings/keys" icon={<KeyIcon />} />
         <NavLink route="settings/channel" icon={<PhoneIcon />} />
-        <NavLink route="settings/simulator" icon={<ClockIcon />} />
         <NavLink route="settings/simulator" icon={<ClockIcon />} />
         <NavLink route="settings/members" icon={<ShieldIcon />} />
         <NavLink route="settings/team" icon={<NetworkIcon />} />
