@@ -141,6 +141,8 @@ export interface FakeMedia {
   sha256: string;
   sha256Base64: string;
   fileName?: string;
+  /** The `file_size` its retrieve answer gives, when not its true size (a lying or stale one). */
+  declaredSize?: number;
   origin: 'customer' | 'upload';
   at: number;
 }
@@ -400,7 +402,12 @@ export interface FakeGraph extends PayloadBuilders {
   /** Every file held: customers' (addMedia) and the business's uploads, by media id. */
   media: Map<string, FakeMedia>;
   /** A customer's file, as Meta holds it before a webhook names it (its id and hashes). */
-  addMedia(o: { bytes: Buffer; mimeType: string; fileName?: string }): FakeMedia;
+  addMedia(o: {
+    bytes: Buffer;
+    mimeType: string;
+    fileName?: string;
+    declaredSize?: number;
+  }): FakeMedia;
   /** The next media download(s) fail as given (the retrieve call still answers). */
   failNextDownload(spec: MediaFailSpec): void;
   close(): Promise<void>;
@@ -2122,6 +2129,7 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
     bytes: Buffer;
     mimeType: string;
     fileName?: string;
+    declaredSize?: number;
     origin: FakeMedia['origin'];
   }): FakeMedia => {
     const digest = createHash('sha256').update(o.bytes).digest();
@@ -2134,6 +2142,7 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
       origin: o.origin,
       at: now(),
       ...(o.fileName !== undefined ? { fileName: o.fileName } : {}),
+      ...(o.declaredSize !== undefined ? { declaredSize: o.declaredSize } : {}),
     };
     media.set(m.id, m);
     return m;
@@ -2148,7 +2157,7 @@ export async function startFakeGraph(opts: FakeGraphOptions = {}): Promise<FakeG
       url: `${origin}/whatsapp_business/attachments/?mid=${m.id}&ext=${Math.floor(now() / 1000) + 300}&hash=${hash}`,
       mime_type: m.mimeType,
       sha256: m.sha256,
-      file_size: m.bytes.length,
+      file_size: m.declaredSize ?? m.bytes.length,
       id: m.id,
     };
   };

@@ -256,6 +256,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         await team.stop();
         await app.close();
         await store.services.scheduler.stop();
+        await store.services.media.stopFiles();
         store.services.email.closeTransports();
         await checkpointer?.stop();
         store.close();

@@ -45,6 +45,16 @@ export const SENDABLE_MIME_TYPES: Readonly<Record<MediaType, readonly string[]>>
 export const MEDIA_STATUSES = ['pending', 'ready', 'failed', 'expired'] as const;
 export type MediaStatus = (typeof MEDIA_STATUSES)[number];
 
+/** How long a voice note, audio file or video plays, read from its file once stored. */
+const mediaDuration = z
+  .number()
+  .int()
+  .nonnegative()
+  .nullable()
+  .describe(
+    'how long the audio or video plays, in whole milliseconds (from the file once stored); null for other types, while pending, or when the file does not say',
+  );
+
 /** A stored media record (`POST /media`'s answer, `GET /media/:id/info`). */
 export const mediaSchema = z.object({
   id: z.string(),
@@ -53,6 +63,7 @@ export const mediaSchema = z.object({
   size: z.number().int().nullable().describe('bytes'),
   sha256: z.string().nullable().describe('hex SHA-256 of the file'),
   fileName: z.string().nullable(),
+  durationMs: mediaDuration,
   status: z
     .enum(MEDIA_STATUSES)
     .describe(
@@ -73,6 +84,7 @@ export const messageMediaSchema = z.object({
   caption: z.string().nullable(),
   fileName: z.string().nullable(),
   voice: z.boolean().describe('audio recorded as a voice note'),
+  durationMs: mediaDuration,
   status: z.enum(MEDIA_STATUSES),
   error: z.string().nullable(),
 });

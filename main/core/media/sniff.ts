@@ -73,39 +73,62 @@ const CFB_TYPES = new Set(Object.values(CFB_BY_EXTENSION));
 const extensionOf = (name: string | null) =>
   name && /\.([A-Za-z0-9]{1,8})$/.exec(name)?.[1]?.toLowerCase();
 
-/** Plain text: no NUL byte and valid UTF-8 in its first 64 KB (no magic number says so). */
-function looksLikeText(file: string): boolean {
-  const fd = fs.openSync(file, 'r');
+/**
+ * What the sniffer looks at first: a file's first 64 KB, which the store keeps in memory as the
+ * file streams in (every magic number file-type knows sits there, bar a ZIP's inner names or
+ * what follows a large ID3 tag: for those the file itself is read).
+ */
+export const SNIFF_HEAD_BYTES = 64 * 1024;
+
+/** A file to sniff: where it is, its size and its first bytes (up to SNIFF_HEAD_BYTES). */
+export interface Sniffable {
+  path: string;
+  size: number;
+  head: Buffer;
+}
+
+/** A path's first bytes and size (read through the thread pool), for a file given by name. */
+async function sniffable(file: string | Sniffable): Promise<Sniffable> {
+  if (typeof file !== 'string') return file;
+  const f = await fs.promises.open(file, 'r');
   try {
-    const buf = Buffer.alloc(64 * 1024);
-    const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    const head = buf.subarray(0, n);
-    if (head.includes(0)) return false;
-    // A multi-byte character cut at the end of the window is not an error.
-    const text = new TextDecoder('utf-8', { fatal: false }).decode(head);
-    const bad = text.indexOf('\uFFFD');
-    return bad === -1 || bad >= text.length - 2;
+    const { size } = await f.stat();
+    const head = Buffer.alloc(Math.min(size, SNIFF_HEAD_BYTES));
+    const { bytesRead } = await f.read(head, 0, head.length, 0);
+    return { path: file, size, head: head.subarray(0, bytesRead) };
   } finally {
-    fs.closeSync(fd);
+    await f.close();
   }
 }
 
+/** Plain text: no NUL byte and valid UTF-8 in its first 64 KB (no magic number says so). */
+function looksLikeText(head: Buffer): boolean {
+  if (head.includes(0)) return false;
+  // A multi-byte character cut at the end of the window is not an error.
+  const text = new TextDecoder('utf-8', { fatal: false }).decode(head);
+  const bad = text.indexOf('\uFFFD');
+  return bad === -1 || bad >= text.length - 2;
+}
+
 /** A textual format the browser might run (markup, scripts, vector images): never text/plain. */
-const looksLikeMarkup = (file: string): boolean => {
-  const fd = fs.openSync(file, 'r');
-  try {
-    const buf = Buffer.alloc(1024);
-    const n = fs.readSync(fd, buf, 0, buf.length, 0);
-    const head = buf.subarray(0, n).toString('utf8').trimStart().slice(0, 200).toLowerCase();
-    return /^(<\?xml|<!doctype|<html|<svg|<script|<head|<body|<!--)/.test(head);
-  } finally {
-    fs.closeSync(fd);
-  }
+const looksLikeMarkup = (head: Buffer): boolean => {
+  const start = head.subarray(0, 1024).toString('utf8').trimStart().slice(0, 200).toLowerCase();
+  return /^(<\?xml|<!doctype|<html|<svg|<script|<head|<body|<!--)/.test(start);
 };
 
-/** The sniffed MIME type (normalised), or null when the bytes name no known format. */
-export async function sniff(file: string): Promise<string | null> {
-  const found = await fileTypeFromFile(file);
+/** Formats whose kind the head may not tell (a ZIP's names: Word, Excel, PowerPoint, EPUB). */
+const DEEPER = new Set(['application/zip']);
+
+/**
+ * The sniffed MIME type (normalised), or null when the bytes name no known format: from the
+ * first bytes in memory; the file is read only when they do not settle it.
+ */
+export async function sniff(file: string | Sniffable): Promise<string | null> {
+  const f = await sniffable(file);
+  let found = await fileTypeFromBuffer(f.head);
+  if ((!found || DEEPER.has(found.mime)) && f.size > f.head.length) {
+    found = (await fileTypeFromFile(f.path)) ?? found;
+  }
   return found ? normalizeMime(found.mime) : null;
 }
 
@@ -126,10 +149,11 @@ const KIND_WORDS: Record<MediaType, string> = {
  * text when it is text and was declared so).
  */
 export async function checkReceived(
-  file: string,
+  given: string | Sniffable,
   kind: MediaType,
   declared: string | null,
 ): Promise<Verdict> {
+  const file = await sniffable(given);
   const sniffed = await sniff(file);
   const said = declared ? normalizeMime(declared) : null;
   const mismatch = (): Verdict => ({
@@ -157,8 +181,8 @@ export async function checkReceived(
       }
       if (sniffed) return { ok: true, mimeType: sniffed };
       const text =
-        said !== null && /^text\/(plain|csv)$/.test(said) && !looksLikeMarkup(file)
-          ? looksLikeText(file)
+        said !== null && /^text\/(plain|csv)$/.test(said) && !looksLikeMarkup(file.head)
+          ? looksLikeText(file.head)
           : false;
       return { ok: true, mimeType: text ? said! : 'application/octet-stream' };
     }
@@ -172,9 +196,10 @@ export async function checkReceived(
  * or declared type.
  */
 export async function checkUpload(
-  file: string,
+  given: string | Sniffable,
   opts: { declared: string | null; fileName: string | null; wanted: MediaType | null },
 ): Promise<{ ok: true; kind: MediaType; mimeType: string } | { ok: false; reason: string }> {
+  const file = await sniffable(given);
   let mime = await sniff(file);
   const said = opts.declared ? normalizeMime(opts.declared) : null;
   if (mime === 'application/x-cfb') {
@@ -190,8 +215,8 @@ export async function checkUpload(
   if (mime === null) {
     const textual =
       (said === 'text/plain' || extensionOf(opts.fileName) === 'txt') &&
-      !looksLikeMarkup(file) &&
-      looksLikeText(file);
+      !looksLikeMarkup(file.head) &&
+      looksLikeText(file.head);
     if (!textual) {
       return {
         ok: false,

@@ -1,8 +1,10 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { Worker } from 'node:worker_threads';
 import { formatFileSize } from '../../../shared/media-rules.ts';
 import { privateDir, privateFile } from '../files.ts';
+import { SNIFF_HEAD_BYTES } from './sniff.ts';
 
 /**
  * Media files, content-addressed in the data dir: `media/<sha256 hex>` (the folder 0700, each
@@ -10,6 +12,10 @@ import { privateDir, privateFile } from '../files.ts';
  * as it comes: a chunk that would take it past its limit is refused before it is written. Once
  * complete it is renamed to its hash; a file already there (the same bytes sent twice) is kept
  * and the copy dropped.
+ *
+ * The writing and hashing happen on a worker thread (the event loop only counts the bytes and
+ * hands them over, 256 KB at a time): many downloads run at once while the API answers, and
+ * their SHA-256, their writes, syncs and closes would otherwise share the loop with requests.
  */
 
 /** The file would be larger than its limit: nothing of it is kept. */
@@ -21,8 +27,8 @@ export class MediaTooLarge extends Error {
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-/** What `limitFor` sees of a file: enough for every magic number the sniffer knows. */
-const HEAD_BYTES = 64 * 1024;
+/** How much a download hands the writer at once (fewer messages; memory stays bounded). */
+const BATCH_BYTES = 256 * 1024;
 
 export interface StoredFile {
   sha256: string;
@@ -33,8 +39,120 @@ export interface StoredFile {
 export interface PendingFile extends StoredFile {
   /** Where its bytes are now (a temporary name until committed). */
   path: string;
+  /** Its first bytes (up to SNIFF_HEAD_BYTES), kept in memory for the sniffer. */
+  head: Buffer;
   commit(): StoredFile;
   discard(): void;
+}
+
+/**
+ * The writer thread: one temporary file per transfer id, opened on its first batch (`wx`,
+ * 0600), written and hashed batch by batch; the last batch digests, syncs (unless the same
+ * bytes are stored already) and closes. `abort` closes and removes. Each message is answered
+ * with `{id, ok, sha256?}` or `{id, ok: false, message, code}`.
+ */
+const WRITER = `
+const { parentPort } = require('node:worker_threads');
+const fs = require('node:fs');
+const path = require('node:path');
+const { createHash } = require('node:crypto');
+const open = new Map();
+const answer = (m) => parentPort.postMessage(m);
+const drop = (id, file) => {
+  const f = open.get(id);
+  open.delete(id);
+  if (f) { try { fs.closeSync(f.fd); } catch {} }
+  if (file) fs.rmSync(file, { force: true });
+};
+parentPort.on('message', (m) => {
+  try {
+    if (m.op === 'abort') { drop(m.id, m.path); answer({ id: m.id, ok: true }); return; }
+    let f = open.get(m.id);
+    if (!f) {
+      f = { fd: fs.openSync(m.path, 'wx', 0o600), hash: createHash('sha256') };
+      open.set(m.id, f);
+    }
+    const bytes = m.bytes;
+    for (let at = 0; at < bytes.length; ) at += fs.writeSync(f.fd, bytes, at, bytes.length - at);
+    f.hash.update(bytes);
+    if (!m.end) { answer({ id: m.id, ok: true }); return; }
+    const sha256 = f.hash.digest('hex');
+    open.delete(m.id);
+    const close = (err) => {
+      fs.close(f.fd, (closeErr) => {
+        const e = err || closeErr;
+        if (e) { fs.rmSync(m.path, { force: true }); answer({ id: m.id, ok: false, message: e.message, code: e.code }); }
+        else answer({ id: m.id, ok: true, sha256 });
+      });
+    };
+    // On disk before a record says it is there; the sync waits in the thread pool, not here.
+    if (fs.existsSync(path.join(m.dir, sha256))) close(null);
+    else fs.fsync(f.fd, close);
+  } catch (e) {
+    try { drop(m.id, m.path); } catch {}
+    answer({ id: m.id, ok: false, message: String((e && e.message) || e), code: e && e.code });
+  }
+});
+`;
+
+type WriterAnswer = { id: number; ok: boolean; sha256?: string; message?: string; code?: string };
+
+/** The one writer thread of a store, started on first use and again after it failed. */
+function fileWriter() {
+  let worker: Worker | null = null;
+  let nextId = 1;
+  const waiting = new Map<
+    number,
+    { resolve: (a: WriterAnswer) => void; reject: (e: Error) => void }
+  >();
+  const start = (): Worker => {
+    const w = new Worker(WRITER, { eval: true });
+    const failAll = (e: Error) => {
+      if (worker === w) worker = null;
+      for (const p of waiting.values()) p.reject(e);
+      waiting.clear();
+    };
+    w.on('message', (a: WriterAnswer) => {
+      const p = waiting.get(a.id);
+      if (!p) return;
+      waiting.delete(a.id);
+      p.resolve(a);
+    });
+    w.on('error', failAll);
+    w.on('exit', (code) => failAll(new Error(`the media writer thread stopped (${code})`)));
+    // After the listeners: a process whose core was never stopped still exits.
+    w.unref();
+    return w;
+  };
+  return {
+    id: () => nextId++,
+    /** One message to the writer, answered when it has been carried out. */
+    async send(message: {
+      id: number;
+      op: 'write' | 'abort';
+      path: string;
+      dir: string;
+      bytes?: Buffer;
+      end?: boolean;
+    }): Promise<{ sha256?: string }> {
+      worker ??= start();
+      const answer = await new Promise<WriterAnswer>((resolve, reject) => {
+        waiting.set(message.id, { resolve, reject });
+        worker!.postMessage(message);
+      });
+      if (!answer.ok) {
+        throw Object.assign(new Error(answer.message ?? 'the file could not be written'), {
+          code: answer.code,
+        });
+      }
+      return answer;
+    },
+    async stop() {
+      const w = worker;
+      worker = null;
+      if (w) await w.terminate();
+    },
+  };
 }
 
 export function mediaStore(dataDir: string) {
@@ -43,6 +161,8 @@ export function mediaStore(dataDir: string) {
     if (!SHA256_HEX.test(sha256)) throw new Error(`not a SHA-256: ${sha256}`);
     return path.join(dir, sha256);
   };
+  const writer = fileWriter();
+  let dirReady = false;
 
   return {
     dir,
@@ -60,60 +180,85 @@ export function mediaStore(dataDir: string) {
       limit: number,
       limitFor?: (head: Buffer) => Promise<number>,
     ): Promise<PendingFile> {
-      privateDir.ensure(dir);
+      if (!dirReady) {
+        privateDir.ensure(dir);
+        dirReady = true;
+      }
       const tmp = path.join(dir, `.incoming-${process.pid}-${randomBytes(8).toString('hex')}`);
-      // Off the event loop: many downloads run at once while the API answers.
-      const file = await fs.promises.open(tmp, 'wx', 0o600);
-      const hash = createHash('sha256');
+      const id = writer.id();
+      let started = false;
       let size = 0;
       let sha256 = '';
-      let ok = false;
+      const head: Buffer[] = [];
+      let headSize = 0;
+      // Counted but not yet handed to the writer.
+      let batch: Buffer[] = [];
+      let batchSize = 0;
+      let limitKnown = !limitFor;
+      const flush = async (end: boolean) => {
+        const bytes = batch.length === 1 ? batch[0]! : Buffer.concat(batch, batchSize);
+        batch = [];
+        batchSize = 0;
+        started = true;
+        return writer.send({ id, op: 'write', path: tmp, dir, bytes, end });
+      };
+      /** Bytes taken: refused when they would pass the limit, before the writer sees them. */
+      const take = async (bytes: Buffer) => {
+        if (size + bytes.length > limit) throw new MediaTooLarge(limit);
+        size += bytes.length;
+        batch.push(bytes);
+        batchSize += bytes.length;
+        if (batchSize >= BATCH_BYTES) await flush(false);
+      };
+      const learnLimit = async () => {
+        limitKnown = true;
+        limit = Math.min(limit, await limitFor!(Buffer.concat(head, headSize)));
+        const held = batch;
+        batch = [];
+        batchSize = 0;
+        for (const bytes of held) await take(bytes);
+      };
       try {
-        let head: Buffer[] | null = limitFor ? [] : null;
-        let headSize = 0;
-        const write = async (bytes: Buffer) => {
-          if (size + bytes.length > limit) throw new MediaTooLarge(limit);
-          hash.update(bytes);
-          await file.write(bytes);
-          size += bytes.length;
-        };
-        const flushHead = async () => {
-          const held = Buffer.concat(head!);
-          head = null;
-          limit = Math.min(limit, await limitFor!(held));
-          await write(held);
-        };
         for await (const chunk of chunks) {
           const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-          if (head) {
-            head.push(bytes);
-            headSize += bytes.length;
-            if (headSize >= HEAD_BYTES) await flushHead();
+          if (headSize < SNIFF_HEAD_BYTES) {
+            const part = bytes.subarray(0, SNIFF_HEAD_BYTES - headSize);
+            head.push(part);
+            headSize += part.length;
+          }
+          if (!limitKnown) {
+            // Held (not written) until the first bytes tell the limit.
+            batch.push(bytes);
+            batchSize += bytes.length;
+            if (headSize >= SNIFF_HEAD_BYTES) await learnLimit();
             continue;
           }
-          await write(bytes);
+          await take(bytes);
         }
-        if (head) await flushHead();
-        sha256 = hash.digest('hex');
-        // On disk before a record says it is there (unless these bytes are stored already).
-        if (!fs.existsSync(fileOf(sha256))) await file.sync();
-        ok = true;
-      } finally {
-        await file.close();
-        if (!ok) await fs.promises.rm(tmp, { force: true });
+        if (!limitKnown) await learnLimit();
+        sha256 = (await flush(true)).sha256!;
+      } catch (e) {
+        if (started) await writer.send({ id, op: 'abort', path: tmp, dir }).catch(() => {});
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') dirReady = false;
+        throw e;
       }
       let settled = false;
       return {
         sha256,
         size,
         path: tmp,
+        head: Buffer.concat(head, headSize),
         commit() {
           if (settled) throw new Error('already settled');
           settled = true;
           const final = fileOf(sha256);
-          if (fs.existsSync(final)) fs.rmSync(tmp, { force: true });
-          else fs.renameSync(tmp, final);
-          privateFile.tighten(final);
+          // Created 0600 by the writer: renamed into place, or dropped for the copy already there.
+          if (fs.existsSync(final)) {
+            fs.rmSync(tmp, { force: true });
+            privateFile.tighten(final);
+          } else {
+            fs.renameSync(tmp, final);
+          }
           return { sha256, size };
         },
         discard() {
@@ -123,6 +268,9 @@ export function mediaStore(dataDir: string) {
         },
       };
     },
+
+    /** Ends the writer thread (the core stopping). */
+    stop: () => writer.stop(),
 
     /** Removes a stored file (retention, once no record needs it). */
     remove(sha256: string): boolean {

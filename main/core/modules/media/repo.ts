@@ -13,6 +13,8 @@ export interface MediaRow {
   sha256: string | null;
   file_name: string | null;
   voice: number;
+  /** How long the audio or video plays (ms), from its file once stored. */
+  duration_ms: number | null;
   error: string | null;
   provider_media_id: string | null;
   provider_uploaded_at: number | null;
@@ -27,10 +29,10 @@ export interface MediaRow {
 export function mediaRepo(db: Db) {
   const insert = db.prepare(
     `INSERT INTO media (id, workspace_id, environment, kind, origin, status, mime_type, size, sha256,
-       file_name, voice, error, provider_media_id, provider_uploaded_at, business_account_id,
+       file_name, voice, duration_ms, error, provider_media_id, provider_uploaded_at, business_account_id,
        declared_mime_type, declared_sha256, sample, created_at, updated_at)
      VALUES (@id, @workspace_id, @environment, @kind, @origin, @status, @mime_type, @size, @sha256,
-       @file_name, @voice, @error, @provider_media_id, @provider_uploaded_at, @business_account_id,
+       @file_name, @voice, @duration_ms, @error, @provider_media_id, @provider_uploaded_at, @business_account_id,
        @declared_mime_type, @declared_sha256, @sample, @created_at, @updated_at)`,
   );
   const byId = db.prepare('SELECT * FROM media WHERE id = ?');
@@ -39,7 +41,8 @@ export function mediaRepo(db: Db) {
   );
   const ready = db.prepare(
     `UPDATE media SET status = 'ready', mime_type = @mime_type, size = @size, sha256 = @sha256,
-       error = NULL, updated_at = @now WHERE id = @id AND status = 'pending'`,
+       duration_ms = @duration_ms, error = NULL, updated_at = @now
+     WHERE id = @id AND status = 'pending'`,
   );
   const failed = db.prepare(
     `UPDATE media SET status = 'failed', error = @error, updated_at = @now
@@ -81,8 +84,11 @@ export function mediaRepo(db: Db) {
     byId: (id: string) => byId.get(id) as MediaRow | undefined,
     inScope: (id: string, workspaceId: string, environment: string) =>
       inScope.get(id, workspaceId, environment) as MediaRow | undefined,
-    markReady: (id: string, f: { mime_type: string; size: number; sha256: string }, now: number) =>
-      ready.run({ id, ...f, now }).changes > 0,
+    markReady: (
+      id: string,
+      f: { mime_type: string; size: number; sha256: string; duration_ms: number | null },
+      now: number,
+    ) => ready.run({ id, ...f, now }).changes > 0,
     markFailed: (id: string, error: string, now: number) =>
       failed.run({ id, error, now }).changes > 0,
     markPending: (id: string, now: number) => pending.run(now, id).changes > 0,

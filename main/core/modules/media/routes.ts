@@ -80,6 +80,7 @@ const UPLOAD_DOCS: OperationDocs = {
     size: 20480,
     sha256: 'c0535e4be2b79ffd93291305436bf889314e4a3faec05ecffcbb7df31ad9e51a',
     fileName: 'label.png',
+    durationMs: null,
     status: 'ready',
     error: null,
     createdAt: '2026-01-05T10:00:00.000Z',

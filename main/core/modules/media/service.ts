@@ -10,6 +10,7 @@ import { GraphError, GraphUnreachable, NotGraph } from '../../channel/cloud-api.
 import { privateDir, privateFile } from '../../files.ts';
 import type { Scheduler } from '../../jobs/scheduler.ts';
 import { RetryLater } from '../../jobs/scheduler.ts';
+import { mediaDurationMs } from '../../media/duration.ts';
 import { readSample, sampleFor, sampleName } from '../../media/samples.ts';
 import { checkReceived, checkUpload, uploadLimitFromHead } from '../../media/sniff.ts';
 import type { MediaStore, PendingFile } from '../../media/store.ts';
@@ -128,6 +129,7 @@ export function mediaService(d: {
     size: r.size,
     sha256: r.sha256,
     fileName: r.file_name,
+    durationMs: r.duration_ms,
     status: r.status,
     error: r.error,
     createdAt: iso(r.created_at),
@@ -140,7 +142,10 @@ export function mediaService(d: {
   }
 
   /** Ready or failed, with its listeners told, in the caller's transaction. */
-  function settle(id: string, outcome: { ok: true; file: PendingFile; mimeType: string } | string) {
+  function settle(
+    id: string,
+    outcome: { ok: true; file: PendingFile; mimeType: string; durationMs: number | null } | string,
+  ) {
     const now = clock.now();
     let changed: boolean;
     if (typeof outcome === 'string') {
@@ -151,7 +156,12 @@ export function mediaService(d: {
       const stored = outcome.file.commit();
       changed = repo.markReady(
         id,
-        { mime_type: outcome.mimeType, size: stored.size, sha256: stored.sha256 },
+        {
+          mime_type: outcome.mimeType,
+          size: stored.size,
+          sha256: stored.sha256,
+          duration_ms: outcome.durationMs,
+        },
         now,
       );
     }
@@ -259,16 +269,17 @@ export function mediaService(d: {
             }
             throw new RetryLater(`downloading the file: ${(e as Error).message}`);
           }
-          const verdict = await checkReceived(file.path, row.kind, from.declaredMime);
+          const verdict = await checkReceived(file, row.kind, from.declaredMime);
           if (!verdict.ok) throw new Final(verdict.reason);
           if (from.declaredSha256 && !sameSha(from.declaredSha256, file.sha256)) {
             throw new RetryLater(
               'the file’s SHA-256 is not the one WhatsApp gave (a damaged download)',
             );
           }
+          const durationMs = await mediaDurationMs(file.path, row.kind, verdict.mimeType);
           const ready = file;
           db.transaction(() => {
-            settle(row.id, { ok: true, file: ready, mimeType: verdict.mimeType });
+            settle(row.id, { ok: true, file: ready, mimeType: verdict.mimeType, durationMs });
             ctx.complete();
           }).immediate();
         } catch (e) {
@@ -300,6 +311,8 @@ export function mediaService(d: {
     find,
     /** Told (in the transaction) when a record becomes ready or failed. */
     onSettled: (l: MediaListener) => listeners.add(l),
+    /** Ends the file writer's thread (the core stopping, after the scheduler's runs). */
+    stopFiles: () => store.stop(),
 
     /**
      * A received media message's record, pending, with the job that fetches it; inside the
@@ -319,6 +332,7 @@ export function mediaService(d: {
         sha256: null,
         file_name: m.fileName,
         voice: m.voice ? 1 : 0,
+        duration_ms: null,
         error: null,
         provider_media_id: m.origin === 'cloud_api' ? m.providerId : null,
         provider_uploaded_at: null,
@@ -397,7 +411,7 @@ export function mediaService(d: {
         if (pending.size === 0) {
           throw new ApiError('validation_error', 'the file is empty', { param: 'file' });
         }
-        const verdict = await checkUpload(pending.path, opts);
+        const verdict = await checkUpload(pending, opts);
         if (!verdict.ok) {
           throw new ApiError('unsupported_media_type', verdict.reason, { param: 'file' });
         }
@@ -409,6 +423,7 @@ export function mediaService(d: {
             { param: 'file', details: { limitBytes: limit } },
           );
         }
+        const durationMs = await mediaDurationMs(pending.path, verdict.kind, verdict.mimeType);
         return {
           kind: verdict.kind,
           mimeType: verdict.mimeType,
@@ -427,6 +442,7 @@ export function mediaService(d: {
               sha256: stored.sha256,
               file_name: opts.fileName,
               voice: 0,
+              duration_ms: durationMs,
               error: null,
               provider_media_id: null,
               provider_uploaded_at: null,

@@ -85,6 +85,7 @@ export interface MediaFacts {
   sha256: string | null;
   fileName: string | null;
   voice: number;
+  durationMs: number | null;
   status: MessageMedia['status'];
   error: string | null;
   providerId: string | null;
@@ -100,6 +101,7 @@ export const mediaFactsJson = (m: MediaRow): string =>
     sha256: m.sha256,
     fileName: m.file_name,
     voice: m.voice,
+    durationMs: m.duration_ms,
     status: m.status,
     error: m.error,
     providerId: m.provider_media_id,
@@ -122,6 +124,7 @@ export function messageMedia(r: MessageRow): MessageMedia | null {
     caption: r.text === '' ? null : r.text,
     fileName: r.file_name ?? f.fileName,
     voice: f.voice === 1,
+    durationMs: f.durationMs ?? null,
     status: f.status,
     error: f.error,
   };

@@ -8,7 +8,7 @@ import { sqlIso } from '../../db/sql.ts';
  * `toMessage` adds the message's caption and file name): by the media's primary key.
  */
 export const MEDIA_FACTS_JSON = `(SELECT json_object('id', md.id, 'type', md.kind, 'mimeType', md.mime_type,
-  'size', md.size, 'sha256', md.sha256, 'fileName', md.file_name, 'voice', md.voice, 'status', md.status,
+  'size', md.size, 'sha256', md.sha256, 'fileName', md.file_name, 'voice', md.voice, 'durationMs', md.duration_ms, 'status', md.status,
   'error', md.error, 'providerId', md.provider_media_id, 'providerUploadedAt', md.provider_uploaded_at)
   FROM media md WHERE md.id = m.media_id)`;
 
@@ -26,7 +26,8 @@ export const MESSAGE_JSON = `json_object('id', m.id, 'conversationId', m.convers
   'mentions', json(coalesce(m.mentions, '[]')),
   'media', json((SELECT json_object('id', md.id, 'type', md.kind, 'mimeType', md.mime_type, 'size', md.size,
     'sha256', md.sha256, 'caption', nullif(m.text, ''), 'fileName', coalesce(m.file_name, md.file_name),
-    'voice', json(CASE WHEN md.voice = 1 THEN 'true' ELSE 'false' END), 'status', md.status, 'error', md.error)
+    'voice', json(CASE WHEN md.voice = 1 THEN 'true' ELSE 'false' END), 'durationMs', md.duration_ms,
+    'status', md.status, 'error', md.error)
     FROM media md WHERE md.id = m.media_id)),
   'location', CASE WHEN m.type = 'location' THEN json(m.content) END,
   'contacts', CASE WHEN m.type = 'contacts' THEN json(m.content) END,
