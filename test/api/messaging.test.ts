@@ -82,6 +82,33 @@ describe('POST /api/send', () => {
     });
   });
 
+  it('opens a conversation with one conversation.created carrying the message, the JSON the API serves', async () => {
+    const { key, send } = await setup();
+    const types = () =>
+      t.core.db
+        .prepare("SELECT type FROM events WHERE type LIKE 'conversation.%' ORDER BY seq")
+        .pluck()
+        .all() as string[];
+    const res = await send(key);
+    expect(types()).toEqual(['conversation.created']);
+    const created = JSON.parse(
+      t.core.db
+        .prepare("SELECT data FROM events WHERE type = 'conversation.created'")
+        .pluck()
+        .get() as string,
+    ).conversation;
+    const [listed] = (await t.request('GET', '/conversations', { key })).body.data;
+    // Built from the rows in hand, not read back: the same keys in the same order, the same values.
+    expect(JSON.stringify(created)).toBe(JSON.stringify(listed));
+    expect(created.lastMessage).toMatchObject({
+      status: 'accepted',
+      channelMessageId: res.body.data.channelMessageId,
+    });
+    // A send to a conversation that exists moves it.
+    await send(key);
+    expect(types()).toEqual(['conversation.created', 'conversation.updated']);
+  });
+
   it('refuses unknown (case-sensitive), unapproved, paused and not-yet-usable templates', async () => {
     const { clock, key, live, send } = await setup();
     expect((await send(key, { templateName: 'Order_Update' })).body.error.code).toBe(

@@ -6,7 +6,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { cpuMs, groupStore, maxPerSecond, serve, sleep } from './serve-common.mjs';
+import { cpuMs, groupStore, keyClient, maxPerSecond, serve, sleep } from './serve-common.mjs';
 /** The simulator's latencies for the run (README states them with the numbers). */
 export const LATENCIES = { deliveryLatencyMs: 500, readLatencyMs: 1000 };
 
@@ -35,16 +35,7 @@ export async function campaignRun(n, mps) {
   const { dir, key } = campaignStore(n, mps);
   const { url, child } = await serve(dir);
   try {
-    const api = async (method, p, body) => {
-      const res = await fetch(url + p, {
-        method,
-        headers: { 'x-api-key': key, 'content-type': 'application/json' },
-        body: body ? JSON.stringify(body) : undefined,
-      });
-      const json = await res.json();
-      if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-      return json;
-    };
+    const api = keyClient(url, key);
     const draft = await api('POST', '/campaigns', {
       name: `Bench ${n} at ${mps}`,
       templateName: 'bench_offer',

@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SMTPServer } from 'smtp-server';
-import { BIN, cpuMs, end, maxPerSecond, serve, sleep } from './serve-common.mjs';
+import { BIN, cpuMs, end, keyClient, maxPerSecond, serve, sleep } from './serve-common.mjs';
 
 const keyFor = (dir, env) =>
   JSON.parse(
@@ -64,16 +64,7 @@ function seed(env, n, emailRatePerSecond) {
   return { dir, key: key.key, groupId };
 }
 
-const client = (url, key) => async (method, p, body) => {
-  const res = await fetch(url + p, {
-    method,
-    headers: { 'x-api-key': key, 'content-type': 'application/json' },
-    body: body ? JSON.stringify(body) : undefined,
-  });
-  const json = await res.json();
-  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-  return json;
-};
+const client = keyClient;
 
 /** The SMTP transport's pooled connections (main/core/email/smtp.ts). */
 const POOL = 5;

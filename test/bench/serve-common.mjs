@@ -148,6 +148,25 @@ export function maxPerSecond(times) {
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/** Requests to a server with an API key: `(method, path, body?)` → the JSON answer (a 4xx/5xx throws). */
+export const keyClient = (url, key) => async (method, p, body) => {
+  const res = await fetch(url + p, {
+    method,
+    headers: { 'x-api-key': key, 'content-type': 'application/json' },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  const json = await res.json();
+  if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+  return json;
+};
+
+/** Sends a message to a server started with `ipc` and waits for its answer. */
+export async function ask(child, message) {
+  const answer = new Promise((resolve) => child.once('message', resolve));
+  child.send(message);
+  return answer;
+}
+
 /** What the tables show of an autocannon run. */
 export const loadResult = (r) => ({
   rps: r.requests.average,

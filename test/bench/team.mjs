@@ -35,6 +35,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { campaignStore, campaignTimes } from './campaigns.mjs';
 import {
+  ask,
   BENCH_BUILD,
   bundleCore,
   cpuMs,
@@ -65,13 +66,6 @@ const PIN = path.join(BENCH_BUILD, 'pin.mjs');
 
 /** createCore and the pin module, bundled as the CLI is, the migrations beside. */
 const bundle = () => bundleCore({ core: 'main/core/core.ts', pin: 'main/core/net/pin.ts' });
-
-/** Sends a message to the server and waits for its answer. */
-async function ask(child, message) {
-  const answer = once(child, 'message');
-  child.send(message);
-  return (await answer)[0];
-}
 
 /**
  * Requests to the desk: over TLS through an agent pinned to its fingerprint (a connection to

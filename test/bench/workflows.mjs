@@ -11,7 +11,16 @@ import Database from 'better-sqlite3';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { benchStore, cpuMs, end, maxPerSecond, rssMiB, serve, sleep } from './serve-common.mjs';
+import {
+  benchStore,
+  cpuMs,
+  end,
+  keyClient,
+  maxPerSecond,
+  rssMiB,
+  serve,
+  sleep,
+} from './serve-common.mjs';
 const EVENT = 'bench.timer';
 /** Events in flight at once while the runs are made. */
 const CONCURRENCY = 64;
@@ -40,18 +49,7 @@ function seed(n, mps) {
 }
 
 /** `parley serve` on the dir; `listenedAt` is when its "listening on" line arrived. */
-function client(url, key) {
-  return async (method, p, body) => {
-    const res = await fetch(url + p, {
-      method,
-      headers: { 'x-api-key': key, 'content-type': 'application/json' },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    const json = await res.json();
-    if (!res.ok) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
-    return json;
-  };
-}
+const client = keyClient;
 
 /** Reads the store from outside the server (WAL: readers do not get in its way). */
 function peek(dir, f) {

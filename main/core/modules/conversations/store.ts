@@ -1,4 +1,5 @@
 import type { Database as Db } from 'better-sqlite3';
+import type { Message } from '../../../../shared/schemas/messages.ts';
 import type { Outbox } from '../../events/outbox.ts';
 import type { Clock, IdGenerator, Scope } from '../../runtime.ts';
 import { iso, isoOrNull } from '../../runtime.ts';
@@ -12,9 +13,14 @@ export type Changes = Record<string, { from: unknown; to: unknown }>;
 
 /**
  * A conversation that has just been created, as its API JSON (the shape `repo.json` builds in
- * SQL, key for key): no messages yet, so no last message and the window closed.
+ * SQL, key for key): no inbound message yet, so the window closed; its last message is the one
+ * that opened it, if any (`toMessage` of that row: what the SQL builds, tested).
  */
-export const newConversationJson = (r: ConversationRow, contact: ContactRow) => ({
+export const newConversationJson = (
+  r: ConversationRow,
+  contact: ContactRow,
+  lastMessage: Message | null = null,
+) => ({
   windowOpen: false,
   id: r.id,
   status: r.status,
@@ -22,7 +28,7 @@ export const newConversationJson = (r: ConversationRow, contact: ContactRow) => 
   labels: JSON.parse(r.labels) as string[],
   snoozedUntil: isoOrNull(r.snoozed_until),
   contact: toContact(contact),
-  lastMessage: null,
+  lastMessage,
   lastMessageAt: iso(r.last_message_at),
   lastInboundAt: null,
   unreadCount: 0,
@@ -47,8 +53,8 @@ export function conversationStore(d: { db: Db; clock: Clock; ids: IdGenerator; o
   const eventJson = (id: string) =>
     JSON.parse(repo.json(id, clock.now() - SERVICE_WINDOW_MS)) as Record<string, unknown>;
 
-  /** Inserts a new open conversation and emits `conversation.created`; returns its JSON too. */
-  function create(scope: Scope, contactId: string, accountId: string, at: number) {
+  /** A new open conversation's row, inserted (no event: the caller's). */
+  function insertOpen(scope: Scope, contactId: string, accountId: string, at: number) {
     const row: ConversationRow = {
       id: ids('conv'),
       workspace_id: scope.workspaceId,
@@ -66,6 +72,12 @@ export function conversationStore(d: { db: Db; clock: Clock; ids: IdGenerator; o
       updated_at: at,
     };
     repo.insert(row);
+    return row;
+  }
+
+  /** Inserts a new open conversation and emits `conversation.created`; returns its JSON too. */
+  function create(scope: Scope, contactId: string, accountId: string, at: number) {
+    const row = insertOpen(scope, contactId, accountId, at);
     const json = repo.json(row.id, clock.now() - SERVICE_WINDOW_MS);
     outbox.emit(scope, 'conversation.created', {
       conversation: JSON.parse(json) as Record<string, unknown>,
@@ -83,6 +95,33 @@ export function conversationStore(d: { db: Db; clock: Clock; ids: IdGenerator; o
     /** The contact's conversation with the account, created (open, at `at`) if there is none. */
     ensure(scope: Scope, contactId: string, accountId: string, at: number): ConversationRow {
       return repo.byContact(contactId, accountId) ?? create(scope, contactId, accountId, at).row;
+    },
+
+    /**
+     * An outbound message's conversation: the contact's with the account, or a new open one
+     * whose `conversation.created` waits for the message (`opened`: its activity is already the
+     * message's, so it is not touched).
+     */
+    forOutbound(
+      scope: Scope,
+      contactId: string,
+      accountId: string,
+      at: number,
+    ): { row: ConversationRow; opened: boolean } {
+      const existing = repo.byContact(contactId, accountId);
+      if (existing) return { row: existing, opened: false };
+      return { row: insertOpen(scope, contactId, accountId, at), opened: true };
+    },
+
+    /**
+     * `conversation.created` for a conversation `forOutbound` opened, once its first message is
+     * stored: built from the rows in hand (the message as its last), the JSON `repo.json` would
+     * read back, in one event instead of a created and an updated.
+     */
+    announceOpened(scope: Scope, row: ConversationRow, contact: ContactRow, message: Message) {
+      outbox.emit(scope, 'conversation.created', {
+        conversation: newConversationJson(row, contact, message),
+      });
     },
 
     /**

@@ -38,6 +38,8 @@ interface StoreOptions {
   at?: number;
   /** An API send: a remote channel gets the message inside the request (deliverNow). */
   inRequest?: boolean;
+  /** A local channel already took it: stored as `sent` (at the hand-over's time) in one write. */
+  sent?: boolean;
 }
 
 /** What a send may quote: one of the recipient's messages (our id). */
@@ -53,7 +55,7 @@ export interface Quote {
 export function messageSends(ctx: MessagesContext, status: MessageStatus) {
   const { d, repo } = ctx;
   const { db, clock, ids, scheduler, outbox } = d;
-  const { applyOutcome } = status;
+  const { sentOnInsert } = status;
   const { quoted, mediaFields } = richParts(ctx);
 
   /**
@@ -176,7 +178,12 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
     const account = d.workspaces.activeAccount(scope.workspaceId);
     // One look at the channel a send: its ids and whether the request hands it over.
     const channel = d.channelFor(scope.workspaceId, scope.environment);
-    const conversation = d.conversations.ensure(scope, contact.id, account.id, now);
+    const { row: conversation, opened } = d.conversations.forOutbound(
+      scope,
+      contact.id,
+      account.id,
+      now,
+    );
     const id = opts.id ?? ids('msg');
     const cost = charge(scope, fields.category, id);
     const row: MessageRow = {
@@ -188,7 +195,7 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
       phone: addressOf(contact),
       direction: 'outbound',
       ...fields,
-      status: 'accepted',
+      status: opts.sent ? 'sent' : 'accepted',
       sent_by: sender.sentBy,
       agent_id: sender.agentId,
       cost_micros: cost,
@@ -196,7 +203,7 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
       error_code: null,
       error_message: null,
       created_at: now,
-      sent_at: null,
+      sent_at: opts.sent ? now : null,
       delivered_at: null,
       read_at: null,
       failed_at: null,
@@ -212,7 +219,11 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
       opts.takesTierSlot,
       now,
     );
-    d.conversations.touchOutbound(scope, conversation, now);
+    if (opened) {
+      // A conversation this message opened: one `conversation.created` with it as the last.
+      const contactRow = d.contacts.find(scope, contact.id)!;
+      d.conversations.announceOpened(scope, conversation, contactRow, toMessage(row));
+    } else d.conversations.touchOutbound(scope, conversation, now);
     // Live sends through a provider (test keys never use one, except a test's own channel).
     const remote = !!opts.inRequest && scope.environment === 'live' && channel.kind === 'remote';
     // A provider's send that its job makes (a media message's file is uploaded first).
@@ -335,10 +346,11 @@ export function messageSends(ctx: MessagesContext, status: MessageStatus) {
     const { row } = store(scope, contact, fields, sender, {
       ...storeOpts,
       id,
-      channelMessageId,
+      channelMessageId: outcome.channelMessageId ?? channelMessageId,
       dispatch: false,
+      sent: true,
     });
-    applyOutcome(row, outcome, opts.attempt, opts.at);
+    sentOnInsert(row, outcome);
     return { ok: true, messageId: id };
   }
 

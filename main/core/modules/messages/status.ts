@@ -13,6 +13,28 @@ export function messageStatus(ctx: MessagesContext) {
   const { d, repo, campaignListeners } = ctx;
   const { clock, scheduler, outbox } = d;
 
+  /** A message's `message.<status>` event (a campaign's own, when it is one's). */
+  const emitStatus = (row: MessageRow, status: 'sent' | 'delivered' | 'read' | 'failed') =>
+    outbox.forCampaign(row.campaign_id ?? null, () =>
+      outbox.emit(scopeOf(row), `message.${status}`, { message: toMessage(row) }),
+    );
+
+  /** The receipts a channel promised with its `sent`, each a job at its delay. */
+  function followUps(row: MessageRow, outcome: DeliveryOutcome & { ok: true }) {
+    for (const f of outcome.followUps) {
+      scheduler.enqueue(
+        'message.status',
+        {
+          messageId: row.id,
+          status: f.status,
+          errorCode: f.errorCode,
+          errorMessage: f.errorMessage,
+        },
+        { delayMs: f.delayMs },
+      );
+    }
+  }
+
   /** Moves a message's status forward (never back); refunds a charged send that failed. */
   function applyStatus(
     row: MessageRow,
@@ -50,9 +72,7 @@ export function messageStatus(ctx: MessagesContext) {
       }
     }
     repo.setStatus(next);
-    outbox.forCampaign(next.campaign_id ?? null, () =>
-      outbox.emit(scopeOf(next), `message.${status}`, { message: toMessage(next) }),
-    );
+    emitStatus(next, status);
     // A reaction that never arrived comes off the message it was for (unless a newer one replaced it).
     if (status === 'failed' && next.type === 'reaction' && next.context_message_id) {
       if (repo.clearAgentReaction(next.context_message_id, next.id)) {
@@ -79,18 +99,7 @@ export function messageStatus(ctx: MessagesContext) {
         row = { ...row, channel_message_id: outcome.channelMessageId };
       }
       applyStatus(row, 'sent', undefined, at);
-      for (const f of outcome.followUps) {
-        scheduler.enqueue(
-          'message.status',
-          {
-            messageId: row.id,
-            status: f.status,
-            errorCode: f.errorCode,
-            errorMessage: f.errorMessage,
-          },
-          { delayMs: f.delayMs },
-        );
-      }
+      followUps(row, outcome);
       return true;
     }
     if (!outcome.retryable || attempt >= MAX_DISPATCH_ATTEMPTS) {
@@ -98,6 +107,15 @@ export function messageStatus(ctx: MessagesContext) {
       return true;
     }
     return false;
+  }
+
+  /**
+   * A local channel's answer to a runner's hand-over, for a row stored as `sent` in the same
+   * write (it never was `accepted`): what applyOutcome does after `sent`, without the update.
+   */
+  function sentOnInsert(row: MessageRow, outcome: DeliveryOutcome & { ok: true }) {
+    emitStatus(row, 'sent');
+    followUps(row, outcome);
   }
 
   /**
@@ -139,6 +157,6 @@ export function messageStatus(ctx: MessagesContext) {
     });
   }
 
-  return { applyStatus, applyOutcome, dispatchDied, channelGone, registerJobs };
+  return { applyStatus, applyOutcome, sentOnInsert, dispatchDied, channelGone, registerJobs };
 }
 export type MessageStatus = ReturnType<typeof messageStatus>;
