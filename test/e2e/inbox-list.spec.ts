@@ -80,6 +80,8 @@ test('the unread toggle shows only conversations with unread messages, and follo
   await openInbox(page);
   await expect(rows(page)).toHaveCount(2);
 
+  // The filters fold into a panel under the Filters button.
+  await page.getByTestId('inbox-filters-toggle').click();
   const toggle = page.getByTestId('unread-filter');
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-pressed', 'true');
@@ -101,6 +103,8 @@ test('the unread toggle shows only conversations with unread messages, and follo
   await page.getByTestId('status-tab-open').click();
   await expect(rows(page)).toHaveCount(1);
 
+  // A click elsewhere folded the filters: open them again to switch it off.
+  await page.getByTestId('inbox-filters-toggle').click();
   await toggle.click();
   await expect(toggle).toHaveAttribute('aria-pressed', 'false');
   await expect(rows(page)).toHaveCount(2);

@@ -225,6 +225,7 @@ test('at 1024×700 the inbox label filter shows its whole placeholder, inside it
 }) => {
   await page.setViewportSize(SMALL);
   await page.goto('/#/inbox');
+  await page.getByTestId('inbox-filters-toggle').click();
   const filter = page.getByTestId('label-filter');
   await expect(filter).toBeVisible();
   const fit = await filter.evaluate((input: HTMLInputElement) => {

@@ -1,6 +1,7 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import type { Agent, ConversationStatus } from '../../../../shared/schemas/index.ts';
+import { CloseIcon, PlusIcon, SlidersIcon } from '../../components/icons.tsx';
 import { SearchField } from '../../components/search-field.tsx';
 import { Tab } from '../../components/tab.tsx';
 import { useDebounced } from '../../components/use-debounced.ts';
@@ -42,56 +43,125 @@ const formatCount = (n: number): string =>
       ? `${(n / 1000).toFixed(1).replace(/\.0$/, '')}k`
       : n.toLocaleString('en-US');
 
-function ListFilters() {
+const ASSIGNEE_NAMES: Record<Exclude<AssigneeFilter, 'all'>, string> = {
+  me: 'Mine',
+  unassigned: 'Unassigned',
+};
+
+/** The filters in force besides the status tab and the search, as removable chips. */
+function ActiveFilters({ clearLabel }: { clearLabel: () => void }) {
   const filters = useInbox((s) => s.filters);
-  const counts = useInbox((s) => s.counts);
+  const setFilters = useInbox((s) => s.setFilters);
+  const chips: { key: string; text: string; remove: () => void }[] = [];
+  if (filters.assignee !== 'all') {
+    chips.push({
+      key: 'assignee',
+      text: ASSIGNEE_NAMES[filters.assignee],
+      remove: () => setFilters({ assignee: 'all' }),
+    });
+  }
+  if (filters.label) {
+    chips.push({
+      key: 'label',
+      text: `Label: ${filters.label}`,
+      remove: () => {
+        clearLabel();
+        setFilters({ label: '' });
+      },
+    });
+  }
+  if (filters.unread) {
+    chips.push({ key: 'unread', text: 'Unread', remove: () => setFilters({ unread: false }) });
+  }
+  if (chips.length === 0) return null;
+  return (
+    <ul className="inbox-active-filters" aria-label="Filters in force">
+      {chips.map((chip) => (
+        <li key={chip.key}>
+          <button
+            type="button"
+            className="chip chip-small active-filter"
+            aria-label={`Remove the filter ${chip.text}`}
+            onClick={chip.remove}
+            data-testid="active-filter"
+          >
+            {chip.text}
+            <CloseIcon />
+          </button>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * The assignee, label and unread filters, in a panel under the Filters button: folded away, the
+ * list keeps its height for conversations (six and more at 1024×700).
+ */
+function FilterPanel({
+  id,
+  label,
+  setLabel,
+  onClose,
+}: {
+  id: string;
+  label: string;
+  setLabel: (label: string) => void;
+  onClose: (refocus: boolean) => void;
+}) {
+  const filters = useInbox((s) => s.filters);
   const knownLabels = useInbox((s) => s.knownLabels);
   const setFilters = useInbox((s) => s.setFilters);
-  const selectStatus = useInbox((s) => s.selectStatus);
   const hasMe = useSession((s) => selectMemberId(s) !== null);
-  const [composing, setComposing] = useState(false);
-  const [q, setQ] = useState(filters.q);
-  const [label, setLabel] = useState(filters.label);
+  const panel = useRef<HTMLDivElement>(null);
 
-  useDebounced(q, (value) => setFilters({ q: value.trim() }), SEARCH_DEBOUNCE_MS);
-  useDebounced(label, (value) => setFilters({ label: value.trim() }), SEARCH_DEBOUNCE_MS);
+  // A click elsewhere folds it (the toggle button handles its own clicks).
+  useEffect(() => {
+    const onDown = (event: MouseEvent) => {
+      const target = event.target as Node;
+      if (panel.current?.contains(target)) return;
+      if ((target as Element).closest?.('[data-testid="inbox-filters-toggle"]')) return;
+      onClose(false);
+    };
+    document.addEventListener('mousedown', onDown);
+    return () => document.removeEventListener('mousedown', onDown);
+  }, [onClose]);
 
   return (
-    <div className="inbox-list-head">
-      <SearchField
-        className="inbox-search"
-        value={q}
-        onChange={setQ}
-        placeholder="Search conversations"
-        label="Search conversations"
-        onKeyDown={(event) => {
-          if (event.key === 'Enter') setFilters({ q: q.trim() });
-        }}
-        testId="inbox-search"
-      >
-        <kbd className="kbd" aria-hidden="true">
-          /
-        </kbd>
-      </SearchField>
+    <div
+      ref={panel}
+      id={id}
+      className="inbox-filter-panel"
+      role="group"
+      aria-label="Filters"
+      onKeyDown={(event) => {
+        if (event.key !== 'Escape') return;
+        // Esc folds the panel only: the inbox's own Escape must not also act.
+        event.preventDefault();
+        event.stopPropagation();
+        onClose(true);
+      }}
+      data-testid="inbox-filter-panel"
+    >
+      <div className="segmented-chips" role="group" aria-label="Assignee">
+        {ASSIGNEE_CHIPS.map((chip) => {
+          const disabled = chip.value === 'me' && !hasMe;
+          return (
+            <button
+              key={chip.value}
+              type="button"
+              className={`filter-chip${filters.assignee === chip.value ? ' selected' : ''}`}
+              aria-pressed={filters.assignee === chip.value}
+              disabled={disabled}
+              onClick={() => setFilters({ assignee: chip.value })}
+              data-testid={`assignee-filter-${chip.value}`}
+            >
+              {chip.label}
+            </button>
+          );
+        })}
+      </div>
       <div className="inbox-filter-row">
-        <div className="segmented-chips" role="group" aria-label="Assignee">
-          {ASSIGNEE_CHIPS.map((chip) => {
-            const disabled = chip.value === 'me' && !hasMe;
-            return (
-              <button
-                key={chip.value}
-                type="button"
-                className={`filter-chip${filters.assignee === chip.value ? ' selected' : ''}`}
-                aria-pressed={filters.assignee === chip.value}
-                disabled={disabled}
-                onClick={() => setFilters({ assignee: chip.value })}
-                data-testid={`assignee-filter-${chip.value}`}
-              >
-                {chip.label}
-              </button>
-            );
-          })}
-        </div>
         <input
           className="input input-small label-filter"
           value={label}
@@ -106,9 +176,6 @@ function ListFilters() {
             <option key={l} value={l} />
           ))}
         </datalist>
-      </div>
-      <div className="inbox-list-tools">
-        <SelectAllLoaded />
         <button
           type="button"
           className="filter-chip unread-toggle"
@@ -116,17 +183,87 @@ function ListFilters() {
           onClick={() => setFilters({ unread: !filters.unread })}
           data-testid="unread-filter"
         >
-          Unread
+          Unread only
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function ListFilters() {
+  const filters = useInbox((s) => s.filters);
+  const counts = useInbox((s) => s.counts);
+  const setFilters = useInbox((s) => s.setFilters);
+  const selectStatus = useInbox((s) => s.selectStatus);
+  const [composing, setComposing] = useState(false);
+  const [panelOpen, setPanelOpen] = useState(false);
+  const [q, setQ] = useState(filters.q);
+  const [label, setLabel] = useState(filters.label);
+  const panelId = useId();
+  const toggle = useRef<HTMLButtonElement>(null);
+  const active =
+    (filters.assignee !== 'all' ? 1 : 0) + (filters.label ? 1 : 0) + (filters.unread ? 1 : 0);
+
+  useDebounced(q, (value) => setFilters({ q: value.trim() }), SEARCH_DEBOUNCE_MS);
+  useDebounced(label, (value) => setFilters({ label: value.trim() }), SEARCH_DEBOUNCE_MS);
+
+  const closePanel = useCallback((refocus: boolean) => {
+    setPanelOpen(false);
+    if (refocus) toggle.current?.focus();
+  }, []);
+
+  return (
+    <div className="inbox-list-head">
+      <div className="inbox-head-row">
+        <SelectAllLoaded />
+        <SearchField
+          className="inbox-search"
+          value={q}
+          onChange={setQ}
+          placeholder="Search"
+          label="Search conversations"
+          onKeyDown={(event) => {
+            if (event.key === 'Enter') setFilters({ q: q.trim() });
+          }}
+          testId="inbox-search"
+        >
+          <kbd className="kbd" aria-hidden="true">
+            /
+          </kbd>
+        </SearchField>
+        <button
+          ref={toggle}
+          type="button"
+          className={`button button-small inbox-filters-toggle${active ? ' active' : ''}`}
+          aria-expanded={panelOpen}
+          aria-controls={panelOpen ? panelId : undefined}
+          aria-label={active ? `Filters (${active} in force)` : 'Filters'}
+          title="Filter by assignee, label or unread"
+          onClick={() => setPanelOpen((open) => !open)}
+          data-testid="inbox-filters-toggle"
+        >
+          <SlidersIcon />
+          {active ? (
+            <span className="inbox-filters-count" aria-hidden="true">
+              {active}
+            </span>
+          ) : null}
         </button>
         <button
           type="button"
           className="button button-small new-conversation-button"
+          aria-label="New conversation"
+          title="New conversation"
           onClick={() => setComposing(true)}
           data-testid="new-conversation"
         >
-          New conversation
+          <PlusIcon />
         </button>
       </div>
+      {panelOpen ? (
+        <FilterPanel id={panelId} label={label} setLabel={setLabel} onClose={closePanel} />
+      ) : null}
+      <ActiveFilters clearLabel={() => setLabel('')} />
       {composing ? <NewConversationDialog onClose={() => setComposing(false)} /> : null}
       <div className="inbox-tabs" role="tablist" aria-label="Status">
         {TABS.map((tab) => {
@@ -164,7 +301,7 @@ function SelectAllLoaded() {
   const ticked = useInbox((s) => s.conversations.filter((c) => s.selection.has(c.id)).length);
   const toggleAllLoaded = useInbox((s) => s.toggleAllLoaded);
   return (
-    <label className="select-all">
+    <label className="select-all" title="Select all loaded conversations">
       <input
         type="checkbox"
         checked={loaded > 0 && ticked === loaded}
@@ -175,7 +312,7 @@ function SelectAllLoaded() {
         onChange={toggleAllLoaded}
         data-testid="select-all"
       />
-      Select all
+      <span className="visually-hidden">Select all loaded conversations</span>
     </label>
   );
 }
@@ -238,6 +375,8 @@ export function ConversationList() {
   const viewing = useViewingByConversation();
   const now = useNow(30_000);
   const scrollRef = useRef<HTMLDivElement>(null);
+  // The bulk bar floats over the list's lower edge: the list scrolls its last rows out from under it.
+  const [bulkHeight, setBulkHeight] = useState(0);
 
   const agents = useMemo(
     () => new Map<string, Agent>(agentList.map((a) => [a.id, a])),
@@ -254,6 +393,7 @@ export function ConversationList() {
     estimateSize: () => ROW_HEIGHT,
     overscan: 6,
     getItemKey: (index) => conversations[index]?.id ?? 'loader',
+    scrollPaddingEnd: bulkHeight,
   });
   const items = virtualizer.getVirtualItems();
   const lastVisible = items.length > 0 ? items[items.length - 1]!.index : -1;
@@ -280,10 +420,10 @@ export function ConversationList() {
   return (
     <section className="inbox-list" aria-label="Conversations">
       <ListFilters />
-      <BulkBar />
       <div
         className="inbox-list-scroll"
         ref={scrollRef}
+        style={bulkHeight ? { paddingBottom: bulkHeight } : undefined}
         // A listbox must hold options: with none, the empty state is plain text, not a widget.
         role={conversations.length > 0 ? 'listbox' : undefined}
         aria-label={conversations.length > 0 ? 'Conversations' : undefined}
@@ -329,12 +469,14 @@ export function ConversationList() {
                   checked={selection.has(conversation.id)}
                   onToggle={toggleSelected}
                   viewing={viewing.get(conversation.id) ?? null}
+                  query={filters.q}
                 />
               );
             })}
           </div>
         )}
       </div>
+      <BulkBar onHeight={setBulkHeight} />
     </section>
   );
 }

@@ -5,6 +5,7 @@ import { EyeIcon } from '../../components/icons.tsx';
 import { messageSummary } from '../../components/media/message-summary.ts';
 import { Ticks } from '../../components/ticks.tsx';
 import { conversationTitle } from '../../stores/inbox.ts';
+import { Highlighted } from './highlight.tsx';
 import { relativeTime, wakeTime } from './time.ts';
 
 export const ROW_HEIGHT = 74;
@@ -25,6 +26,8 @@ interface RowProps {
   onToggle: (id: string, range: boolean) => void;
   /** Who else has it open ("Ana is viewing"), or null. */
   viewing: string | null;
+  /** The list's search: its words are marked in the name and the preview. */
+  query: string;
 }
 
 /** Who wrote the last message, as the list's preview prefixes it ("You: ", "Ann: ", "Bot: "). */
@@ -46,10 +49,12 @@ function Preview({
   message,
   agents,
   meId,
+  query,
 }: {
   message: Message | null;
   agents: ReadonlyMap<string, Agent>;
   meId: string | null;
+  query: string;
 }) {
   if (!message) return <span className="conv-preview muted">No messages yet</span>;
   // Private notes never preview here: lastMessage is the last message exchanged.
@@ -59,7 +64,7 @@ function Preview({
       {outbound ? <Ticks status={message.status} /> : null}
       <span className="truncate">
         <span className="conv-prefix">{previewPrefix(message, agents, meId)}</span>
-        {messageSummary(message)}
+        <Highlighted text={messageSummary(message)} query={query} snippet />
       </span>
     </span>
   );
@@ -104,6 +109,7 @@ export const ConversationRow = memo(function ConversationRow({
   checked,
   onToggle,
   viewing,
+  query,
 }: RowProps) {
   const title = conversationTitle(conversation);
   const unread = conversation.unreadCount > 0;
@@ -146,7 +152,7 @@ export const ConversationRow = memo(function ConversationRow({
       <div className="conv-main">
         <div className="conv-line">
           <span className="conv-name truncate" data-testid="conversation-name">
-            {title}
+            <Highlighted text={title} query={query} />
           </span>
           {viewing ? (
             <span className="conv-viewing" title={viewing} data-testid="conversation-viewing">
@@ -163,7 +169,7 @@ export const ConversationRow = memo(function ConversationRow({
           </time>
         </div>
         <div className="conv-line">
-          <Preview message={conversation.lastMessage} agents={agents} meId={meId} />
+          <Preview message={conversation.lastMessage} agents={agents} meId={meId} query={query} />
           {unread ? (
             <span
               className="conv-unread"

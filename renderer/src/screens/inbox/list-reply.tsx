@@ -72,26 +72,27 @@ export function ListReply({ inputId, onDone }: { inputId: string; onDone: () => 
       noValidate
       data-testid="reply-list-form"
     >
+      {/* The whole width for the select: a list's name and size read in full at 1024 px. */}
+      <select
+        id={inputId}
+        className="select reply-list-select"
+        aria-label="Interactive list"
+        value={listId}
+        onChange={(event) => {
+          setListId(event.target.value);
+          setError(null);
+        }}
+        data-testid="reply-list-select"
+      >
+        <option value="">{status === 'ready' ? 'Choose a list…' : 'Loading lists…'}</option>
+        {library.map((l) => (
+          <option key={l.id} value={l.id}>
+            {`${l.name} (${listSize(l)})`}
+          </option>
+        ))}
+      </select>
       <div className={`reply-template-grid${list ? ' with-preview' : ''}`}>
         <div className="reply-template-fields">
-          <select
-            id={inputId}
-            className="select"
-            aria-label="Interactive list"
-            value={listId}
-            onChange={(event) => {
-              setListId(event.target.value);
-              setError(null);
-            }}
-            data-testid="reply-list-select"
-          >
-            <option value="">{status === 'ready' ? 'Choose a list…' : 'Loading lists…'}</option>
-            {library.map((l) => (
-              <option key={l.id} value={l.id}>
-                {`${l.name} (${listSize(l)})`}
-              </option>
-            ))}
-          </select>
           {status === 'error' && loadError ? <FormError error={loadError} /> : null}
           <p className="composer-note">
             The customer taps the list’s button and picks a row; their pick arrives here.

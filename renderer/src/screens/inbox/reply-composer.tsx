@@ -5,9 +5,10 @@ import { parsePlaceholders } from '../../../../shared/placeholders.ts';
 import type { Conversation, Message } from '../../../../shared/schemas/index.ts';
 import { ApiRequestError, errorMessage, isAbortError } from '../../api/client.ts';
 import { FormError } from '../../components/form-error.tsx';
-import { ListIcon, PaperclipIcon, SendIcon } from '../../components/icons.tsx';
+import { CheckIcon, ListIcon, PaperclipIcon, SendIcon } from '../../components/icons.tsx';
 import { Tab } from '../../components/tab.tsx';
 import { PickerAnchor } from '../../components/text-picker.tsx';
+import { useToastFloor } from '../../components/toaster.tsx';
 import {
   SendTemplateButton,
   TemplateSelect,
@@ -40,6 +41,7 @@ import { DropZone, useFileDrop } from './drop-zone.tsx';
 import { LIST_CLOSED_HINT, ListReply } from './list-reply.tsx';
 import { useMentionPicker } from './mention-picker.tsx';
 import { QuotePreview, type ComposerKind } from './quote-preview.tsx';
+import { RESOLVE_NEXT_GLYPHS, RESOLVE_NEXT_KEYS, resolveAndOpenNext } from './resolve-next.ts';
 import { TypingIndicator } from './thread-viewers.tsx';
 import { remaining } from './time.ts';
 
@@ -64,6 +66,8 @@ interface Conflict {
   message: Message;
   busy: boolean;
   error: string | null;
+  /** Once sent, resolve the conversation and open the next one. */
+  resolveNext: boolean;
 }
 
 /** A failure the composer has already shown elsewhere (a cancelled upload, a file's card). */
@@ -144,13 +148,15 @@ function TextReply({
   };
 
   /** Someone else wrote since: show it, in the thread and in the dialog that asks what to do. */
-  const showConflict = (message: Message) => {
+  const showConflict = (message: Message, resolveNext: boolean) => {
     useThread.getState().applyMessage(message);
-    setConflict({ message, busy: false, error: null });
+    setConflict({ message, busy: false, error: null, resolveNext });
   };
 
-  const submit = async (event?: FormEvent) => {
+  /** Sends; with `resolveNext` (a reply only), then resolves and opens the next conversation. */
+  const submit = async (event?: FormEvent, resolveNext = false) => {
     event?.preventDefault();
+    if (note) resolveNext = false;
     if (!sendable || busy) return;
     const refused = files.find((f) => f.refused);
     if (refused) {
@@ -169,12 +175,15 @@ function TextReply({
       return;
     }
     await run(
-      () => send(newestMessageId()),
+      async () => {
+        await send(newestMessageId());
+        if (resolveNext) await resolveAndOpenNext(conversation.id);
+      },
       (e) => {
         if (shownElsewhere(e)) return true;
         const newer = conflictOf(e);
         if (newer) {
-          showConflict(newer);
+          showConflict(newer, resolveNext);
           return true;
         }
         // The window closed meanwhile: fetch the conversation so the composer offers templates.
@@ -193,12 +202,13 @@ function TextReply({
     setConflict({ ...conflict, busy: true, error: null });
     try {
       await send(conflict.message.id);
+      if (conflict.resolveNext) await resolveAndOpenNext(conversation.id);
       setConflict(null);
       textarea.current?.focus();
     } catch (e) {
       // Yet another message came meanwhile: show that one instead.
       const newer = conflictOf(e);
-      if (newer) showConflict(newer);
+      if (newer) showConflict(newer, conflict.resolveNext);
       else if (shownElsewhere(e)) setConflict(null);
       else setConflict({ ...conflict, busy: false, error: errorMessage(e) });
     }
@@ -233,7 +243,7 @@ function TextReply({
               ? 'Write a private note — only agents see it · @ to mention a teammate'
               : files.length > 0
                 ? 'Add a message, sent after the files · Enter to send'
-                : 'Type a reply · / for canned replies · Enter to send, Shift+Enter for a new line'
+                : `Type a reply · / for canned replies · Enter to send, Shift+Enter for a new line · ${RESOLVE_NEXT_KEYS} to send and resolve`
           }
           aria-label={note ? 'Private note' : 'Reply'}
           aria-describedby={unfilled ? unfilledId : undefined}
@@ -258,23 +268,49 @@ function TextReply({
           }}
           onKeyDown={(event) => {
             if (mention.onKeyDown(event) || canned.onKeyDown(event)) return;
-            if (event.key === 'Enter' && !event.shiftKey && !event.nativeEvent.isComposing) {
+            if (event.key !== 'Enter' || event.nativeEvent.isComposing) return;
+            if (event.shiftKey && (event.ctrlKey || event.metaKey)) {
+              event.preventDefault();
+              void submit(undefined, !note);
+            } else if (!event.shiftKey) {
               event.preventDefault();
               void submit();
             }
           }}
           data-testid="reply-text"
         />
-        <button
-          type="submit"
-          className={`button ${note ? 'button-note' : 'button-primary'} reply-send`}
-          disabled={!sendable || busy}
-          aria-label={note ? 'Add note' : 'Send reply'}
-          data-testid="reply-send"
-        >
-          <SendIcon />
-          <span>{note ? 'Add note' : 'Send'}</span>
-        </button>
+        <div className="reply-send-group">
+          <button
+            type="submit"
+            className={`button ${note ? 'button-note' : 'button-primary'} reply-send`}
+            disabled={!sendable || busy}
+            aria-label={note ? 'Add note' : 'Send reply'}
+            data-testid="reply-send"
+          >
+            <SendIcon />
+            <span>{note ? 'Add note' : 'Send'}</span>
+          </button>
+          {note ? null : (
+            <button
+              type="button"
+              className="button button-small reply-send-resolve"
+              disabled={!sendable || busy}
+              title={`Send, resolve this conversation and open the next one (${RESOLVE_NEXT_KEYS})`}
+              aria-keyshortcuts="Control+Shift+Enter Meta+Shift+Enter"
+              onClick={() => void submit(undefined, true)}
+              data-testid="reply-send-resolve"
+            >
+              <CheckIcon />
+              <span>
+                Send &amp; resolve
+                <span className="visually-hidden"> and open the next conversation</span>
+              </span>
+              <kbd className="kbd reply-send-keys" aria-hidden="true">
+                {RESOLVE_NEXT_GLYPHS}
+              </kbd>
+            </button>
+          )}
+        </div>
       </div>
       {unfilled ? (
         <p className="canned-unfilled" id={unfilledId} data-testid="reply-unfilled">
@@ -560,6 +596,8 @@ export function ReplyComposer({ conversation }: { conversation: Conversation }) 
   };
   const drop = useFileDrop(root, attachBlocked === null, attach);
   useAttachShortcut(pickFiles);
+  // Notices stay above the composer: a burst of them must not cover Send.
+  useToastFloor(root);
 
   return (
     <div

@@ -10,7 +10,11 @@ export const SHORTCUTS: { keys: string[]; does: string }[] = [
   { keys: ['/'], does: 'Search conversations' },
   { keys: ['Ctrl', 'F'], does: 'Search in this conversation (⌘F on a Mac)' },
   { keys: ['Ctrl', 'Shift', 'U'], does: 'Attach files to the reply (⌘⇧U on a Mac)' },
-  { keys: ['Esc'], does: 'Leave a text box' },
+  {
+    keys: ['Ctrl', 'Shift', 'Enter'],
+    does: 'Send the reply, resolve and open the next (⌘⇧↵ on a Mac)',
+  },
+  { keys: ['Esc'], does: 'Leave a text box, or clear the selection' },
   { keys: ['?'], does: 'Show these shortcuts' },
 ];
 

@@ -21,8 +21,8 @@ export function step(delta: 1 | -1): void {
 }
 
 /**
- * The inbox's single-key shortcuts: j / k, r, e, a, x, / and ?. Ignored while typing (Esc leaves
- * the text box) and while a dialog is open.
+ * The inbox's single-key shortcuts: j / k, r, e, a, x, / and ?, and Esc to clear the selection.
+ * Ignored while typing (Esc leaves the text box) and while a dialog is open.
  */
 export function useInboxShortcuts(showHelp: () => void): void {
   useEffect(() => {
@@ -63,6 +63,13 @@ export function useInboxShortcuts(showHelp: () => void): void {
           const id = useThread.getState().conversationId;
           if (!id) return;
           useInbox.getState().toggleSelected(id);
+          break;
+        }
+        case 'Escape': {
+          // Ends a bulk selection (a run's report stays until it leaves by itself).
+          const inbox = useInbox.getState();
+          if (inbox.selection.size === 0) return;
+          inbox.clearSelection();
           break;
         }
         case '/':
