@@ -13,9 +13,9 @@ const BLANK = Object.fromEntries(
   Object.keys(messageSchema.shape).map((field) => [field, null]),
 ) as unknown as Message;
 
-/** A media message; `durationMs` as the core sends it (absent from a core that predates it). */
-function withMedia(over: Partial<MessageMedia> & { durationMs?: number | null }): Message {
-  const media = {
+/** A media message; `durationMs` as the core sends it (null: unknown). */
+function withMedia(over: Partial<MessageMedia>): Message {
+  const media: MessageMedia = {
     id: 'med_1',
     type: 'audio',
     mimeType: 'audio/ogg',
@@ -24,10 +24,11 @@ function withMedia(over: Partial<MessageMedia> & { durationMs?: number | null })
     caption: null,
     fileName: null,
     voice: true,
+    durationMs: null,
     status: 'ready',
     error: null,
     ...over,
-  } as MessageMedia;
+  };
   return { ...BLANK, id: 'msg_1', type: 'media', direction: 'inbound', text: '', media };
 }
 
@@ -49,10 +50,9 @@ describe('how long a voice note, audio or video plays', () => {
     expect(playLengthWords(3_723_000)).toBe('1 hour 2 minutes 3 seconds');
   });
 
-  it('reads durationMs defensively: absent, null or not a length is unknown', () => {
+  it('reads durationMs: null or not a length is unknown', () => {
     expect(mediaDurationMs(withMedia({ durationMs: 2006 }).media)).toBe(2006);
     expect(mediaDurationMs(withMedia({ durationMs: null }).media)).toBeNull();
-    expect(mediaDurationMs(withMedia({}).media)).toBeNull();
     expect(mediaDurationMs(withMedia({ durationMs: -5 }).media)).toBeNull();
     expect(mediaDurationMs(null)).toBeNull();
   });

@@ -31,6 +31,7 @@ function media(over: Partial<MessageMedia>): Message {
     caption: null,
     fileName: null,
     voice: false,
+    durationMs: null,
     status: 'ready',
     error: null,
     ...over,

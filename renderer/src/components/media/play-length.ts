@@ -1,13 +1,13 @@
 /**
  * How long a voice note, audio file or video plays: `media.durationMs` when the core knows it
- * (read defensively: a message from before the core measured lengths has none), said as a player
- * says it ("0:02", "12:05", "1:02:03") and in words for screen readers ("2 seconds").
+ * (null while the file is fetched, for other types, or when the file does not say), said as a
+ * player says it ("0:02", "12:05", "1:02:03") and in words for screen readers ("2 seconds").
  */
 import type { Message } from '../../../../shared/schemas/index.ts';
 
 /** The media's length in milliseconds, or null when the core did not say (or could not tell). */
 export function mediaDurationMs(media: Message['media']): number | null {
-  const value: unknown = (media as { durationMs?: unknown } | null)?.durationMs;
+  const value = media?.durationMs;
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? value : null;
 }
 
