@@ -1457,6 +1457,48 @@ describe('steps', () => {
     ]);
   });
 
+  it('rotating the secret answers a new one once; the webhook steps sign with it from then on; audited; builders only', async () => {
+    const { clock, workflow, start, allowPrivateWebhooks, key } = await setup();
+    await allowPrivateWebhooks();
+    const rx = await receiver(clock, () => ({ status: 200, json: {} }));
+    const wf = await workflow([{ id: 'hook', type: 'webhook', url: rx.url }]);
+
+    const rotated = await t.request('POST', `/workflows/${wf.id}/secret/rotate`, { key });
+    expect(rotated.status, JSON.stringify(rotated.body)).toBe(200);
+    expect(rotated.body).toMatchObject({ id: wf.id, name: wf.name, status: 'active' });
+    const secret = rotated.body.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    expect(secret).not.toBe(wf.secret);
+    // It is not shown again.
+    expect((await t.request('GET', `/workflows/${wf.id}`, { key })).body).not.toHaveProperty(
+      'secret',
+    );
+
+    await start(wf.id);
+    const [got] = rx.got;
+    expect(verifySignature(secret, got!.headers['x-parley-signature'], got!.body)).not.toBeNull();
+    expect(verifySignature(wf.secret, got!.headers['x-parley-signature'], got!.body)).toBeNull();
+
+    // In the audit trail, without the secret.
+    const audit = await t.request('GET', '/audit?action=workflow_secret.rotated', {
+      session: 'test',
+    });
+    expect(audit.status).toBe(200);
+    expect(audit.body.data).toHaveLength(1);
+    expect(audit.body.data[0]).toMatchObject({ target: { type: 'workflow', id: wf.id } });
+    expect(JSON.stringify(audit.body.data[0])).not.toContain(secret);
+
+    // An agent may not; an unknown workflow is 404.
+    const agent = await t.member({ name: 'Agent Ann', role: 'agent' });
+    const refused = await t.request('POST', `/workflows/${wf.id}/secret/rotate`, {
+      cookie: agent.cookie,
+    });
+    expect(refused.status).toBe(403);
+    const missing = await t.request('POST', '/workflows/wf_nope/secret/rotate', { key });
+    expect(missing.status).toBe(404);
+    expect(missing.body.error.code).toBe('not_found');
+  });
+
   it('webhook: retries a failing receiver with growing backoff, 5 attempts, then onError or fails the run', async () => {
     const { clock, workflow, trigger, finish, path, stepOf, conversationOf, allowPrivateWebhooks } =
       await setup();

@@ -152,14 +152,15 @@ test('a flow is built on the canvas with the keyboard and the mouse, saved as a 
   await expect(page.getByTestId('wf-node')).toHaveCount(7);
   await expect(node(page, 'end')).toHaveCount(1);
 
-  // Save the draft: the secret once, then the workflow's own page, a draft.
+  // Save the draft: the workflow's own page, a draft.
   await builder.getByTestId('wf-save').click();
-  const secret = page.getByTestId('wf-secret-dialog');
-  await expect(secret.getByTestId('wf-secret')).not.toBeEmpty();
-  await secret.getByTestId('wf-secret-close').click();
   const saved = page.getByTestId('workflow-builder');
   await expect(saved).toHaveAttribute('data-workflow-id', /.+/);
   const workflowId = (await saved.getAttribute('data-workflow-id'))!;
+  // No webhook step, so no signing secret to show: its own page opens at once.
+  await expect(page).toHaveURL(new RegExp(`#/workflows/${workflowId}$`));
+  await expect(page.getByTestId('wf-secret-dialog')).toHaveCount(0);
+  await expect(saved.getByTestId('wf-rotate-secret')).toHaveCount(0);
   await expect(saved.getByTestId('wf-status-line')).toHaveText(/^Draft/);
   await expect(node(page, 'update_conversation')).toContainText('Label interested');
 
@@ -318,4 +319,60 @@ test('undo and redo every edit; a removed step is re-linked; versions restore as
   await expect(builder.getByTestId('wf-name')).toHaveValue('Two steps');
   await expect(page.getByTestId('wf-node')).toHaveCount(3);
   await expect(builder.getByTestId('wf-discard-draft')).toHaveCount(0);
+});
+
+test('the signing secret shows once, as a sentence, only for a workflow with a webhook step, and is rotated from the builder', async ({
+  page,
+  server,
+}) => {
+  await createApiKey(server, 'test', 'e2e-builder-secret');
+  await page.goto('/#/workflows/new');
+  await waitForLiveUpdates(page);
+  const builder = page.getByTestId('workflow-builder');
+  const panel = page.getByTestId('wf-panel');
+  await builder.getByTestId('wf-name').fill('Tell the warehouse');
+  await trigger(page).click();
+  await panel.getByTestId('wf-trigger-keywords').fill('order');
+  await panel.getByTestId('wf-trigger-keywords').press('Enter');
+  await panel.getByTestId('wf-trigger-add-step').click();
+  await panel.getByTestId('wf-add-webhook').click();
+  await panel.getByTestId('wf-steps-0-url').fill('https://example.com/hooks/parley');
+  await expect(builder.getByTestId('wf-problems')).toHaveText('No problems');
+  await builder.getByTestId('wf-save').click();
+
+  const dialog = page.getByTestId('wf-secret-dialog');
+  await expect(dialog).toContainText('Workflow saved: its signing secret');
+  const first = (await dialog.getByTestId('wf-secret').textContent())!;
+  expect(first).toMatch(/^whsec_/);
+  // The sentence is one paragraph, the header's name inline in it (not three columns).
+  const lead = dialog.getByTestId('wf-secret-lead');
+  expect(await lead.evaluate((el) => getComputedStyle(el).display)).toBe('block');
+  expect(await lead.locator('code').evaluate((el) => getComputedStyle(el).display)).toBe('inline');
+  // A paragraph across the dialog's width: three lines at most.
+  expect((await lead.boundingBox())!.height).toBeLessThan(80);
+  await dialog.getByTestId('wf-secret-close').click();
+  const saved = page.getByTestId('workflow-builder');
+  await expect(saved).toHaveAttribute('data-workflow-id', /.+/);
+  const workflowId = (await saved.getAttribute('data-workflow-id'))!;
+  await expect(page).toHaveURL(new RegExp(`#/workflows/${workflowId}$`));
+
+  // It cannot be shown again, but it can be replaced: asked first, then the new one once.
+  await saved.getByTestId('wf-rotate-secret').click();
+  const ask = page.getByTestId('wf-rotate-secret-dialog');
+  await expect(ask).toContainText('the old one stops working at once');
+  await ask.getByTestId('wf-rotate-secret-confirm').click();
+  await expect(dialog).toContainText('The new signing secret');
+  const second = (await dialog.getByTestId('wf-secret').textContent())!;
+  expect(second).toMatch(/^whsec_/);
+  expect(second).not.toBe(first);
+  await dialog.getByTestId('wf-secret-close').click();
+  await expect(dialog).toHaveCount(0);
+  await expect(page).toHaveURL(new RegExp(`#/workflows/${workflowId}$`));
+
+  // In the audit trail, without the secret.
+  const audit = await page.request.get('/audit?action=workflow_secret.rotated');
+  expect(audit.status()).toBe(200);
+  const entries = ((await audit.json()) as { data: { target: { id: string } }[] }).data;
+  expect(entries.map((e) => e.target.id)).toEqual([workflowId]);
+  expect(JSON.stringify(entries)).not.toContain(second);
 });

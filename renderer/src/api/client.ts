@@ -1167,6 +1167,9 @@ export const api = {
     /** The answer's `secret` signs the webhook steps' requests; it is never shown again. */
     create: (body: WorkflowBody): Promise<Workflow & { secret: string }> =>
       json('POST', '/workflows', { body }),
+    /** A new signing secret for the webhook steps, answered once; the old one stops signing. */
+    rotateSecret: (id: string): Promise<Workflow & { secret: string }> =>
+      json('POST', `/workflows/${encodeURIComponent(id)}/secret/rotate`),
     /** Saves a new version; runs in flight finish on the version they started with. */
     update: (id: string, body: WorkflowDefinition): Promise<Workflow> =>
       json('PUT', '/workflows', { body: { id, ...body } }),

@@ -109,6 +109,7 @@ export function workflowsRepo(db: Db) {
      VALUES (@id, @workspace_id, @environment, @name, @status, @trigger_event, @trigger_type,
        @version, @secret, @draft, @activated_at, @created_at, @updated_at)`,
   );
+  const setSecret = db.prepare('UPDATE workflows SET secret = ?, updated_at = ? WHERE id = ?');
   const update = db.prepare(
     `UPDATE workflows SET name = @name, status = @status, trigger_event = @trigger_event,
        trigger_type = @trigger_type, version = @version, draft = @draft,
@@ -244,6 +245,8 @@ export function workflowsRepo(db: Db) {
   return {
     insert: (r: WorkflowRow) => insert.run(r),
     update: (r: WorkflowRow) => update.run(r),
+    /** A new signing secret (a rotation). */
+    setSecret: (id: string, secret: string, at: number) => setSecret.run(secret, at, id),
     /** A version; `activatedAt`/`by` when it goes live as it is saved. */
     insertVersion: (
       id: string,

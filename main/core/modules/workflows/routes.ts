@@ -232,6 +232,24 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
     (req) => workflows.deactivate(req.principal, req.params.id, who(req)),
   );
 
+  app.post(
+    '/workflows/:id/secret/rotate',
+    {
+      config: { right: 'automation.write', docs: { errors: ['not_found'] } },
+      schema: {
+        operationId: 'rotateWorkflowSecret',
+        tags,
+        summary:
+          'Replace the signing secret of the workflow’s webhook steps; the new one is shown once',
+        description:
+          'The old secret stops signing at once: the webhook steps’ next requests (retries included) carry the new one, so update the receiver with it. The answer is the only place the new `secret` appears. Recorded in the audit trail (`workflow_secret.rotated`), without the secret.',
+        params: idParams,
+        response: { 200: createdWorkflowSchema },
+      },
+    },
+    (req) => workflows.rotateSecret(req.principal, req.params.id, who(req)),
+  );
+
   app.get(
     '/workflows/:id/versions',
     {

@@ -238,6 +238,9 @@ export function workflowsService(d: WorkflowsDeps) {
     return next;
   }
 
+  /** A workflow's signing secret (its webhook steps sign with it, like webhooks do). */
+  const newSecret = (): string => `whsec_${randomBase62(d.random, 40)}`;
+
   function audit(w: WorkflowRow, who: Changer, action: string, details: Record<string, unknown>) {
     d.audit.append({
       workspaceId: w.workspace_id,
@@ -302,7 +305,7 @@ export function workflowsService(d: WorkflowsDeps) {
             status,
             ...triggerColumns(def),
             version: 1,
-            secret: `whsec_${randomBase62(d.random, 40)}`,
+            secret: newSecret(),
             draft: null,
             activated_at: live ? now : null,
             created_at: now,
@@ -451,6 +454,22 @@ export function workflowsService(d: WorkflowsDeps) {
           write(next);
           audit(next, who, 'workflow.paused', { version: w.version });
           return toWorkflow(next);
+        })
+        .immediate();
+    },
+
+    /**
+     * `POST /workflows/:id/secret/rotate`: a new signing secret, answered once (it is not shown
+     * again). The webhook steps sign with it from their next request on, retries included.
+     */
+    rotateSecret(scope: Scope, id: string, who: Changer = SYSTEM): Workflow & { secret: string } {
+      return db
+        .transaction(() => {
+          const w = find(scope, id);
+          const next: WorkflowRow = { ...w, secret: newSecret(), updated_at: clock.now() };
+          repo.setSecret(next.id, next.secret, next.updated_at);
+          audit(next, who, 'workflow_secret.rotated', {});
+          return { ...toWorkflow(next), secret: next.secret };
         })
         .immediate();
     },

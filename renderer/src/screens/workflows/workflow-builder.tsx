@@ -52,6 +52,10 @@ const draftFromWorkflow = (workflow: Workflow): WorkflowDraft =>
 /** What saving a draft would send, as a string: unsaved changes are a difference in it. */
 const savedForm = (draft: WorkflowDraft): string => JSON.stringify(definitionOf(draft));
 
+/** Whether a workflow signs requests: only its webhook steps use the signing secret. */
+const hasWebhookStep = (draft: Pick<WorkflowDraft, 'steps'>): boolean =>
+  draft.steps.some((step) => step.type === 'webhook');
+
 /** Keywords and labels typed beside their chips become chips (saving keeps them, not loses them). */
 function withTypedAdded(draft: WorkflowDraft): WorkflowDraft {
   const trigger: TriggerDraft = draft.trigger.keywordText.trim()
@@ -106,8 +110,12 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
   const [chosen, setSelection] = useState<Selection>(null);
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
   const [formError, setFormError] = useState<string | null>(null);
-  const [secret, setSecret] = useState<{ id: string; secret: string } | null>(null);
-  const [dialog, setDialog] = useState<'versions' | 'discard-draft' | null>(null);
+  const [secret, setSecret] = useState<{ id: string; secret: string; rotated: boolean } | null>(
+    null,
+  );
+  const [dialog, setDialog] = useState<'versions' | 'discard-draft' | 'rotate-secret' | null>(null);
+  /** A workflow just created with nothing to show first: its own page opens once it is saved. */
+  const [openCreated, setOpenCreated] = useState<string | null>(null);
   const [restoreAsk, setRestoreAsk] = useState<number | null>(null);
   const [announcement, setAnnouncement] = useState('');
   // The name's problem shows once the user has been there or tried to save (a new page starts blank).
@@ -283,13 +291,25 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
     if (!workflow) {
       const created = await api.workflows.create({ ...body, status: 'draft' });
       landed(created, form);
-      setSecret({ id: created.id, secret: created.secret });
+      // Its secret is shown once, where its webhook steps need it; its page opens after.
+      if (hasWebhookStep(complete))
+        setSecret({ id: created.id, secret: created.secret, rotated: false });
+      else setOpenCreated(created.id);
       return created;
     }
     const fresh = await api.workflows.saveDraft(workflow.id, body);
     landed(fresh, form);
     return fresh;
   };
+
+  // The workflow just created opens on its own page (the address said "new") once the builder
+  // holds nothing unsaved, after the action (a save, or a save and its activation) ended.
+  const opened = useRef<string | null>(null);
+  useEffect(() => {
+    if (!openCreated || dirty || busy || opened.current === openCreated) return;
+    opened.current = openCreated;
+    useRoute.getState().navigate('workflows', openCreated);
+  }, [openCreated, dirty, busy]);
 
   const onSave = () =>
     void run(async () => {
@@ -520,6 +540,17 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
             >
               Run history
             </a>
+            {hasWebhookStep(draft) ? (
+              <button
+                type="button"
+                className="button button-small"
+                {...gate}
+                onClick={() => setDialog('rotate-secret')}
+                data-testid="wf-rotate-secret"
+              >
+                Rotate secret
+              </button>
+            ) : null}
           </div>
         ) : null}
         <p className="wf-problems" aria-live="polite" data-testid="wf-problems">
@@ -621,12 +652,33 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
           The changes saved as a draft go; the builder shows version {workflow.version} as it runs.
         </ConfirmDialog>
       ) : null}
+      {dialog === 'rotate-secret' && workflow ? (
+        <ConfirmDialog
+          title="Rotate the signing secret?"
+          onClose={() => setDialog(null)}
+          onConfirm={async () => {
+            const rotated = await api.workflows.rotateSecret(workflow.id);
+            setSecret({ id: rotated.id, secret: rotated.secret, rotated: true });
+          }}
+          doneMessage={`“${workflow.name}” signs with a new secret.`}
+          confirmLabel="Rotate secret"
+          busyLabel="Rotating…"
+          testId="wf-rotate-secret-dialog"
+          confirmTestId="wf-rotate-secret-confirm"
+        >
+          The webhook steps sign with a new secret from their next request on, and the old one stops
+          working at once: your server needs the new one, which is shown once.
+        </ConfirmDialog>
+      ) : null}
       {secret ? (
         <SecretDialog
           secret={secret.secret}
+          rotated={secret.rotated}
           onClose={() => {
             setSecret(null);
-            confirmLeave(() => useRoute.getState().navigate('workflows', secret.id));
+            if (!secret.rotated) {
+              confirmLeave(() => useRoute.getState().navigate('workflows', secret.id));
+            }
           }}
         />
       ) : null}

@@ -98,11 +98,22 @@ export function StatusActions({
   );
 }
 
-/** The signing secret of a new workflow's webhook steps, shown once. */
-export function SecretDialog({ secret, onClose }: { secret: string; onClose: () => void }) {
+/**
+ * The signing secret of a workflow's webhook steps, shown once: a new workflow's (only when it has
+ * a webhook step), or a rotated one's.
+ */
+export function SecretDialog({
+  secret,
+  rotated = false,
+  onClose,
+}: {
+  secret: string;
+  rotated?: boolean;
+  onClose: () => void;
+}) {
   return (
     <Dialog
-      title="Workflow saved: its signing secret"
+      title={rotated ? 'The new signing secret' : 'Workflow saved: its signing secret'}
       onClose={onClose}
       testId="wf-secret-dialog"
       footer={
@@ -116,9 +127,10 @@ export function SecretDialog({ secret, onClose }: { secret: string; onClose: () 
         </button>
       }
     >
-      <p className="dialog-lead">
-        Its webhook steps sign their requests with this secret (header{' '}
-        <code>X-Parley-Signature</code>), so your server can check they come from Parley.
+      <p data-testid="wf-secret-lead">
+        {rotated ? 'From now on its' : 'Its'} webhook steps sign their requests with this secret
+        (header <code>X-Parley-Signature</code>), so your server can check they come from Parley.
+        {rotated ? ' The old secret no longer signs anything: give your server this one.' : ''}
       </p>
       <SecretBox secret={secret} testId="wf-secret" copyTestId="wf-secret-copy" />
       <div className="banner banner-warning" role="note">
