@@ -319,13 +319,54 @@ test('axe finds no critical or serious violation with data: an open thread, fill
   await page.getByTestId('reply-template-select').selectOption({ label: 'order_followup · en' });
   found.push(...(await audit(page, 'data test inbox template reply')));
 
-  // A narrow window: two panes, the contact details over the thread.
+  // The assignee button with someone assigned, then its picker open. Its accessible name must
+  // hold its visible text: axe's label-content-name-mismatch, an experimental rule that runs
+  // only when asked for.
+  const nameMatch = { extraRules: ['label-content-name-mismatch'] };
+  const assignee = page.getByTestId('assign-menu');
+  await assignee.click();
+  await page.getByTestId('assign-option').filter({ hasText: 'Ann Lee' }).click();
+  await expect(page.getByTestId('assignee-name')).toHaveText('Ann Lee');
+  await expect(assignee).toHaveAccessibleName(/^Assignee: Ann Lee/);
+  found.push(...(await audit(page, 'data test inbox assignee', nameMatch)));
+  await assignee.click();
+  await expect(page.getByTestId('assign-option').first()).toBeVisible();
+  found.push(...(await audit(page, 'data test inbox assignee picker', nameMatch)));
+  await assignee.click();
+  await expect(page.getByTestId('assign-option')).toHaveCount(0);
+
+  // A narrow window: two panes, the sidebar as icons, the test-mode banner; the contact details
+  // over the thread, then closed (its toggle then controls nothing on the page).
   await page.setViewportSize({ width: 1024, height: 700 });
+  await expect(page.getByTestId('sidebar')).toHaveAttribute('data-collapsed', 'true');
+  await expect(page.getByTestId('test-mode-banner')).toBeVisible();
   await page.getByTestId('toggle-contact-panel').click();
   await expect(page.getByTestId('contact-panel')).toBeFocused();
   found.push(...(await audit(page, 'data test inbox 1024 contact overlay')));
   await page.keyboard.press('Escape');
+  await expect(page.getByTestId('contact-panel')).toHaveCount(0);
+  found.push(...(await audit(page, 'data test inbox 1024 contact panel closed', nameMatch)));
+  // The campaigns and workflows screens there, as icons beside them.
+  for (const screen of ['#/campaigns', '#/workflows']) {
+    await waitForScreen(page, screen);
+    found.push(...(await audit(page, `data test 1024 ${screen}`)));
+  }
   await page.setViewportSize({ width: 1366, height: 850 });
+
+  // A workflow with a webhook step: rotating its signing secret asks, then shows the new one.
+  const hooked = (await apiPost(request, testKey, '/workflows', {
+    name: 'Tell the warehouse',
+    trigger: { type: 'event', event: 'order.paid' },
+    steps: [{ id: 'tell', type: 'webhook', url: 'https://example.com/hooks/parley' }],
+  })) as { id: string };
+  await waitForScreen(page, `#/workflows/${hooked.id}`);
+  await page.getByTestId('wf-rotate-secret').click();
+  await expect(page.getByTestId('wf-rotate-secret-dialog')).toBeVisible();
+  found.push(...(await audit(page, 'data test workflow rotate secret')));
+  await page.getByTestId('wf-rotate-secret-confirm').click();
+  await expect(page.getByTestId('wf-secret')).toHaveText(/^whsec_/);
+  found.push(...(await audit(page, 'data test workflow new secret')));
+  await page.getByTestId('wf-secret-close').click();
 
   // Contacts → Messages drawer.
   await waitForScreen(page, '#/contacts');
