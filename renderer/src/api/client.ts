@@ -35,6 +35,7 @@ import type {
   EmailAudienceBody,
   EmailCampaign,
   EmailCampaignStatus,
+  EmailLinkReport,
   EmailMessage,
   EmailSettings,
   EmailSettingsBody,
@@ -1081,9 +1082,19 @@ export const api = {
         { status },
         'parley-email-recipients.csv',
       ),
-    /** The campaign's content, filled in for one contact, to one address. */
-    sendTest: (id: string, to: string): Promise<EmailMessage> =>
-      json('POST', `/v1/email/campaigns/${encodeURIComponent(id)}/test`, { body: { to } }),
+    /** The campaign's content, filled in for one contact (a chosen one, or none), to one address. */
+    sendTest: (id: string, to: string, contactId?: string): Promise<EmailMessage> =>
+      json('POST', `/v1/email/campaigns/${encodeURIComponent(id)}/test`, {
+        body: contactId ? { to, contactId } : { to },
+      }),
+    /** Which links were clicked, by how many recipients and how often. */
+    links: (id: string): Promise<EmailLinkReport> =>
+      json('GET', `/v1/email/campaigns/${encodeURIComponent(id)}/links`),
+    /** Test mode: a recipient of a test campaign clicks one of its links (the first by default). */
+    simulateClick: (messageId: string, url?: string): Promise<EmailMessage> =>
+      json('POST', '/api/simulator/email/click', {
+        body: url ? { messageId, url } : { messageId },
+      }),
     /** One email (a test, a transactional send) and how it went. */
     message: (id: string): Promise<EmailMessage> =>
       json('GET', `/v1/email/messages/${encodeURIComponent(id)}`),
