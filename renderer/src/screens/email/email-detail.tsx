@@ -21,6 +21,7 @@ import {
 import { RescheduleDialog } from '../campaigns/reschedule-dialog.tsx';
 import { canDoEmail } from './email-format.ts';
 import { EmailFunnel } from './email-funnel.tsx';
+import { EmailLinksCard } from './email-links.tsx';
 import { EmailNotices } from './email-notices.tsx';
 import { EmailFrame } from './email-preview.tsx';
 import { EmailRecipientsTable } from './email-recipients-table.tsx';
@@ -195,6 +196,7 @@ export function EmailDetail({ campaignId }: { campaignId: string }) {
               <EmailActivityChart timeline={timeline} />
             </ChartCard>
           </div>
+          <EmailLinksCard campaign={campaign} />
           <EmailRecipientsTable />
         </>
       ) : null}

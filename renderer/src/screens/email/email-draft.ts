@@ -5,6 +5,11 @@
  * schedule are the messaging campaigns' own (a group, or contacts with labels), so their part of
  * the draft and its checks are theirs.
  */
+import {
+  MARKDOWN_MAX,
+  markdownToEmailHtml,
+  type BodyFormat,
+} from '../../../../shared/email-markdown.ts';
 import { EMAIL_LIMITS, isEmailAddress } from '../../../../shared/email-rules.ts';
 import { parsePlaceholders, PLACEHOLDER_HELP } from '../../../../shared/placeholders.ts';
 import type {
@@ -31,12 +36,18 @@ export interface EmailDraft extends AudienceDraft, ScheduleDraft {
   fromName: string;
   fromEmail: string;
   replyTo: string;
+  /** How the body is written: the HTML below, or the Markdown (the HTML it renders goes out). */
+  format: BodyFormat;
+  /** The body as HTML, when written as HTML. */
   html: string;
+  /** The body as Markdown, when written as Markdown (the core keeps it and renders the html). */
+  markdown: string;
   /** The plain-text alternative; empty: generated from the HTML when sent. */
   text: string;
 }
 
-export type TextField = 'name' | 'subject' | 'fromName' | 'fromEmail' | 'replyTo' | 'html' | 'text';
+export type TextField =
+  'name' | 'subject' | 'fromName' | 'fromEmail' | 'replyTo' | 'html' | 'markdown' | 'text';
 export type Field = TextField | 'audience' | 'scheduledFor';
 export type FieldErrors = Partial<Record<Field, string>>;
 
@@ -49,6 +60,7 @@ export const FIELD_ORDER: readonly Field[] = [
   'replyTo',
   'audience',
   'html',
+  'markdown',
   'text',
   'scheduledFor',
 ];
@@ -58,13 +70,38 @@ export const STARTER_HTML = `<h1>Hello {{contact.name}},</h1>
 <p><a href="https://example.com">Visit our shop</a></p>
 <p>Thanks,<br>The team</p>`;
 
+export const STARTER_MARKDOWN = `# Hello {{contact.firstName | "there"}},
+
+Write your message here: **bold**, *italic*, lists and [links](https://example.com) work.
+Links are tracked, so you can see who clicked.
+
+Thanks,
+The team`;
+
+/** The HTML the email goes out with: the written HTML, or what the Markdown renders to. */
+export const bodyHtml = (draft: Pick<EmailDraft, 'format' | 'html' | 'markdown'>): string =>
+  draft.format === 'markdown' ? markdownToEmailHtml(draft.markdown) : draft.html;
+
+/**
+ * The body written the other way. Markdown → HTML keeps what the Markdown renders (to edit as
+ * HTML from then on); HTML → Markdown starts from the Markdown written before in this editor (or
+ * a starter): HTML cannot be turned back into Markdown.
+ */
+export function switchFormat(draft: EmailDraft, format: BodyFormat): Partial<EmailDraft> {
+  if (format === draft.format) return {};
+  if (format === 'html') return { format, html: bodyHtml(draft) };
+  return { format, markdown: draft.markdown.trim() ? draft.markdown : STARTER_MARKDOWN };
+}
+
 export const emptyEmailDraft = (settings?: EmailSettings | null): EmailDraft => ({
   name: '',
   subject: '',
   fromName: settings?.defaultFromName ?? '',
   fromEmail: settings?.defaultFromEmail ?? '',
   replyTo: '',
+  format: 'html',
   html: STARTER_HTML,
+  markdown: '',
   text: '',
   ...emptyAudience(),
   ...emptySchedule(),
@@ -76,7 +113,9 @@ export const draftFromEmailCampaign = (campaign: EmailCampaign): EmailDraft => (
   fromName: campaign.fromName ?? '',
   fromEmail: campaign.fromEmail,
   replyTo: campaign.replyTo ?? '',
+  format: campaign.markdown === null ? 'html' : 'markdown',
   html: campaign.html,
+  markdown: campaign.markdown ?? '',
   text: campaign.text ?? '',
   ...audienceDraftOf(campaign.audience),
   ...scheduleDraftOf(campaign.scheduledFor),
@@ -87,8 +126,13 @@ const LIMITS: Partial<Record<TextField, number>> = {
   subject: EMAIL_LIMITS.subject,
   fromName: EMAIL_LIMITS.fromName,
   html: EMAIL_LIMITS.html,
+  markdown: MARKDOWN_MAX,
   text: EMAIL_LIMITS.text,
 };
+
+/** The body field the draft is written in. */
+export const bodyField = (draft: Pick<EmailDraft, 'format'>): 'html' | 'markdown' =>
+  draft.format === 'markdown' ? 'markdown' : 'html';
 
 export const limitOf = (field: TextField): number | undefined => LIMITS[field];
 
@@ -100,13 +144,14 @@ const characters = (n: number): string => `${n.toLocaleString('en-US')} characte
  */
 export function liveProblems(draft: EmailDraft, left: ReadonlySet<string>): FieldErrors {
   const errors: FieldErrors = {};
+  const idle = draft.format === 'markdown' ? 'html' : 'markdown';
   for (const [field, max] of Object.entries(LIMITS) as [TextField, number][]) {
-    if (draft[field].length > max) {
+    if (field !== idle && draft[field].length > max) {
       errors[field] =
         `At most ${characters(max)}: this has ${draft[field].length.toLocaleString('en-US')}.`;
     }
   }
-  for (const field of ['subject', 'html', 'text'] as const) {
+  for (const field of ['subject', bodyField(draft), 'text'] as const) {
     if (errors[field]) continue;
     const { unknown } = parsePlaceholders(draft[field]);
     if (unknown.length > 0) {
@@ -134,7 +179,7 @@ export function checkEmailDraft(draft: EmailDraft, ctx: CheckContext): FieldErro
   if (!draft.name.trim()) errors.name ??= 'Name the campaign (only you see the name).';
   if (!draft.subject.trim()) errors.subject ??= 'Write the subject line recipients see first.';
   if (!draft.fromEmail.trim()) errors.fromEmail ??= 'Enter the address the email comes from.';
-  if (!draft.html.trim()) errors.html ??= 'Write the email.';
+  if (!draft[bodyField(draft)].trim()) errors[bodyField(draft)] ??= 'Write the email.';
 
   const audience = audienceProblem(draft);
   if (audience) errors.audience = audience;
@@ -173,7 +218,8 @@ function contentOf(draft: EmailDraft): Omit<CreateEmailCampaignBody, 'scheduledF
     fromName: draft.fromName.trim() || null,
     fromEmail: draft.fromEmail.trim(),
     replyTo: draft.replyTo.trim() || null,
-    html: draft.html,
+    // Markdown is kept by the core, which renders the html; HTML given alone drops a Markdown.
+    ...(draft.format === 'markdown' ? { markdown: draft.markdown } : { html: draft.html }),
     text: draft.text.trim() ? draft.text : null,
     audience,
   };

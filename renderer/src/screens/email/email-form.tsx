@@ -1,4 +1,5 @@
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useId, useMemo, useState } from 'react';
+import { MARKDOWN_MAX, type BodyFormat } from '../../../../shared/email-markdown.ts';
 import { EMAIL_LIMITS, renderEmailText } from '../../../../shared/email-rules.ts';
 import { PLACEHOLDER_HELP } from '../../../../shared/placeholders.ts';
 import { CountedField } from '../../components/counted-field.tsx';
@@ -24,6 +25,7 @@ import { EditorActions, ScheduleField } from '../campaigns/editor-parts.tsx';
 import { useCampaignForm } from '../campaigns/use-campaign-form.ts';
 import { useGroups } from '../campaigns/use-groups.ts';
 import {
+  bodyHtml,
   checkEmailDraft,
   createBody,
   draftFromEmailCampaign,
@@ -33,6 +35,7 @@ import {
   firstField,
   liveProblems,
   scheduledForOf,
+  switchFormat,
   updateBody,
   type EmailDraft,
   type Field,
@@ -87,6 +90,43 @@ function EmailAudienceCount({ check }: { check: EmailAudienceCheck }) {
   );
 }
 
+/** "Markdown | HTML": how the body is written; a radio group, so arrows move between the two. */
+function BodyFormatToggle({
+  format,
+  onChange,
+}: {
+  format: BodyFormat;
+  onChange: (format: BodyFormat) => void;
+}) {
+  const options: { value: BodyFormat; label: string }[] = [
+    { value: 'markdown', label: 'Markdown' },
+    { value: 'html', label: 'HTML' },
+  ];
+  return (
+    <fieldset className="email-format" data-testid="email-format">
+      <legend className="email-format-legend">Write the body in</legend>
+      {options.map((o) => (
+        <label key={o.value} className={format === o.value ? 'is-selected' : undefined}>
+          <input
+            type="radio"
+            name="email-body-format"
+            value={o.value}
+            checked={format === o.value}
+            onChange={() => onChange(o.value)}
+            data-testid={`email-format-${o.value}`}
+          />
+          {o.label}
+        </label>
+      ))}
+      <span className="hint email-format-note">
+        {format === 'markdown'
+          ? 'Switching to HTML keeps what this Markdown makes, to edit as HTML.'
+          : 'Switching to Markdown writes the body anew: HTML is not turned into Markdown.'}
+      </span>
+    </fieldset>
+  );
+}
+
 interface EmailFormProps {
   /** The draft or scheduled campaign to edit, or null for a new one. */
   campaign: EmailCampaign | null;
@@ -115,7 +155,8 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
   const [bodyTab, setBodyTab] = useState<BodyTab>('html');
 
   const show = (field: Field) => {
-    if (field === 'html' || field === 'text') setBodyTab(field);
+    if (field === 'html' || field === 'markdown') setBodyTab('html');
+    if (field === 'text') setBodyTab('text');
     focusField(field);
   };
   const form = useCampaignForm({
@@ -154,13 +195,19 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
     };
   }, [campaign, setDraft]);
 
+  // What goes out: the HTML written, or the one the Markdown renders (the same markdown-it as the
+  // core's); the preview, the audience check and the plain-text version all read it.
+  const html = useMemo(
+    () => bodyHtml({ format: draft.format, html: draft.html, markdown: draft.markdown }),
+    [draft.format, draft.html, draft.markdown],
+  );
   const audience = targetOf(draft);
   const check = useEmailAudience(
     audience
       ? {
           audience,
           subject: draft.subject.slice(0, EMAIL_LIMITS.subject),
-          html: draft.html.slice(0, EMAIL_LIMITS.html),
+          html: html.slice(0, EMAIL_LIMITS.html),
           text: draft.text.slice(0, EMAIL_LIMITS.text),
         }
       : null,
@@ -205,7 +252,7 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
           : `Saved the draft “${saved.name}”.`,
     );
 
-  const sendTest = async (to: string): Promise<EmailMessage> => {
+  const sendTest = async (to: string, contactId?: string): Promise<EmailMessage> => {
     if (busy) throw new Error('Wait for the save under way to finish.');
     if (!validate(false)) throw new Error('Fix the fields marked above first.');
     setBusy('test');
@@ -218,7 +265,7 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
         showError(e);
         throw new Error('The campaign could not be saved (see above).', { cause: e });
       }
-      return await emailApi.sendTest(saved.id, to);
+      return await emailApi.sendTest(saved.id, to, contactId);
     } finally {
       setBusy(null);
     }
@@ -391,7 +438,7 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
                 onSelect={() => setBodyTab('html')}
                 testId="email-tab-html"
               >
-                HTML
+                {draft.format === 'markdown' ? 'Markdown' : 'HTML'}
               </Tab>
               <Tab
                 selected={bodyTab === 'text'}
@@ -404,10 +451,35 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
             </div>
             <div
               role="tabpanel"
-              aria-label={bodyTab === 'html' ? 'HTML' : 'Plain text'}
+              aria-label={
+                bodyTab === 'text'
+                  ? 'Plain text'
+                  : draft.format === 'markdown'
+                    ? 'Markdown'
+                    : 'HTML'
+              }
               className="email-body-panel"
             >
               {bodyTab === 'html' ? (
+                <BodyFormatToggle
+                  format={draft.format}
+                  onChange={(format) => change(switchFormat(draft, format))}
+                />
+              ) : null}
+              {bodyTab === 'html' && draft.format === 'markdown' ? (
+                <CountedField
+                  id={fieldId('markdown')}
+                  label="Markdown body"
+                  value={draft.markdown}
+                  max={MARKDOWN_MAX}
+                  error={errorFor('markdown')}
+                  onChange={(value) => change({ markdown: value })}
+                  rows={16}
+                  mono
+                  hint="# for a heading, **bold**, *italic*, - for a list, [text](https://…) for a link; an empty line starts a paragraph. HTML tags show as written: switch to HTML for them. Saved as Markdown; recipients get the HTML it makes (the preview), with links tracked."
+                  testId={fieldId('markdown')}
+                />
+              ) : bodyTab === 'html' ? (
                 <CountedField
                   id={fieldId('html')}
                   label="HTML body"
@@ -438,15 +510,15 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
                   testId={fieldId('text')}
                 />
               )}
-              {bodyTab === 'text' && !draft.text.trim() && draft.html.trim() ? (
+              {bodyTab === 'text' && !draft.text.trim() && html.trim() ? (
                 <p>
                   <button
                     type="button"
                     className="button button-small"
-                    onClick={() => change({ text: approximateText(draft.html) })}
+                    onClick={() => change({ text: approximateText(html) })}
                     data-testid="email-text-from-html"
                   >
-                    Start from the HTML version
+                    Start from the {draft.format === 'markdown' ? 'Markdown' : 'HTML'} version
                   </button>
                 </p>
               ) : null}
@@ -498,14 +570,14 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
             </dl>
             {bodyTab === 'html' ? (
               <EmailFrame
-                html={draft.html}
+                html={html}
                 contact={sample.contact}
                 title="Email preview"
                 testId="email-preview-frame"
               />
             ) : (
               <EmailTextPreview
-                html={draft.html}
+                html={html}
                 text={draft.text}
                 contact={sample.contact}
                 testId="email-preview-text"

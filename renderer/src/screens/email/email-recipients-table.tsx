@@ -1,9 +1,13 @@
-import { api } from '../../api/client.ts';
+import { useState } from 'react';
+import { api, errorMessage } from '../../api/client.ts';
 import { formatClockSeconds, formatDateTime, formatDayTime } from '../../components/format.ts';
 import type { EmailMessage } from '../../stores/email-api.ts';
 import { useEmailRecipients, type EmailRecipientFilter } from '../../stores/email-recipients.ts';
+import { selectIsTestMode, useSession } from '../../stores/session.ts';
+import { notify } from '../../stores/toasts.ts';
 import { RecipientsCard } from '../campaigns/recipients-card.tsx';
 import { EMAIL_STATUS_LABELS, EMAIL_STATUSES } from './email-format.ts';
+import { refreshEmailLinks } from './email-links.tsx';
 import { EmailStatusChip } from './email-status.tsx';
 
 const FILTERS: readonly EmailRecipientFilter[] = ['', ...EMAIL_STATUSES];
@@ -43,8 +47,44 @@ function Outcome({ email }: { email: EmailMessage }) {
   return <span className="muted">—</span>;
 }
 
+/**
+ * Test mode's "simulate a click" on one recipient (design.md §8): the simulator follows the
+ * email's first link through the same redirect a real click takes, so the funnel, the links
+ * report and the row move as they would.
+ */
+function SimulateClick({ email }: { email: EmailMessage }) {
+  const [busy, setBusy] = useState(false);
+  if (email.status !== 'sent' && email.status !== 'delivered') return null;
+  return (
+    <button
+      type="button"
+      className="link-button email-simulate-click"
+      disabled={busy}
+      title={`Simulate ${email.to} clicking the email’s first link (test mode)`}
+      onClick={() => {
+        setBusy(true);
+        api.email.simulateClick(email.id).then(
+          () => {
+            setBusy(false);
+            void useEmailRecipients.getState().refresh();
+            refreshEmailLinks();
+          },
+          (e: unknown) => {
+            setBusy(false);
+            notify('error', `The click was not simulated: ${errorMessage(e)}`);
+          },
+        );
+      }}
+      data-testid="email-simulate-click"
+    >
+      {busy ? 'Clicking…' : 'Click'}
+    </button>
+  );
+}
+
 /** Everyone the campaign emails, by status, with what became of their email. */
 export function EmailRecipientsTable() {
+  const testMode = useSession(selectIsTestMode);
   return (
     <RecipientsCard
       store={useEmailRecipients}
@@ -85,8 +125,9 @@ export function EmailRecipientsTable() {
           <div role="cell" className="nowrap">
             <Time at={email.openedAt} />
           </div>
-          <div role="cell" className="nowrap">
+          <div role="cell" className="nowrap email-clicked-cell">
             <Time at={email.clickedAt} />
+            {testMode ? <SimulateClick email={email} /> : null}
           </div>
           <div role="cell" className="truncate">
             <Outcome email={email} />
