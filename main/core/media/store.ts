@@ -116,6 +116,8 @@ function fileWriter() {
       const p = waiting.get(a.id);
       if (!p) return;
       waiting.delete(a.id);
+      // Idle, it holds no process open; while it has work, it does (as a file write would).
+      if (waiting.size === 0) w.unref();
       p.resolve(a);
     });
     w.on('error', failAll);
@@ -135,10 +137,14 @@ function fileWriter() {
       bytes?: Buffer;
       end?: boolean;
     }): Promise<{ sha256?: string }> {
-      worker ??= start();
+      const w = (worker ??= start());
       const answer = await new Promise<WriterAnswer>((resolve, reject) => {
+        if (waiting.size === 0) w.ref();
         waiting.set(message.id, { resolve, reject });
-        worker!.postMessage(message);
+        // A batch that owns its whole memory moves to the writer without a copy.
+        const b = message.bytes;
+        const own = b !== undefined && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+        w.postMessage(message, own ? [b.buffer as ArrayBuffer] : []);
       });
       if (!answer.ok) {
         throw Object.assign(new Error(answer.message ?? 'the file could not be written'), {
@@ -189,7 +195,8 @@ export function mediaStore(dataDir: string) {
       let started = false;
       let size = 0;
       let sha256 = '';
-      const head: Buffer[] = [];
+      // A copy: the batches' memory moves to the writer thread.
+      const head = Buffer.allocUnsafe(SNIFF_HEAD_BYTES);
       let headSize = 0;
       // Counted but not yet handed to the writer.
       let batch: Buffer[] = [];
@@ -212,7 +219,7 @@ export function mediaStore(dataDir: string) {
       };
       const learnLimit = async () => {
         limitKnown = true;
-        limit = Math.min(limit, await limitFor!(Buffer.concat(head, headSize)));
+        limit = Math.min(limit, await limitFor!(head.subarray(0, headSize)));
         const held = batch;
         batch = [];
         batchSize = 0;
@@ -221,11 +228,7 @@ export function mediaStore(dataDir: string) {
       try {
         for await (const chunk of chunks) {
           const bytes = Buffer.isBuffer(chunk) ? chunk : Buffer.from(chunk);
-          if (headSize < SNIFF_HEAD_BYTES) {
-            const part = bytes.subarray(0, SNIFF_HEAD_BYTES - headSize);
-            head.push(part);
-            headSize += part.length;
-          }
+          if (headSize < SNIFF_HEAD_BYTES) headSize += bytes.copy(head, headSize);
           if (!limitKnown) {
             // Held (not written) until the first bytes tell the limit.
             batch.push(bytes);
@@ -247,7 +250,7 @@ export function mediaStore(dataDir: string) {
         sha256,
         size,
         path: tmp,
-        head: Buffer.concat(head, headSize),
+        head: head.subarray(0, headSize),
         commit() {
           if (settled) throw new Error('already settled');
           settled = true;
