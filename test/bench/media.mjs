@@ -217,6 +217,35 @@ async function stream(base, key, types, onEvent, signal) {
 
 // --- (a) inbound images at 200/s --------------------------------------------------------------
 
+/**
+ * The server started with test/bench/loop-probe.mjs loaded: SIGUSR2 starts and ends its
+ * measure of the event loop (how late a 1 ms timer runs, how busy the loop is).
+ */
+async function withLoopProbe(out, start) {
+  const saved = { options: process.env.NODE_OPTIONS, out: process.env.PARLEY_BENCH_LOOP_OUT };
+  const probe = fileURLToPath(new URL('./loop-probe.mjs', import.meta.url));
+  process.env.NODE_OPTIONS = `${saved.options ?? ''} --import=${pathToFileURL(probe).href}`.trim();
+  process.env.PARLEY_BENCH_LOOP_OUT = out;
+  try {
+    return await start();
+  } finally {
+    for (const [name, value] of [
+      ['NODE_OPTIONS', saved.options],
+      ['PARLEY_BENCH_LOOP_OUT', saved.out],
+    ]) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+  }
+}
+
+/** What the probe wrote (it answers the signal between two requests: a bound, not a sleep). */
+async function readLoop(file) {
+  const until = Date.now() + 5_000;
+  while (!fs.existsSync(file) && Date.now() < until) await sleep(20);
+  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null;
+}
+
 /** One run: `kind` 'image' (100 KB PNGs, downloaded by the core) or 'text' (the floor). */
 async function inboundRun(kind, { graph: fakeGraph, meta, live }) {
   const graph = await fakeGraph.startFakeGraph();
@@ -227,7 +256,8 @@ async function inboundRun(kind, { graph: fakeGraph, meta, live }) {
   let child;
   const controllers = [];
   try {
-    const server = await serve(dir);
+    const loopOut = path.join(dir, 'loop.json');
+    const server = await withLoopProbe(loopOut, () => serve(dir));
     child = server.child;
     const base = server.url;
     const { cookie, host } = await ownerSession(dir, base);
@@ -373,9 +403,11 @@ async function inboundRun(kind, { graph: fakeGraph, meta, live }) {
     const cpuBefore = process.cpuUsage();
     const loadBefore = os.loadavg()[0];
     const serverCpuBefore = cpuMs(child.pid);
+    child.kill('SIGUSR2'); // the server's loop probe starts measuring
     window.start = Date.now();
     window.end = window.start + RUN_SECONDS * 1000;
     await sleep(window.end - Date.now());
+    child.kill('SIGUSR2'); // … and writes what it measured
     stopped = true;
     await Promise.all(loops);
     await Promise.all([...inFlight]);
@@ -385,6 +417,7 @@ async function inboundRun(kind, { graph: fakeGraph, meta, live }) {
     })();
     const load = [loadBefore, os.loadavg()[0]];
     const serverCpuS = (cpuMs(child.pid) - serverCpuBefore) / 1000;
+    const loopLag = await readLoop(loopOut);
     const refused = (errors) => Object.values(errors).reduce((a, b) => a + b, 0);
     const postsInWindow = webhooks.ms.length + refused(webhooks.errors);
     const readyInWindow = ready.inWindow;
@@ -446,6 +479,7 @@ async function inboundRun(kind, { graph: fakeGraph, meta, live }) {
       onDisk,
       benchCpuS,
       serverCpuS,
+      loop: loopLag,
       load,
     };
   } finally {
@@ -741,6 +775,14 @@ export function printMediaRows({ runs, thread }) {
           r.kind === 'image'
             ? `${r.readyLatency.p50 ?? '–'} / ${r.readyLatency.p99 ?? '–'} / ${r.readyLatency.max ?? '–'}`
             : '',
+        '',
+      ],
+      [
+        'server event loop in the window: lag p50 / p99 / max (ms), busy',
+        (r) =>
+          r.loop
+            ? `${f(r.loop.p50)} / ${f(r.loop.p99)} / ${f(r.loop.max)}, ${Math.round(100 * r.loop.busy)} %`
+            : '–',
         '',
       ],
       [
