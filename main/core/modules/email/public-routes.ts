@@ -78,8 +78,8 @@ type Target = NonNullable<ReturnType<EmailService['unsubscribeTarget']>>;
 function whatSentence(who: Target): string {
   const from = who.senderName ?? who.senderEmail;
   const to = who.audience ? `, sent to ${escape(who.audience)}` : '';
-  const campaign = who.campaignName ? ` (this one: “${escape(who.campaignName)}”)` : '';
-  return `<span class="who">${escape(who.address)}</span> gets emails${from ? ` from ${escape(from)}` : ''}${to}${campaign}.`;
+  // The campaign's name is the team's own ("only you and your team see it"): not shown.
+  return `<span class="who">${escape(who.address)}</span> gets emails${from ? ` from ${escape(from)}` : ''}${to}.`;
 }
 
 /** The page of an unsubscribe link, in each of its states; forms post without scripts. */

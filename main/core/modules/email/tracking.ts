@@ -24,14 +24,16 @@ export function emailTracking(
   const { db, clock, outbox, audit } = d;
   const { progress } = campaigns;
 
-  /** The audience a campaign went to, as its recipient reads it on the unsubscribe page. */
+  /**
+   * The audience a campaign went to, as its recipient reads it on the unsubscribe page: a list
+   * by its name; a filter is "a selection of contacts" (labels are the team's own words for
+   * people, never shown to them).
+   */
   function audienceWords(scope: Scope, t: CampaignTarget): string {
     if (t.groupId) {
       const name = repo.groupName(scope, t.groupId);
       return name ? `the list “${name}”` : 'a list';
     }
-    const labels = t.filter?.labels ?? [];
-    if (labels.length > 0) return `contacts labelled ${labels.join(', ')}`;
     return 'a selection of contacts';
   }
 
@@ -165,7 +167,6 @@ export function emailTracking(
         done: unsubscribed,
         senderName: c?.from_name ?? m.from_name ?? s.default_from_name ?? null,
         senderEmail: c?.from_email ?? m.from_email ?? s.default_from_email ?? null,
-        campaignName: c?.name ?? null,
         audience: c ? audienceWords(scope, JSON.parse(c.audience) as CampaignTarget) : null,
       };
     },
