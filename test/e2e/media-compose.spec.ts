@@ -236,6 +236,12 @@ test('an upload shows its real progress, and Cancel stops it: nothing is sent', 
   await expect(bar).toHaveAttribute('aria-valuetext', / of 3 MB\)$/);
   await expect(page.getByTestId('attachment-percent')).toHaveText(/^\d{1,2}%$/);
 
+  // One Cancel while the file goes up: the card's, not a second one in the tray's header.
+  await expect(
+    page.getByTestId('attachment-tray').getByRole('button', { name: /Cancel/ }),
+  ).toHaveCount(1);
+  await expect(page.getByTestId('attachment-cancel')).toHaveCount(0);
+
   // Cancel on the card aborts the request: the file stays, ready to send, with no error.
   await page.getByRole('button', { name: 'Cancel the upload of manual.pdf' }).click();
   expect((await aborted).failure()?.errorText).toContain('ABORTED');

@@ -200,7 +200,8 @@ export function AttachmentTray({
               ? `${count} · each is sent as its own message`
               : count}
         </span>
-        {busy ? (
+        {/* While a file goes up its card has the Cancel; one button per action, not two. */}
+        {busy && moving?.phase !== 'uploading' ? (
           <button
             type="button"
             className="button button-small"
