@@ -237,15 +237,16 @@ function ListFilters() {
           className={`button button-small inbox-filters-toggle${active ? ' active' : ''}`}
           aria-expanded={panelOpen}
           aria-controls={panelOpen ? panelId : undefined}
-          aria-label={active ? `Filters (${active} in force)` : 'Filters'}
           title="Filter by assignee, label or unread"
           onClick={() => setPanelOpen((open) => !open)}
           data-testid="inbox-filters-toggle"
         >
           <SlidersIcon />
+          <span className="visually-hidden">Filters</span>
           {active ? (
-            <span className="inbox-filters-count" aria-hidden="true">
+            <span className="inbox-filters-count">
               {active}
+              <span className="visually-hidden"> in force</span>
             </span>
           ) : null}
         </button>
