@@ -619,13 +619,18 @@ export function createScheduler(
           } else {
             const jobs = claim(kind, Number.MAX_SAFE_INTEGER);
             n += jobs.length;
-            running.push(...jobs.map((j) => runAsync(j, h)));
+            for (const j of jobs) {
+              // In flight like the loop's runs: `stop` waits for it to give its lease back.
+              const p = runAsync(j, h).finally(() => inFlight.delete(p));
+              inFlight.add(p);
+              running.push(p);
+            }
           }
         }
         await Promise.all(running);
         total += n;
         // Stopped meanwhile (a core closed under a test's drive): nothing more to run here.
-        if (n === 0 || !db.open) return total;
+        if (n === 0 || !db.open || shutdown.signal.aborted) return total;
       }
     },
 
