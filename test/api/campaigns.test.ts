@@ -458,6 +458,83 @@ describe('events', () => {
       'message.read',
     ]);
   });
+
+  it("a pass's receipts are one job per status, each status applied when its time comes", async () => {
+    const { create, post, jobs, clock } = await setup(5);
+    const id = (await create({ variables: { '1': 'a', '2': 'b' } })).body.id;
+    await post('launch', { id });
+    await jobs.runDue();
+    const receiptJobs = () =>
+      (
+        t.core.db
+          .prepare(
+            `SELECT payload, run_at FROM jobs WHERE kind = 'message.receipts' ORDER BY run_at`,
+          )
+          .all() as { payload: string; run_at: number }[]
+      ).map((j) => ({
+        runAt: j.run_at,
+        receipts: (JSON.parse(j.payload) as { receipts: [string, string, number][] }).receipts,
+      }));
+    const [delivered, read] = receiptJobs();
+    expect(receiptJobs()).toHaveLength(2);
+    expect(delivered!.receipts.map((r) => r[1])).toEqual(Array(5).fill('delivered'));
+    expect(read!.receipts.map((r) => r[1])).toEqual(Array(5).fill('read'));
+    const times = delivered!.receipts.map((r) => r[2]);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+    expect(delivered!.runAt).toBe(times[0]);
+    const statusOf = () =>
+      Object.fromEntries(
+        t.core.db
+          .prepare('SELECT id, status FROM messages WHERE campaign_id = ?')
+          .raw()
+          .all(id) as [string, string][],
+      );
+    // At the third one's time: the first three are delivered, the job waits for the fourth.
+    clock.set(times[2]!);
+    await jobs.runDue();
+    const status = statusOf();
+    expect(delivered!.receipts.map(([messageId]) => status[messageId])).toEqual([
+      'delivered',
+      'delivered',
+      'delivered',
+      'sent',
+      'sent',
+    ]);
+    expect(receiptJobs()[0]!.runAt).toBe(times[3]);
+    clock.advance(10_000);
+    await jobs.runDue();
+    expect(Object.values(statusOf())).toEqual(Array(5).fill('read'));
+    expect(receiptJobs()).toEqual([]);
+  });
+
+  it('a receipts run that fails is run again with every due receipt, none applied twice', async () => {
+    const { create, post, jobs, clock } = await setup(3);
+    const id = (await create({ variables: { '1': 'a', '2': 'b' } })).body.id;
+    await post('launch', { id });
+    await jobs.runDue();
+    const db = t.core.db;
+    // The store refuses the second delivered receipt the first time round.
+    db.exec(`CREATE TABLE refuse (n INTEGER);
+      INSERT INTO refuse VALUES (0);
+      CREATE TRIGGER refuse_second BEFORE UPDATE OF status ON messages
+      WHEN new.status = 'delivered' AND (SELECT n FROM refuse) >= 0 BEGIN
+        UPDATE refuse SET n = n + 1;
+        SELECT RAISE(ABORT, 'refused') WHERE (SELECT n FROM refuse) = 2;
+      END;`);
+    clock.advance(1500); // every delivered receipt due (0.6–1 s), no read one (≥ 2.4 s)
+    await jobs.runDue();
+    const count = (type: string) =>
+      db
+        .prepare('SELECT count(*) FROM events WHERE type = ? AND campaign_id = ?')
+        .pluck()
+        .get(type, id);
+    expect(count('message.delivered')).toBe(0);
+    db.exec('UPDATE refuse SET n = -1');
+    clock.advance(10_000);
+    await jobs.runDue();
+    expect(count('message.delivered')).toBe(3);
+    expect(count('message.read')).toBe(3);
+  });
 });
 
 describe('the governor holds campaigns', () => {

@@ -233,10 +233,17 @@ describe('status simulation', () => {
     });
     await send(key);
     await jobs.runDue();
-    const due = t.core.db
-      .prepare("SELECT run_at - ? FROM jobs WHERE kind = 'message.status' ORDER BY run_at")
-      .pluck()
-      .all(clock.now());
+    // The receipts' jobs (one per status), each with its message's time.
+    const due = (
+      t.core.db
+        .prepare("SELECT payload FROM jobs WHERE kind = 'message.receipts' ORDER BY run_at")
+        .pluck()
+        .all() as string[]
+    ).flatMap((p) =>
+      (JSON.parse(p) as { receipts: [string, string, number][] }).receipts.map(
+        ([, , at]) => at - clock.now(),
+      ),
+    );
     expect(due).toHaveLength(2);
     // Same seed and message → same schedule: recompute from the channel itself.
     const [m] = await messagesOf(key);

@@ -302,6 +302,38 @@ it('a chunked kind runs a claim in one savepoint: a job that throws is rolled ba
   expect(runs.size).toBe(10);
 });
 
+it('tells a run when its job was due: the enqueued time, the time `again` set, a retry’s', async () => {
+  const clock = manualClock();
+  const t = await makeCore({ clock });
+  cores.push(t);
+  const { scheduler } = t.core.services;
+  const seen: { attempt: number; runAt: number; now: number }[] = [];
+  const start = clock.now();
+  scheduler.register(
+    'test.due',
+    (_payload, job) => {
+      seen.push({ attempt: job.attempt, runAt: job.runAt, now: clock.now() });
+      if (seen.length === 1) job.again(start + 500);
+      else if (seen.length === 2) throw new Error('once');
+    },
+    { baseDelayMs: 1000 },
+  );
+  scheduler.enqueue('test.due', {}, { runAt: start + 100 });
+  clock.set(start + 200);
+  await scheduler.runDue();
+  clock.set(start + 600);
+  await scheduler.runDue();
+  clock.advance(60_000);
+  await scheduler.runDue();
+  expect(seen.map(({ attempt, runAt }) => ({ attempt, runAt: runAt - start }))).toEqual([
+    { attempt: 1, runAt: 100 },
+    { attempt: 1, runAt: 500 },
+    { attempt: 2, runAt: seen[2]!.runAt - start },
+  ]);
+  // The retry was due after the failed run, with the backoff.
+  expect(seen[2]!.runAt).toBeGreaterThan(seen[1]!.now);
+});
+
 /**
  * A process on the same store, posing as another one: its own scheduler and owner (named by a
  * pid that has exited, so the core's reclaim sees it dead), whose runs never answer.

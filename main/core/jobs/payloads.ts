@@ -7,12 +7,28 @@ export interface JobPayloads {
   'message.dispatch': { messageId: string };
   /** A message handed to a remote provider (the Cloud API), and its retries. */
   'message.deliver': { messageId: string };
-  /** A status the local channel reports later (delivered, read, failed). */
+  /**
+   * A status the local channel reports later (delivered, read, failed), one job each: what
+   * earlier versions queued (still run after an upgrade); now `message.receipts`.
+   */
   'message.status': {
     messageId: string;
     status: 'delivered' | 'read' | 'failed';
     errorCode?: string | undefined;
     errorMessage?: string | undefined;
+  };
+  /**
+   * Statuses the local channel promised for several messages (one status each, `[messageId,
+   * status, dueAt, error?]`, in order of `dueAt`): each applied when due, the job run again at the
+   * next one's time.
+   */
+  'message.receipts': {
+    receipts: [
+      string,
+      'delivered' | 'read' | 'failed',
+      number,
+      ({ code: string; message: string } | null)?,
+    ][];
   };
   /** A snoozed conversation wakes. */
   'conversation.wake': { conversationId: string; until: number | null };

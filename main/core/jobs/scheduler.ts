@@ -23,6 +23,8 @@ export interface JobContext {
   jobId: number;
   /** 1 on the first run; runs that never reached an answer (a crash, a shutdown) do not count. */
   attempt: number;
+  /** When the job was due: its enqueued time, or the one `again` or a retry set. */
+  runAt: number;
   /** Aborted when the core shuts down: an async handler should give up its network call. */
   signal: AbortSignal;
   /**
@@ -62,6 +64,7 @@ interface JobRow {
   payload: string;
   attempts: number;
   max_attempts: number;
+  run_at: number;
 }
 
 export interface EnqueueOptions {
@@ -144,7 +147,7 @@ export function createScheduler(
     'UPDATE jobs SET run_at = ?, attempts = 0, last_error = NULL, reclaims = 0 WHERE id = ?',
   );
   const dueOfKind = db.prepare(
-    `SELECT id, kind, payload, attempts, max_attempts FROM jobs
+    `SELECT id, kind, payload, attempts, max_attempts, run_at FROM jobs
      WHERE kind = @kind AND status = 'queued' AND run_at <= @now
        AND (lease_until IS NULL OR lease_until <= @now)
      ORDER BY run_at, id LIMIT @limit`,
@@ -195,7 +198,7 @@ export function createScheduler(
      WHERE lease_owner = ?`,
   );
   const crashers = db.prepare(
-    `SELECT id, kind, payload, attempts, max_attempts FROM jobs
+    `SELECT id, kind, payload, attempts, max_attempts, run_at FROM jobs
      WHERE status = 'queued' AND reclaims >= ${MAX_RECLAIMS}`,
   );
 
@@ -301,6 +304,7 @@ export function createScheduler(
   const context = (job: JobRow, leased: boolean): JobContext => ({
     jobId: job.id,
     attempt: job.attempts + 1,
+    runAt: job.run_at,
     signal: shutdown.signal,
     complete: () => done.run({ id: job.id, owner: leased ? owner.id : null }),
     again: (runAt: number) => {

@@ -392,90 +392,95 @@ export function campaignsService(d: CampaignsDeps) {
     let sent = 0;
     let refused = 0;
     let outcomes = c.recent_outcomes;
-    let hold: { by: Exclude<BlockedBy, 'throughput'>; until: number } | null = null;
-    let paused: PauseReason | null = null;
+    // hold, paused and outOfTime are set inside the hand-overs' callback (gatherReceipts):
+    // typed as they may end up, not as their first value.
+    let hold = null as { by: Exclude<BlockedBy, 'throughput'>; until: number } | null;
+    let paused = null as PauseReason | null;
     let tierEnds: number[] | undefined;
     let tierRefused = 0;
 
     const started = performance.now();
-    let outOfTime = false;
-    for (const r of rows) {
-      if (spent + refused > 0 && performance.now() - started >= PASS_BUDGET_MS) {
-        outOfTime = true;
-        break;
-      }
-      const inside = insideServiceWindow(r.last_inbound_at, now);
-      const verdict = governor.check(key, limits, r.phone, inside, used, now);
-      if (!verdict.ok) {
-        let until = verdict.until;
-        if (verdict.by === 'tier') {
-          // The k-th refused waits for the k-th slot to end (the slots still running are
-          // this pass's at most: one lookup for the pass).
-          tierEnds ??= governor.tierSlotEnds(key, rows.length, now);
-          until = tierEnds[Math.min(tierRefused, tierEnds.length - 1)] ?? until;
-          tierRefused++;
+    let outOfTime = false as boolean;
+    // The receipts the channel promises for the pass's messages: one job per status.
+    d.messages.gatherReceipts(() => {
+      for (const r of rows) {
+        if (spent + refused > 0 && performance.now() - started >= PASS_BUDGET_MS) {
+          outOfTime = true;
+          break;
         }
-        repo.hold(r.id, until);
-        if (!hold || (verdict.by === 'tier' && hold.by !== 'tier') || until < hold.until) {
-          hold = { by: verdict.by, until };
+        const inside = insideServiceWindow(r.last_inbound_at, now);
+        const verdict = governor.check(key, limits, r.phone, inside, used, now);
+        if (!verdict.ok) {
+          let until = verdict.until;
+          if (verdict.by === 'tier') {
+            // The k-th refused waits for the k-th slot to end (the slots still running are
+            // this pass's at most: one lookup for the pass).
+            tierEnds ??= governor.tierSlotEnds(key, rows.length, now);
+            until = tierEnds[Math.min(tierRefused, tierEnds.length - 1)] ?? until;
+            tierRefused++;
+          }
+          repo.hold(r.id, until);
+          if (!hold || (verdict.by === 'tier' && hold.by !== 'tier') || until < hold.until) {
+            hold = { by: verdict.by, until };
+          }
+          continue;
         }
-        continue;
+        const values = JSON.parse(r.variables) as Record<string, string>;
+        const attempt = r.attempts + 1;
+        const result = d.messages.handOverForRunner(
+          scope,
+          { id: r.contact_id, phone: r.phone, last_inbound_at: r.last_inbound_at },
+          {
+            type: 'template',
+            template_name: tpl.name,
+            text: renderTemplate(components, values),
+            variables: r.variables,
+            category: tpl.category,
+          },
+          CAMPAIGN_SENDER,
+          { attempt, campaignId: c.id, takesTierSlot: verdict.takesTierSlot, at: now },
+        );
+        if (!result.ok && result.kind === 'insufficient_balance') {
+          paused = 'insufficient_balance';
+          break;
+        }
+        spent++;
+        if (result.ok) {
+          if (verdict.takesTierSlot) used++;
+          sent++;
+          outcomes += '0';
+          repo.settle({
+            id: r.id,
+            status: 'sent',
+            attempts: attempt,
+            due_at: now,
+            message_id: result.messageId,
+            error_code: null,
+            error_message: null,
+            updated_at: now,
+          });
+        } else {
+          refused++;
+          outcomes += '1';
+          const again = result.retryable && attempt < MAX_RECIPIENT_ATTEMPTS;
+          repo.settle({
+            id: r.id,
+            status: again ? 'retrying' : 'failed',
+            attempts: attempt,
+            due_at: again ? now + backoffMs(attempt) : now,
+            message_id: null,
+            error_code: result.code,
+            error_message: result.message,
+            updated_at: now,
+          });
+        }
+        outcomes = outcomes.slice(-ERROR_WINDOW);
+        if ([...outcomes].filter((o) => o === '1').length > ERROR_PAUSE_THRESHOLD) {
+          paused = 'error_rate';
+          break;
+        }
       }
-      const values = JSON.parse(r.variables) as Record<string, string>;
-      const attempt = r.attempts + 1;
-      const result = d.messages.handOverForRunner(
-        scope,
-        { id: r.contact_id, phone: r.phone, last_inbound_at: r.last_inbound_at },
-        {
-          type: 'template',
-          template_name: tpl.name,
-          text: renderTemplate(components, values),
-          variables: r.variables,
-          category: tpl.category,
-        },
-        CAMPAIGN_SENDER,
-        { attempt, campaignId: c.id, takesTierSlot: verdict.takesTierSlot, at: now },
-      );
-      if (!result.ok && result.kind === 'insufficient_balance') {
-        paused = 'insufficient_balance';
-        break;
-      }
-      spent++;
-      if (result.ok) {
-        if (verdict.takesTierSlot) used++;
-        sent++;
-        outcomes += '0';
-        repo.settle({
-          id: r.id,
-          status: 'sent',
-          attempts: attempt,
-          due_at: now,
-          message_id: result.messageId,
-          error_code: null,
-          error_message: null,
-          updated_at: now,
-        });
-      } else {
-        refused++;
-        outcomes += '1';
-        const again = result.retryable && attempt < MAX_RECIPIENT_ATTEMPTS;
-        repo.settle({
-          id: r.id,
-          status: again ? 'retrying' : 'failed',
-          attempts: attempt,
-          due_at: again ? now + backoffMs(attempt) : now,
-          message_id: null,
-          error_code: result.code,
-          error_message: result.message,
-          updated_at: now,
-        });
-      }
-      outcomes = outcomes.slice(-ERROR_WINDOW);
-      if ([...outcomes].filter((o) => o === '1').length > ERROR_PAUSE_THRESHOLD) {
-        paused = 'error_rate';
-        break;
-      }
-    }
+    });
 
     governor.spend(key, spent, now);
     if (sent + refused > 0) repo.addSecond(c.id, Math.floor(now / 1000), sent, refused);

@@ -76,6 +76,11 @@ export function messagesService(d: MessagingDeps) {
   return {
     repo,
     applyStatus: status.applyStatus,
+    /**
+     * Runs a runner's hand-overs (`fn`, in its transaction) with the receipts the channel
+     * promises for them queued as one job per status, not two jobs per message.
+     */
+    gatherReceipts: status.gatherReceipts,
     onCampaignMessage: (l: (campaignId: string) => void) => ctx.campaignListeners.add(l),
     onInbound: (l: InboundListener) => ctx.inboundListeners.add(l),
     ...sends,

@@ -1,9 +1,13 @@
 import type { DeliveryOutcome } from '../../channel/types.ts';
+import type { PayloadOf } from '../../jobs/payloads.ts';
 import type { MessagesContext } from './context.ts';
 import { MAX_DISPATCH_ATTEMPTS, scopeOf, toMessage } from './model.ts';
 import type { MessageRow } from './repo.ts';
 
 const RANK = { accepted: 0, sent: 1, delivered: 2, read: 3 } as const;
+
+/** A status the channel promised for a message: `[messageId, status, dueAt, error?]`. */
+type Receipt = PayloadOf<'message.receipts'>['receipts'][number];
 
 /**
  * A message's status after it was stored: it only moves forward, a charged send that fails is
@@ -19,19 +23,47 @@ export function messageStatus(ctx: MessagesContext) {
       outbox.emit(scopeOf(row), `message.${status}`, { message: toMessage(row) }),
     );
 
-  /** The receipts a channel promised with its `sent`, each a job at its delay. */
+  /** Receipts being gathered for one job per status (`gatherReceipts`); null: none is. */
+  let gathering: Receipt[] | null = null;
+
+  /** The receipts a channel promised with its `sent`, due at their delays. */
   function followUps(row: MessageRow, outcome: DeliveryOutcome & { ok: true }) {
-    for (const f of outcome.followUps) {
-      scheduler.enqueue(
-        'message.status',
-        {
-          messageId: row.id,
-          status: f.status,
-          errorCode: f.errorCode,
-          errorMessage: f.errorMessage,
-        },
-        { delayMs: f.delayMs },
-      );
+    const now = clock.now();
+    const receipts = outcome.followUps.map((f): Receipt =>
+      f.errorCode
+        ? [row.id, f.status, now + f.delayMs, { code: f.errorCode, message: f.errorMessage ?? '' }]
+        : [row.id, f.status, now + f.delayMs],
+    );
+    if (gathering) gathering.push(...receipts);
+    else queueReceipts(receipts);
+  }
+
+  /**
+   * Receipts as jobs: one per status, its receipts in order of their time, due at the first
+   * (the job runs again at each next one's time: see registerJobs). A batch's receipts thus cost
+   * two jobs, not two per message.
+   */
+  function queueReceipts(receipts: Receipt[]) {
+    for (const status of ['delivered', 'read', 'failed'] as const) {
+      const due = receipts.filter((r) => r[1] === status).sort((a, b) => a[2] - b[2]);
+      if (due.length === 0) continue;
+      scheduler.enqueue('message.receipts', { receipts: due }, { runAt: due[0]![2] });
+    }
+  }
+
+  /**
+   * Runs `fn` (a runner's hand-overs, in its transaction) with the receipts the channel promises
+   * for all of them queued together (queueReceipts) when it returns.
+   */
+  function gatherReceipts<T>(fn: () => T): T {
+    if (gathering) return fn();
+    gathering = [];
+    try {
+      const result = fn();
+      queueReceipts(gathering);
+      return result;
+    } finally {
+      gathering = null;
     }
   }
 
@@ -145,6 +177,22 @@ export function messageStatus(ctx: MessagesContext) {
 
   /** The channel's later word on a message (a simulated receipt, a follow-up it promised). */
   function registerJobs() {
+    scheduler.register('message.receipts', ({ receipts }, job) => {
+      const now = clock.now();
+      // The receipts before the run's time were applied by the run that set it (`again`), unless
+      // that run failed: then every due one is looked at (a status never moves back, so one
+      // already applied changes nothing).
+      const from = job.attempt === 1 ? job.runAt : -Infinity;
+      for (const [messageId, status, at, error] of receipts) {
+        if (at > now) {
+          job.again(at);
+          return;
+        }
+        if (at < from) continue;
+        const row = repo.byId(messageId);
+        if (row) applyStatus(row, status, error ?? undefined);
+      }
+    });
     scheduler.register('message.status', (payload) => {
       const p = payload;
       const row = repo.byId(p.messageId);
@@ -157,6 +205,14 @@ export function messageStatus(ctx: MessagesContext) {
     });
   }
 
-  return { applyStatus, applyOutcome, sentOnInsert, dispatchDied, channelGone, registerJobs };
+  return {
+    applyStatus,
+    applyOutcome,
+    sentOnInsert,
+    gatherReceipts,
+    dispatchDied,
+    channelGone,
+    registerJobs,
+  };
 }
 export type MessageStatus = ReturnType<typeof messageStatus>;
