@@ -257,6 +257,7 @@ export async function createCore(opts: CoreOptions): Promise<Core> {
         await app.close();
         await store.services.scheduler.stop();
         await store.services.media.stopFiles();
+        store.services.outbound.close();
         store.services.email.closeTransports();
         await checkpointer?.stop();
         store.close();

@@ -203,6 +203,57 @@ describe('outbound HTTP', () => {
     answer?.();
   });
 
+  it('keeps connections alive only when asked, one pool per private-target policy', async () => {
+    const sockets = new Set<unknown>();
+    const rx = await receiver((req, res) => {
+      sockets.add(req.socket);
+      res.end('ok');
+    });
+    const dns = playDns({ 'graph.example.com': ['127.0.0.1'] });
+    const out = createOutbound({ resolve: dns.resolve });
+    const url = `http://graph.example.com:${rx.port}/v1/x`;
+    for (let i = 0; i < 3; i++) {
+      const res = await out.send({ url, method: 'GET', allowPrivate: true, keepAlive: true });
+      expect(res.status).toBe(200);
+    }
+    const stream = await out.stream({ url, method: 'GET', allowPrivate: true, keepAlive: true });
+    for await (const chunk of stream.body) expect(String(chunk)).toBe('ok');
+    expect(sockets.size).toBe(1); // one connection, one lookup, four requests
+    expect(dns.calls).toEqual(['graph.example.com']);
+
+    // The stricter policy never borrows the connection the looser one opened and checked.
+    const e = await failure(out.send({ url, method: 'GET', allowPrivate: false, keepAlive: true }));
+    expect(e.failure).toBe('refused_target');
+    // Without keepAlive (webhooks, workflow steps) every request connects afresh.
+    await out.send({ url, body: 'hi', allowPrivate: true });
+    await out.send({ url, body: 'hi', allowPrivate: true });
+    expect(sockets.size).toBe(3);
+    expect(rx.got).toHaveLength(6);
+    out.close();
+  });
+
+  it('reports a pooled connection the server closed under a request, and connects anew', async () => {
+    const served = new Map<unknown, number>();
+    // The server drops a connection at its second request, as one whose idle timeout raced ours.
+    const rx = await receiver((req, res) => {
+      const n = (served.get(req.socket) ?? 0) + 1;
+      served.set(req.socket, n);
+      if (n === 2) req.socket.destroy();
+      else res.end('ok');
+    });
+    const out = createOutbound();
+    const url = `http://127.0.0.1:${rx.port}/`;
+    const get = () => out.send({ url, method: 'GET', allowPrivate: true, keepAlive: true });
+    expect((await get()).status).toBe(200);
+    // It may have been acted on: the failure is the caller's to retry (a durable job), not sent
+    // again here.
+    expect((await failure(get())).failure).toBe('network');
+    expect((await get()).status).toBe(200);
+    expect(served.size).toBe(2);
+    expect(rx.got).toHaveLength(3);
+    out.close();
+  });
+
   it('reports a refused connection as a network failure', async () => {
     const rx = await receiver(ok);
     const port = rx.port;

@@ -26,7 +26,8 @@ export interface CloudApiConfig {
   accessToken: string;
   /**
    * Every call goes through the one outbound policy (net/outbound.ts): no redirects, private
-   * and loopback hosts only where the workspace allows them.
+   * and loopback hosts only where the workspace allows them. Its connections are kept alive
+   * and reused (the Graph origin and Meta's media hosts are fixed, not user-given).
    */
   outbound: Outbound;
   allowPrivate: boolean;
@@ -363,6 +364,7 @@ export function cloudApiClient(config: CloudApiConfig) {
         },
         ...(body !== undefined ? { body: JSON.stringify(body) } : {}),
         allowPrivate: config.allowPrivate,
+        keepAlive: true,
         timeoutMs: GRAPH_TIMEOUT_MS,
         maxResponseBytes: MAX_ANSWER_BYTES,
         ...(signal ? { signal } : {}),
@@ -422,6 +424,7 @@ export function cloudApiClient(config: CloudApiConfig) {
           method: 'GET',
           headers: { authorization: `Bearer ${config.accessToken}` },
           allowPrivate: config.allowPrivate,
+          keepAlive: true,
           timeoutMs: MEDIA_TRANSFER_TIMEOUT_MS,
           ...(signal ? { signal } : {}),
         });
@@ -473,6 +476,7 @@ export function cloudApiClient(config: CloudApiConfig) {
               ),
           },
           allowPrivate: config.allowPrivate,
+          keepAlive: true,
           timeoutMs: MEDIA_TRANSFER_TIMEOUT_MS,
           maxResponseBytes: MAX_ANSWER_BYTES,
           ...(signal ? { signal } : {}),

@@ -13,6 +13,15 @@ import { bareHostname, classifyAddress, localNameRefusal } from './address.ts';
  * `webhook` steps). The address check runs inside the socket's own lookup, so the address
  * checked is the address connected to: a name that resolves to a public address when the URL
  * is saved and to 127.0.0.1 when it is called (DNS rebinding) is refused.
+ *
+ * A request asks for `keepAlive` only for an origin the workspace configured (the Graph API):
+ * its connections are pooled, one bounded pool per scheme and private-target policy, so a
+ * connection opened (and checked) under one policy never carries a request of the other. A
+ * pooled connection was checked by the same lookup when it connected and is never re-pointed:
+ * reusing it reaches the address that was checked. A request that fails on a pooled connection
+ * the server had just closed is not sent again here (it may have been acted on): the caller's
+ * retry (a durable job) sends it, on a new connection. User-given URLs (webhooks, workflow
+ * steps) connect afresh every time: they are called rarely, to any host.
  */
 
 /** Resolves a host name to every address it has; injectable so tests can play DNS. */
@@ -25,6 +34,11 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
 /** A save-time check must not hold a request for as long as a stuck resolver would. */
 const CHECK_RESOLVE_TIMEOUT_MS = 5_000;
+/** Connections a keep-alive pool holds per origin: in use, and idle. */
+const POOL_MAX_SOCKETS = 16;
+const POOL_MAX_IDLE = 8;
+/** An idle pooled connection is closed after this long (servers commonly close at 5 s). */
+const POOL_IDLE_MS = 4_000;
 
 /** A body read from somewhere else (a file to upload): opened when the request is sent. */
 export interface StreamedRequestBody {
@@ -45,6 +59,8 @@ export interface OutboundRequest {
   maxResponseBytes?: number;
   /** Aborts the exchange (the core is shutting down). */
   signal?: AbortSignal;
+  /** Reuse connections to this origin (see above): only for an origin the workspace set. */
+  keepAlive?: boolean;
 }
 
 export interface OutboundResponse {
@@ -142,6 +158,7 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T | undefined>
 
 export function createOutbound(opts: { resolve?: Resolver } = {}) {
   const resolve = opts.resolve ?? systemResolver;
+  const pools = new Map<string, http.Agent>();
 
   /** The connect-time guard: Node calls it for every host name it connects to. */
   const guardedLookup =
@@ -326,9 +343,39 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
         writeBody(request, req.body);
       });
     },
+
+    /** Closes the keep-alive pools' connections (the core is stopping). */
+    close() {
+      for (const agent of pools.values()) agent.destroy();
+      pools.clear();
+    },
   };
 
-  /** Opens a request under the policy (the IP-literal check here, names in the lookup). */
+  /**
+   * The keep-alive pool for a scheme under a private-target policy: a connection opened (and
+   * checked) under one policy is never lent to a request of the other.
+   */
+  function pool(secure: boolean, allowPrivate: boolean): http.Agent {
+    const key = `${secure ? 'https' : 'http'} ${allowPrivate ? 'private' : 'public'}`;
+    let agent = pools.get(key);
+    if (!agent) {
+      const options: http.AgentOptions = {
+        keepAlive: true,
+        maxSockets: POOL_MAX_SOCKETS,
+        maxFreeSockets: POOL_MAX_IDLE,
+        timeout: POOL_IDLE_MS,
+        scheduling: 'lifo',
+      };
+      agent = secure ? new https.Agent(options) : new http.Agent(options);
+      pools.set(key, agent);
+    }
+    return agent;
+  }
+
+  /**
+   * Opens a request under the policy (the IP-literal check here, names in the lookup, which a
+   * pool's agent calls for every connection it opens).
+   */
   function open(req: OutboundRequest): http.ClientRequest {
     const url = parseTarget(req.url);
     const host = bareHostname(url);
@@ -350,9 +397,9 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
       headers:
         length === null ? { ...req.headers } : { ...req.headers, 'content-length': String(length) },
       ...(url.username ? { auth: `${decoded(url.username)}:${decoded(url.password)}` } : {}),
-      // A pooled socket was checked under the policy of its first request, and that
-      // policy may have changed since: every request connects afresh.
-      agent: false,
+      // Without keepAlive every request connects afresh; with it, a pooled connection was
+      // checked under this same policy (one pool per policy).
+      agent: req.keepAlive ? pool(url.protocol === 'https:', req.allowPrivate) : false,
       lookup: guardedLookup(req.allowPrivate),
     });
   }

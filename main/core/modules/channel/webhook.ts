@@ -175,6 +175,11 @@ export function channelWebhook(d: {
   log: (message: string, error?: unknown) => void;
 }) {
   const repo = channelRepo(d.db);
+  /**
+   * Runs a function in a transaction (a savepoint inside the delivery's): one wrapper made
+   * once, not one per item.
+   */
+  const inTransaction = d.db.transaction((f: () => void) => f());
 
   /**
    * The app secret `X-Hub-Signature-256` was made with (HMAC-SHA256 of the raw body), if it is a
@@ -527,7 +532,7 @@ export function channelWebhook(d: {
     f: () => void,
   ) {
     try {
-      d.db.transaction(f)();
+      inTransaction(f);
     } catch (e) {
       const reason =
         e instanceof Unreadable || e instanceof ApiError
@@ -636,27 +641,25 @@ export function channelWebhook(d: {
         rejected: 0,
       };
       const entries = Array.isArray(body.entry) ? body.entry : [];
-      d.db
-        .transaction(() => {
-          for (const entry of entries) {
-            if (!isObject(entry)) {
-              result.ignored++;
-              continue;
-            }
-            const changes = Array.isArray((entry as Entry).changes)
-              ? ((entry as Entry).changes as unknown[])
-              : [];
-            for (const change of changes) {
-              const c = isObject(change) ? change : {};
-              const value = (isObject(c.value) ? c.value : {}) as ChangeValue;
-              if (c.field === 'messages') messagesChange(value, secret, result);
-              else if (c.field === 'message_template_status_update') {
-                templateChange(entry as Entry, value, secret, result);
-              } else result.ignored++;
-            }
+      inTransaction.immediate(() => {
+        for (const entry of entries) {
+          if (!isObject(entry)) {
+            result.ignored++;
+            continue;
           }
-        })
-        .immediate();
+          const changes = Array.isArray((entry as Entry).changes)
+            ? ((entry as Entry).changes as unknown[])
+            : [];
+          for (const change of changes) {
+            const c = isObject(change) ? change : {};
+            const value = (isObject(c.value) ? c.value : {}) as ChangeValue;
+            if (c.field === 'messages') messagesChange(value, secret, result);
+            else if (c.field === 'message_template_status_update') {
+              templateChange(entry as Entry, value, secret, result);
+            } else result.ignored++;
+          }
+        }
+      });
       return result;
     },
 
