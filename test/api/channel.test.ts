@@ -296,6 +296,11 @@ describe('the webhook', () => {
     const payload = g.inboundText({ from: ANN_WA, text: 'hi' });
     expect(await g.post(payload, { signature: 'bad' })).toBe(401);
     expect(await g.post(payload, { signature: 'none' })).toBe(401);
+    // Signed, but not JSON, or not an envelope (an object whose entry, if any, is an array).
+    for (const rawBody of ['{"entry":', '[{"entry":[]}]', 'null', '"x"', '{"entry":{}}']) {
+      expect(await g.post(null, { rawBody }), rawBody).toBe(400);
+    }
+    expect(await g.post(null, { rawBody: '{"object":"whatsapp_business_account"}' })).toBe(200);
     expect(count()).toBe(0);
     expect(await g.post(payload)).toBe(200);
     // Meta redelivers: nothing is stored twice.
