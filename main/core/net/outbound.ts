@@ -34,8 +34,13 @@ export const DEFAULT_TIMEOUT_MS = 10_000;
 export const DEFAULT_MAX_RESPONSE_BYTES = 64 * 1024;
 /** A save-time check must not hold a request for as long as a stuck resolver would. */
 const CHECK_RESOLVE_TIMEOUT_MS = 5_000;
-/** Connections a keep-alive pool holds per origin: in use, and idle. */
-const POOL_MAX_SOCKETS = 16;
+/**
+ * Connections a keep-alive pool holds per origin, in use and idle. The first is above what the
+ * Graph API's callers run at once together (sends 16, media downloads 8, template jobs 2 + 2,
+ * checks): a request never waits for a pooled connection, so a timeout still means the request
+ * went out and no answer came.
+ */
+const POOL_MAX_SOCKETS = 64;
 const POOL_MAX_IDLE = 8;
 /** An idle pooled connection is closed after this long (servers commonly close at 5 s). */
 const POOL_IDLE_MS = 4_000;
