@@ -92,6 +92,16 @@ test('an endpoint added in the UI fails on the receiver’s 500; once fixed, Red
     await expect(secretDialog).toBeVisible();
     const secret = (await secretDialog.getByTestId('webhook-secret').textContent()) ?? '';
     expect(secret).toMatch(/^whsec_[A-Za-z0-9]{40}$/);
+    // One paragraph with the URL and header names inline, not columns (those stood 330 px tall).
+    const lead = secretDialog.getByTestId('webhook-secret-lead');
+    expect(await lead.evaluate((el) => getComputedStyle(el).display)).toBe('block');
+    expect(
+      await lead
+        .locator('code')
+        .first()
+        .evaluate((el) => getComputedStyle(el).display),
+    ).toBe('inline');
+    expect((await lead.boundingBox())!.height).toBeLessThan(140);
     await secretDialog.getByTestId('webhook-secret-close').click();
     await expect(secretDialog).toHaveCount(0);
 

@@ -179,7 +179,7 @@ export function WebhookSecretDialog({
         </button>
       }
     >
-      <p className="dialog-lead">
+      <p data-testid="webhook-secret-lead">
         Deliveries to <strong className="mono">{created.url}</strong> are signed with this secret,
         so your server can check they come from Parley: verify the <code>webhook-signature</code>{' '}
         header with any Standard Webhooks library, or <code>X-Parley-Signature</code> (an
