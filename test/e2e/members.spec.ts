@@ -47,6 +47,15 @@ test('the owner invites an agent who joins through the link, works within an age
   expect(inviteUrl).toMatch(/^http:\/\/p\d+\.localhost:\d+\/join#token=\S+$/);
   expect(inviteUrl.startsWith(`${server.url}/join#token=`)).toBe(true);
   await expect(created.getByTestId('invite-url')).toHaveText(inviteUrl);
+  // A loopback link opens only on this computer: the dialog says so and where to share the desk.
+  await expect(created.getByTestId('invite-local-only')).toContainText(
+    'This link opens only on this computer',
+  );
+  await expect(
+    created
+      .getByTestId('invite-local-only')
+      .getByRole('link', { name: 'Share this desk on my network' }),
+  ).toHaveAttribute('href', '#/settings/team');
   await created.getByTestId('invite-done').click();
   await expect(page.getByTestId('invites-table').getByTestId('invite-row')).toContainText(
     'ann@example.com',

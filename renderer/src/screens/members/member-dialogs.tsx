@@ -119,6 +119,15 @@ export function MemberSessionsDialog({ member, onClose }: { member: Member; onCl
   );
 }
 
+/** Whether a link's host is this computer's own (loopback or a `*.localhost` name): such a
+ *  link opens only here, not on a teammate's computer. */
+const opensOnlyHere = (url: string): boolean => {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  return (
+    host === 'localhost' || host.endsWith('.localhost') || host === '::1' || /^127\./.test(host)
+  );
+};
+
 /** The link of an invite just made: shown once here, to copy and hand over. */
 function CreatedInviteView({ created, onClose }: { created: CreatedInvite; onClose: () => void }) {
   return (
@@ -147,6 +156,14 @@ function CreatedInviteView({ created, onClose }: { created: CreatedInvite; onClo
         It works once, until {formatDateTime(created.expiresAt)}. Whoever opens it picks a password
         and joins as {created.invite.name}; revoke it below if it went astray.
       </p>
+      {opensOnlyHere(created.inviteUrl) && (
+        <div className="banner banner-warning" role="note" data-testid="invite-local-only">
+          This link opens only on this computer, because the desk is not shared on your network. For{' '}
+          {created.invite.name} to join from their own computer, turn on{' '}
+          <a href="#/settings/team">Share this desk on my network</a> in Settings → Team, then
+          invite them again.
+        </div>
+      )}
     </Dialog>
   );
 }
