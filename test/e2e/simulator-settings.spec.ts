@@ -50,7 +50,8 @@ test('simulator settings are checked by the shared rule, saved, in force for a c
   const save = screen.getByTestId('sim-save');
   const state = screen.getByTestId('sim-save-state');
   await expect(save).toBeDisabled();
-  await expect(state).toHaveText('Saved: these settings are in force.');
+  // Nothing saved yet on this visit: the settings are in force, not "Saved".
+  await expect(state).toHaveText('These settings are in force.');
 
   // Out of the schema's bounds: said under the field in its unit, focused, nothing sent.
   await throughput.fill('2000');

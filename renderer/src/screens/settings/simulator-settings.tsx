@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import type { SimulatorSettings } from '../../../../shared/schemas/simulator.ts';
 import { SIMULATOR_DEFAULTS } from '../../../../shared/schemas/simulator.ts';
 import { api } from '../../api/client.ts';
@@ -93,6 +93,8 @@ function SimulatorForm({
   onSaved: (settings: SimulatorSettings) => void;
 }) {
   const refreshMe = useSession((s) => s.refreshMe);
+  // "Saved" only once this visit saved something; on arrival the settings are simply in force.
+  const [savedHere, setSavedHere] = useState(false);
   const form = useSettingsForm({
     settings,
     draftOf,
@@ -102,6 +104,7 @@ function SimulatorForm({
     fieldId: simulatorFieldId,
     send: (d) => api.simulator.saveSettings(simulatorBody(d)),
     onSaved: (saved) => {
+      setSavedHere(true);
       onSaved(saved);
       // The top bar and the screens read the account's tier and throughput from /api/me.
       void refreshMe();
@@ -228,7 +231,9 @@ function SimulatorForm({
               ? atDefaults
                 ? 'Defaults filled in: save to put them in force.'
                 : 'Unsaved changes.'
-              : 'Saved: these settings are in force.'}
+              : savedHere
+                ? 'Saved: these settings are in force.'
+                : 'These settings are in force.'}
           </span>
         </div>
       </form>
