@@ -38,6 +38,26 @@ describe('markdownToEmailHtml', () => {
     expect(filled).toContain('?e=ann@example.com&amp;n=1');
   });
 
+  it('sets aside only real placeholders: other braces cannot inject a tag or an attribute', () => {
+    const tag = markdownToEmailHtml('hi {{<img src=x onerror=alert(1)>}}');
+    expect(tag).toBe('<p>hi {{&lt;img src=x onerror=alert(1)&gt;}}</p>\n');
+    const attr = markdownToEmailHtml('[x](<{{" onmouseover="alert(1)}}>)');
+    expect(attr).not.toMatch(/onmouseover="/);
+    expect(attr).toMatch(/^<p><a href="[^"<>]*">x<\/a><\/p>\n$/);
+    // Every tag is Parley's own: a paragraph, a link with nothing but its href.
+    for (const html of [tag, attr]) {
+      for (const t of html.match(/<[^>]*>/g)!) expect(t).toMatch(/^<\/?(p|a)( href="[^"]*")?>$/);
+    }
+    // A real placeholder is put back with its < > escaped, and " too inside a tag, so even a
+    // fallback or an attribute key cannot close the attribute or open a tag.
+    const real = markdownToEmailHtml(
+      '{{contact.attributes.<b>}} [x](https://a.example/?n={{contact.name | " onmouseover=alert(1) y"}})',
+    );
+    expect(real).toBe(
+      '<p>{{contact.attributes.&lt;b&gt;}} <a href="https://a.example/?n={{contact.name | &quot; onmouseover=alert(1) y&quot;}}">x</a></p>\n',
+    );
+  });
+
   it('is not fooled by text that looks like its own markers', () => {
     expect(markdownToEmailHtml('mdph0x and {{contact.name}}')).toBe(
       '<p>mdph0x and {{contact.name}}</p>\n',
