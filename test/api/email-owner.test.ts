@@ -74,6 +74,21 @@ describe('simulated clicks and the per-link report', () => {
     expect(live.body.error.code).toBe('forbidden');
   });
 
+  it('counts every click in totalClicks, beyond the 500 rows it lists', async () => {
+    const { key, id, byAddress } = await launched(['ann@example.com']);
+    // A personalised link makes one row per recipient: 600 distinct URLs, 2 clicks each.
+    const insert = t.core.db.prepare(
+      `INSERT INTO email_link_clicks (message_id, campaign_id, url, clicks, first_at, last_at)
+       VALUES (?, ?, ?, 2, 1, 1)`,
+    );
+    for (let i = 0; i < 600; i++) {
+      insert.run(byAddress.get('ann@example.com'), id, `https://acme.example/?n=${i}`);
+    }
+    const report = await t.request('GET', `/v1/email/campaigns/${id}/links`, { key });
+    expect(report.body.data).toHaveLength(500);
+    expect(report.body.totalClicks).toBe(1200);
+  });
+
   it('answers 404 for a campaign of another scope', async () => {
     const { id } = await launched(['ann@example.com']);
     const res = await t.request('GET', `/v1/email/campaigns/${id}/links`, { key: t.key('live') });

@@ -263,6 +263,10 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
      FROM email_link_clicks WHERE campaign_id = ? GROUP BY url
      ORDER BY recipients DESC, clicks DESC, url LIMIT 500`,
   );
+  // Every click of the campaign, not just the listed rows' (personalised links make many rows).
+  const totalClicks = db
+    .prepare('SELECT coalesce(sum(clicks), 0) FROM email_link_clicks WHERE campaign_id = ?')
+    .pluck();
   const unsubscribe = db.prepare(
     `UPDATE email_messages SET unsubscribed_at = coalesce(unsubscribed_at, @at), updated_at = @at
      WHERE id = @id`,
@@ -386,6 +390,7 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
         first_at: number;
         last_at: number;
       }[],
+    totalClicks: (campaignId: string) => totalClicks.get(campaignId) as number,
     unsubscribe(m: EmailMessageRow, at: number) {
       unsubscribe.run({ id: m.id, at });
       const who = {

@@ -92,7 +92,7 @@ export function emailTracking(
       return {
         data,
         clickedRecipients: fresh.clicked,
-        totalClicks: data.reduce((n, l) => n + l.clicks, 0),
+        totalClicks: repo.totalClicks(c.id),
       };
     },
 
