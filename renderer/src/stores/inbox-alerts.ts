@@ -50,6 +50,7 @@ function announce(message: Message): void {
     .push('info', `New message from ${name}: “${preview(message.text, TOAST_PREVIEW_CHARS)}”`, {
       label: 'Open',
       onSelect: () => openConversation(message.conversationId),
+      key: message.conversationId,
     });
 }
 
@@ -97,6 +98,7 @@ async function announceNotification(n: TeamNotification): Promise<void> {
   useToasts.getState().push('info', text, {
     label: 'Open',
     onSelect: () => openConversation(n.conversationId),
+    key: n.conversationId,
   });
 }
 

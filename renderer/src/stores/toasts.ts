@@ -6,6 +6,12 @@ export type ToastKind = 'error' | 'success' | 'info';
 export interface ToastAction {
   label: string;
   onSelect: () => void;
+  /**
+   * What the action acts on (e.g. the conversation it opens). A notice with an action is counted
+   * with an earlier one only when both name the same target: two customers who share a name and
+   * a greeting are two notices, each opening its own conversation.
+   */
+  key?: string;
 }
 
 export interface Toast {
@@ -51,6 +57,26 @@ const timers = new Map<number, number>();
 const lifetime = (kind: ToastKind, action: boolean): number =>
   VISIBLE_MS[kind] * (action ? ACTION_FACTOR : 1);
 
+/**
+ * Whether a notice pushed now repeats `shown`: the same kind and words, and either no action on
+ * both or actions with the same label that say they act on the same target (without a `key`, two
+ * actions may open different things, so they are never counted as one).
+ */
+function isSameNotice(
+  shown: Toast,
+  kind: ToastKind,
+  message: string,
+  action: ToastAction | undefined,
+): boolean {
+  if (shown.kind !== kind || shown.message !== message) return false;
+  if (!shown.action || !action) return !shown.action && !action;
+  return (
+    shown.action.label === action.label &&
+    action.key !== undefined &&
+    shown.action.key === action.key
+  );
+}
+
 export const useToasts = create<ToastState>()((set, get) => {
   const schedule = (id: number, ms: number): void => {
     const old = timers.get(id);
@@ -67,9 +93,7 @@ export const useToasts = create<ToastState>()((set, get) => {
     push: (kind, message, action) => {
       // The same notice again is counted, moved to the front of the stack and given its full
       // time again, not stacked twice (its action, if any, is the newest one).
-      const same = get().toasts.find(
-        (t) => t.kind === kind && t.message === message && t.action?.label === action?.label,
-      );
+      const same = get().toasts.find((t) => isSameNotice(t, kind, message, action));
       if (same) {
         const again: Toast = action
           ? { ...same, action, count: same.count + 1 }
