@@ -1,6 +1,7 @@
 /**
  * The paged lists' quiet refresh (renderer/src/stores/paged-list.ts): the rows shown are read
- * again without a loading state, as many as are shown, and a newer load wins over it.
+ * again without a loading state, as many as are shown, a newer load wins over it, and rows a
+ * "load more" appended while it ran stay.
  */
 import { describe, expect, it } from 'vitest';
 import type { Page } from '../../renderer/src/api/client.ts';
@@ -49,6 +50,8 @@ function listOf(source: () => Row[]) {
     state: () => state,
     statuses,
     hold: () => (held = true),
+    /** Reads from now on go through; those held so far wait for `release`. */
+    pass: () => (held = false),
     release: () => {
       held = false;
       for (const go of gates.splice(0)) go();
@@ -87,5 +90,33 @@ describe('paged list refresh', () => {
     expect(await refreshing).toBe(false);
     await loading;
     expect(t.state().rows.map((r) => r.status)).toEqual(['sent', 'sent']);
+  });
+
+  it('keeps the rows a "load more" appended while it ran, and the cursor after them', async () => {
+    let source = rows(['queued', 'queued', 'queued', 'queued', 'queued', 'queued']);
+    const t = listOf(() => source);
+    await t.list.load();
+    // A quiet refresh starts with two rows shown; its read is slow.
+    t.hold();
+    const refreshing = t.list.refresh();
+    source = rows(['sent', 'sent', 'sent', 'queued', 'queued', 'queued']);
+    // Meanwhile the user scrolls: two pages more are appended before the refresh answers.
+    t.pass();
+    await t.list.loadMore();
+    await t.list.loadMore();
+    expect(t.state().rows.map((r) => r.id)).toEqual(['r0', 'r1', 'r2', 'r3', 'r4', 'r5']);
+    t.release();
+    expect(await refreshing).toBe(true);
+    // The refreshed rows are fresh, the appended ones are still there, and the list is read to
+    // its end (no cursor back to after the refreshed page).
+    expect(t.state().rows.map((r) => `${r.id}:${r.status}`)).toEqual([
+      'r0:sent',
+      'r1:sent',
+      'r2:sent',
+      'r3:queued',
+      'r4:queued',
+      'r5:queued',
+    ]);
+    expect(t.state().nextCursor).toBeNull();
   });
 });

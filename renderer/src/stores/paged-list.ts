@@ -40,8 +40,9 @@ export interface PagedList {
   loadMore: () => Promise<void>;
   /**
    * Reads the rows shown again, quietly: no loading state, the rows and the filter kept until the
-   * fresh ones arrive (as many as are shown, at least a page). False when it did not (a load or
-   * another read is under way, or the read failed: what is shown stays).
+   * fresh ones arrive (as many as are shown, at least a page); rows "load more" appended
+   * meanwhile are kept after them. False when it did not (a load or another read is under way,
+   * or the read failed: what is shown stays).
    */
   refresh: () => Promise<boolean>;
   /** Drops every answer still on its way (the store resets itself). */
@@ -66,6 +67,8 @@ export function createPagedList<
   keep = (fresh) => fresh,
 }: PagedListOptions<S, T, P>): PagedList {
   const guard = createRequestGuard();
+  /** Counts the pages `loadMore` appended: a refresh that ran meanwhile keeps what they added. */
+  let appended = 0;
 
   const load = async (): Promise<void> => {
     const isCurrent = guard.restart();
@@ -90,6 +93,7 @@ export function createPagedList<
       if (!isCurrent()) return;
       const seen = new Set(rows(get()).map((row) => row.id));
       const fresh = keep(page.data.filter((row) => !seen.has(row.id)));
+      appended += 1;
       set((s) => ({ ...withRows([...rows(s), ...fresh]), nextCursor: page.nextCursor }));
     } finally {
       if (isCurrent()) set({ loadingMore: false });
@@ -100,7 +104,9 @@ export function createPagedList<
     const { status, loadingMore } = get();
     if (status !== 'ready' || loadingMore) return false;
     const isCurrent = guard.start();
-    const shown = Math.max(rows(get()).length, 1);
+    const before = rows(get());
+    const appendedBefore = appended;
+    const shown = Math.max(before.length, 1);
     try {
       let page: Page<T> = await first();
       let fresh = page.data;
@@ -109,7 +115,16 @@ export function createPagedList<
         fresh = [...fresh, ...page.data];
       }
       if (!isCurrent() || get().loadingMore) return false;
-      set({ ...withRows(keep(fresh)), nextCursor: page.nextCursor });
+      if (appended === appendedBefore) {
+        set({ ...withRows(keep(fresh)), nextCursor: page.nextCursor });
+        return true;
+      }
+      // "Load more" appended rows while this read ran: they stay below the fresh ones (the rows
+      // under the pointer do not vanish), and the list goes on after them, not after this read.
+      const had = new Set(before.map((row) => row.id));
+      const read = new Set(fresh.map((row) => row.id));
+      const added = rows(get()).filter((row) => !had.has(row.id) && !read.has(row.id));
+      set({ ...withRows([...keep(fresh), ...added]) });
       return true;
     } catch {
       return false;
