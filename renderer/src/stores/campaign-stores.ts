@@ -340,6 +340,11 @@ export interface RecipientsState<R extends { id: string }, F extends string>
   show: (campaignId: string) => void;
   /** Reads the rows shown again without a loading state (the table follows the campaign). */
   refresh: () => Promise<void>;
+  /**
+   * The table is on screen: the rows follow the campaign until the returned release (its
+   * unmount). Unwatched, progress reads nothing; the rows are read again once watched again.
+   */
+  watch: () => () => void;
   reset: () => void;
 }
 
@@ -361,9 +366,10 @@ export const RECIPIENTS_FOLLOWED = 5 * RECIPIENTS_PAGE_SIZE;
 
 /**
  * The recipients table of the open campaign: paged by cursor, filtered by status. While the
- * campaign moves, the rows shown are read again quietly (every RECIPIENTS_FOLLOW_MS at most): no
- * loading state, the filter, the pages read and the scroll kept. Past RECIPIENTS_FOLLOWED rows
- * the table offers a refresh instead of re-reading them all every few seconds.
+ * campaign moves and the table is on screen (`watch`), the rows shown are read again quietly
+ * (every RECIPIENTS_FOLLOW_MS at most): no loading state, the filter, the pages read and the
+ * scroll kept. Past RECIPIENTS_FOLLOWED rows the table offers a refresh instead of re-reading
+ * them all every few seconds. Off screen it reads nothing.
  */
 export function createRecipientsStore<
   C extends CampaignRecord,
@@ -396,12 +402,14 @@ export function createRecipientsStore<
       show: (campaignId) => {
         if (campaignId === get().campaignId) return;
         stopFollowing();
+        missed = false;
         list.invalidate();
         set({ ...empty(), campaignId, statusFilter: '' as F });
       },
 
       load: async () => {
         if (!get().campaignId) return;
+        missed = false;
         set({ outdated: false });
         await list.load();
       },
@@ -412,8 +420,24 @@ export function createRecipientsStore<
         if (await list.refresh()) set({ outdated: false });
       },
 
+      watch: () => {
+        watchers += 1;
+        if (watchers === 1 && missed) {
+          missed = false;
+          follow();
+        }
+        let released = false;
+        return () => {
+          if (released) return;
+          released = true;
+          watchers -= 1;
+          if (watchers === 0) stopFollowing();
+        };
+      },
+
       reset: () => {
         stopFollowing();
+        missed = false;
         list.invalidate();
         set({ ...empty(), campaignId: null, statusFilter: '' as F });
       },
@@ -422,6 +446,10 @@ export function createRecipientsStore<
 
   let followTimer: number | null = null;
   let followReadAt = 0;
+  /** Tables on screen that show these rows (the rows follow the campaign only while one is). */
+  let watchers = 0;
+  /** The campaign moved while no table was on screen: the rows are read again once one is. */
+  let missed = false;
 
   function stopFollowing(): void {
     if (followTimer !== null) window.clearTimeout(followTimer);
@@ -432,6 +460,10 @@ export function createRecipientsStore<
   const follow = (): void => {
     const state = useRecipients.getState();
     if (state.status !== 'ready') return;
+    if (watchers === 0) {
+      missed = true;
+      return;
+    }
     if (state.recipients.length > RECIPIENTS_FOLLOWED) {
       if (!state.outdated) useRecipients.setState({ outdated: true });
       return;
@@ -455,8 +487,9 @@ export function createRecipientsStore<
     const campaign = kind.campaignOf(event.data);
     const state = useRecipients.getState();
     if (campaign?.id !== state.campaignId || state.status === 'idle') return;
-    // Its end settles the rows (cancelled ones turn skipped or cancelled): show them as they are.
-    if (isFinal(campaign.status)) {
+    // Its end settles the rows (cancelled ones turn skipped or cancelled): show them as they are
+    // (at once on screen, else once the table is shown again).
+    if (isFinal(campaign.status) && watchers > 0) {
       stopFollowing();
       void state.refresh();
     } else follow();

@@ -20,7 +20,7 @@ import { useRightGate } from '../../components/needs-right.tsx';
 
 /**
  * The campaign a page shows, from its kind's stores: opens it and its recipients (again after a
- * mode or workspace switch reset the stores), closes it when the page goes, and reads the
+ * mode or workspace switch reset the stores), closes both when the page goes, and reads the
  * recipients once `hasStarted` says the campaign has started (sending fixed them).
  */
 export function useCampaignPage<
@@ -52,6 +52,7 @@ export function useCampaignPage<
   const recipientsFor = useRecipients((s) => s.campaignId);
   const recipientsStatus = useRecipients((s) => s.status);
   const loadRecipients = useRecipients((s) => s.load);
+  const resetRecipients = useRecipients((s) => s.reset);
 
   useEffect(() => {
     if (openId !== campaignId) open(campaignId);
@@ -59,7 +60,14 @@ export function useCampaignPage<
   useEffect(() => {
     if (recipientsFor !== campaignId) showRecipients(campaignId);
   }, [campaignId, recipientsFor, showRecipients]);
-  useEffect(() => () => close(), [close]);
+  // Leaving the page lets go of both: nothing is read for a campaign no longer shown.
+  useEffect(
+    () => () => {
+      close();
+      resetRecipients();
+    },
+    [close, resetRecipients],
+  );
 
   const started = campaign !== null && hasStarted(campaign);
   useEffect(() => {

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, type ReactNode } from 'react';
 import type { StoreApi, UseBoundStore } from 'zustand';
 import type { Download } from '../../api/client.ts';
 import { ErrorBanner } from '../../components/error-banner.tsx';
@@ -31,8 +31,9 @@ interface RecipientsCardProps<R extends { id: string; status: string }, F extend
 }
 
 /**
- * Everyone a campaign reaches, virtualised (a campaign may have 100,000), by status: it follows
- * the campaign by itself (the store reads the rows shown again, quietly, as progress arrives), and
+ * Everyone a campaign reaches, virtualised (a campaign may have 100,000), by status: while it is
+ * on screen it follows the campaign by itself (the store reads the rows shown again, quietly, as
+ * progress arrives), and
  * offers a refresh when too many rows are shown to follow.
  */
 export function RecipientsCard<R extends { id: string; status: string }, F extends string>({
@@ -59,6 +60,8 @@ export function RecipientsCard<R extends { id: string; status: string }, F exten
   const loadMore = store((s) => s.loadMore);
   const load = store((s) => s.load);
   const refresh = store((s) => s.refresh);
+  // The rows follow the campaign only while the table is on screen.
+  useEffect(() => store.getState().watch(), [store]);
 
   const loading = status === 'idle' || status === 'loading';
   const count = recipients.length.toLocaleString('en-US');
