@@ -80,7 +80,9 @@ export function ContactList({ onOpen, onMessages, activeId }: ContactListProps) 
           <div role="cell" className="truncate col-optional">
             {contact.email ? (
               <span className="contact-email-cell">
-                <span className="truncate">{contact.email}</span>
+                <span className="truncate" title={contact.email} data-testid="contact-row-email">
+                  {contact.email}
+                </span>
                 <EmailSubscription contact={contact} compact />
               </span>
             ) : (
