@@ -3,12 +3,13 @@ import type { Sealer } from '../secrets.ts';
 import { SEALED_COLUMNS } from '../secrets.ts';
 
 /**
- * Secrets an older Parley kept in the clear (README "Data, backups and security"): provider secrets are sealed, and a
- * created API key stored in an idempotent answer is taken out (its record stays: a replay
- * answers 409 with it). Code, not a SQL migration (SQL cannot encrypt): run at every start in
- * one transaction, before the migrations (so their backup copy holds no plaintext) and after
- * them; values already sealed are left alone, so a second run changes nothing. Tables or columns
- * a database does not have yet are skipped. Returns how many values it changed.
+ * Secrets an older Parley kept in the clear (README "Data, backups and security"): provider
+ * secrets are sealed, and a created API key or a workflow's signing secret stored in an
+ * idempotent answer is taken out (its record stays: a replay answers 409 with it). Code, not a
+ * SQL migration (SQL cannot encrypt): run at every start in one transaction, before the
+ * migrations (so their backup copy holds no plaintext) and after them; values already sealed are
+ * left alone, so a second run changes nothing. Tables or columns a database does not have yet
+ * are skipped. Returns how many values it changed.
  */
 export function sealPlaintextSecrets(db: Db, sealer: Sealer): number {
   const hasColumn = db.prepare('SELECT 1 FROM pragma_table_info(?) WHERE name = ?').pluck();
@@ -36,6 +37,14 @@ export function sealPlaintextSecrets(db: Db, sealer: Sealer): number {
           .prepare(
             `UPDATE idempotency_keys SET body = json_remove(body, '$.key')
              WHERE json_valid(body) AND json_extract(body, '$.key') LIKE 'svc\\_%' ESCAPE '\\'`,
+          )
+          .run().changes;
+        // A created or rotated workflow's answer: its record (with its steps) and `secret`.
+        changed += db
+          .prepare(
+            `UPDATE idempotency_keys SET body = json_remove(body, '$.secret')
+             WHERE json_valid(body) AND json_type(body, '$.steps') = 'array'
+               AND json_extract(body, '$.secret') LIKE 'whsec\\_%' ESCAPE '\\'`,
           )
           .run().changes;
       }

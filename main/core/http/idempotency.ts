@@ -50,9 +50,10 @@ declare module 'fastify' {
     /** Set on async POST routes: their Idempotency-Key is reserved before the handler runs. */
     reservesIdempotencyKey?: boolean;
     /**
-     * The answer holds a secret shown only once (a created API key): what of it is stored for
-     * the key (the secret left out). A replay then answers 409 `idempotency_conflict` with that
-     * in `details`, never the secret (README "Data, backups and security").
+     * The answer holds a secret shown only once (a created API key, a workflow's signing secret):
+     * what of it is stored for the key (the secret left out). A replay then answers 409
+     * `idempotency_conflict` with that in `details`, never the secret (README "Data, backups and
+     * security").
      */
     secretAnswer?: (answer: unknown) => Record<string, unknown>;
   }
@@ -177,7 +178,7 @@ export function registerIdempotency(
     if (reply.request.routeOptions.config.secretAnswer) {
       throw new ApiError(
         'idempotency_conflict',
-        'the first request with this Idempotency-Key succeeded; its answer held a secret that is shown only once, so it is not replayed (details: what it created; revoke it and create another if the secret was lost)',
+        'the first request with this Idempotency-Key succeeded; its answer held a secret that is shown only once, so it is not replayed (details.created: what it made, without the secret; a lost secret is replaced by making a new one: another API key, or a rotated workflow secret)',
         { details: { created: JSON.parse(row.body) as unknown } },
       );
     }

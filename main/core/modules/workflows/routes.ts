@@ -27,6 +27,18 @@ import type { Changer } from './service.ts';
 const who = (req: FastifyRequest): Changer => ({ actor: actorOf(req.principal), address: req.ip });
 
 const tags = ['Workflows'];
+
+/**
+ * The signing secret is shown once (design.md §6: no stored idempotent answer keeps a secret):
+ * under an Idempotency-Key only the workflow's record is kept, and a replay answers 409
+ * `idempotency_conflict` with it in `error.details.created`, as `POST /api/keys` does.
+ */
+const secretAnswer = (answer: unknown): Record<string, unknown> => {
+  const { secret: _secret, ...record } = answer as { secret: string } & Record<string, unknown>;
+  return record;
+};
+const ONCE =
+  'With an `Idempotency-Key`, a replay answers 409 `idempotency_conflict` with the workflow’s record in `error.details.created`, never the secret: rotate the secret if the answer was lost.';
 const runParams = z.object({ runId: z.string().min(1).max(100) });
 
 const STEPS =
@@ -51,12 +63,12 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.post(
     '/workflows',
     {
-      config: { right: 'automation.write' },
+      config: { right: 'automation.write', secretAnswer },
       schema: {
         operationId: 'createWorkflow',
         tags,
         summary: 'Create a workflow (active unless `status: paused` or `draft`)',
-        description: `${STEPS} The answer carries the workflow’s \`secret\`, shown only here.`,
+        description: `${STEPS} The answer carries the workflow’s \`secret\`, shown only here. ${ONCE}`,
         body: workflowBody,
         response: { 201: createdWorkflowSchema },
       },
@@ -235,14 +247,13 @@ export const workflowsRoutes: RegisterRoutes = (app, { workflows }) => {
   app.post(
     '/workflows/:id/secret/rotate',
     {
-      config: { right: 'automation.write', docs: { errors: ['not_found'] } },
+      config: { right: 'automation.write', secretAnswer, docs: { errors: ['not_found'] } },
       schema: {
         operationId: 'rotateWorkflowSecret',
         tags,
         summary:
           'Replace the signing secret of the workflow’s webhook steps; the new one is shown once',
-        description:
-          'The old secret stops signing at once: the webhook steps’ next requests (retries included) carry the new one, so update the receiver with it. The answer is the only place the new `secret` appears. Recorded in the audit trail (`workflow_secret.rotated`), without the secret.',
+        description: `The old secret stops signing at once: the webhook steps’ next requests (retries included) carry the new one, so update the receiver with it. The answer is the only place the new \`secret\` appears. Recorded in the audit trail (\`workflow_secret.rotated\`), without the secret. ${ONCE}`,
         params: idParams,
         response: { 200: createdWorkflowSchema },
       },
