@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Resolver } from '../../main/core/net/outbound.ts';
 import { createOutbound, OutboundError } from '../../main/core/net/outbound.ts';
@@ -251,6 +251,59 @@ describe('outbound HTTP', () => {
     expect((await get()).status).toBe(200);
     expect(served.size).toBe(2);
     expect(rx.got).toHaveLength(3);
+    out.close();
+  });
+
+  it('sends again, on a new connection, what met a pooled connection the server had closed while idle', async () => {
+    const open = new Set<Socket>();
+    const seen: { method: string | undefined; connection: string | undefined; fresh: boolean }[] =
+      [];
+    const rx = await receiver((req, res) => {
+      seen.push({
+        method: req.method,
+        connection: req.headers.connection,
+        fresh: !open.has(req.socket),
+      });
+      open.add(req.socket);
+      req.socket.once('close', () => open.delete(req.socket));
+      res.end(`ok ${req.method}`);
+    });
+    const out = createOutbound();
+    const url = `http://127.0.0.1:${rx.port}/`;
+    const pooledGet = () => out.send({ url, method: 'GET', allowPrivate: true, keepAlive: true });
+    // The server's idle timeout fires: it closes its open connections (the one in the client's
+    // pool) before the next request reaches them, and the client sends at once, before it has
+    // seen the close.
+    const closeIdle = () => {
+      expect(open.size).toBeGreaterThan(0);
+      for (const s of open) s.destroy();
+    };
+
+    expect((await pooledGet()).status).toBe(200);
+    closeIdle();
+    const sent = await out.send({ url, body: 'once', allowPrivate: true, keepAlive: true });
+    expect(String(sent.body)).toBe('ok POST');
+
+    expect((await pooledGet()).status).toBe(200);
+    closeIdle();
+    const stream = await out.stream({ url, method: 'GET', allowPrivate: true, keepAlive: true });
+    let text = '';
+    for await (const chunk of stream.body) text += String(chunk);
+    expect(text).toBe('ok GET');
+
+    // Each request reached the server exactly once (the POST too: nothing of it was written to
+    // the closed connection); the two that met a closed one came again on a new connection of
+    // their own, outside the pool (`connection: close`).
+    expect(rx.got.map((g) => g.body)).toEqual(['', 'once', '', '']);
+    expect(seen).toEqual([
+      { method: 'GET', connection: 'keep-alive', fresh: true },
+      { method: 'POST', connection: 'close', fresh: true },
+      { method: 'GET', connection: 'keep-alive', fresh: true },
+      { method: 'GET', connection: 'close', fresh: true },
+    ]);
+    // The next request is pooled again.
+    expect((await pooledGet()).status).toBe(200);
+    expect(seen[4]).toMatchObject({ connection: 'keep-alive' });
     out.close();
   });
 

@@ -18,10 +18,14 @@ import { bareHostname, classifyAddress, localNameRefusal } from './address.ts';
  * its connections are pooled, one bounded pool per scheme and private-target policy, so a
  * connection opened (and checked) under one policy never carries a request of the other. A
  * pooled connection was checked by the same lookup when it connected and is never re-pointed:
- * reusing it reaches the address that was checked. A request that fails on a pooled connection
- * the server had just closed is not sent again here (it may have been acted on): the caller's
- * retry (a durable job) sends it, on a new connection. User-given URLs (webhooks, workflow
- * steps) connect afresh every time: they are called rarely, to any host.
+ * reusing it reaches the address that was checked. A request given a pooled connection lets
+ * pending I/O run before it writes a byte: a connection the server closed while it sat idle (its
+ * close already here, not yet seen) then fails with nothing of the request written, and the
+ * request goes out once more on a new connection — safe, the server never had it. A pooled
+ * connection that fails after the request was written is reported, not sent again here: the
+ * client cannot tell "closed as it came" from "read and dropped" (it may have been acted on),
+ * so the caller's retry (a durable job) or exactly-once rules decide. User-given URLs
+ * (webhooks, workflow steps) connect afresh every time: they are called rarely, to any host.
  */
 
 /** Resolves a host name to every address it has; injectable so tests can play DNS. */
@@ -246,9 +250,40 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
     async send(req: OutboundRequest): Promise<OutboundResponse> {
       const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
       const maxBytes = req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-      const request = open(req);
       return new Promise<OutboundResponse>((resolvePromise, reject) => {
         let settled = false;
+        const request = exchange(req, {
+          error: (e) => settle(() => reject(asOutboundError(e))),
+          close: () => req.signal?.removeEventListener('abort', abort),
+          response: (res) => {
+            const chunks: Buffer[] = [];
+            let size = 0;
+            const done = (truncated: boolean) =>
+              settle(() =>
+                resolvePromise({
+                  status: res.statusCode ?? 0,
+                  headers: res.headers,
+                  body: Buffer.concat(chunks, size),
+                  truncated,
+                }),
+              );
+            res.on('data', (chunk: Buffer) => {
+              if (settled) return;
+              const room = maxBytes - size;
+              if (chunk.length <= room) {
+                chunks.push(chunk);
+                size += chunk.length;
+                return;
+              }
+              chunks.push(chunk.subarray(0, room));
+              size = maxBytes;
+              done(true);
+              request.destroy();
+            });
+            res.on('end', () => done(false));
+            res.on('error', (e) => settle(() => reject(new OutboundError('network', e.message))));
+          },
+        });
         const timer = setTimeout(() => {
           settle(() =>
             reject(new OutboundError('timeout', `no answer within ${timeoutMs / 1000} s`)),
@@ -267,41 +302,6 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
         };
         if (req.signal?.aborted) abort();
         req.signal?.addEventListener('abort', abort, { once: true });
-        request.on('close', () => req.signal?.removeEventListener('abort', abort));
-        request.on('error', (e: NodeJS.ErrnoException) =>
-          settle(() =>
-            reject(e instanceof OutboundError ? e : new OutboundError('network', e.message)),
-          ),
-        );
-        request.on('response', (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          const done = (truncated: boolean) =>
-            settle(() =>
-              resolvePromise({
-                status: res.statusCode ?? 0,
-                headers: res.headers,
-                body: Buffer.concat(chunks, size),
-                truncated,
-              }),
-            );
-          res.on('data', (chunk: Buffer) => {
-            if (settled) return;
-            const room = maxBytes - size;
-            if (chunk.length <= room) {
-              chunks.push(chunk);
-              size += chunk.length;
-              return;
-            }
-            chunks.push(chunk.subarray(0, room));
-            size = maxBytes;
-            done(true);
-            request.destroy();
-          });
-          res.on('end', () => done(false));
-          res.on('error', (e) => settle(() => reject(new OutboundError('network', e.message))));
-        });
-        writeBody(request, req.body);
       });
     },
 
@@ -312,12 +312,28 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
      */
     async stream(req: OutboundRequest): Promise<OutboundStream> {
       const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-      const request = open(req);
       return new Promise<OutboundStream>((resolvePromise, reject) => {
-        let answered = false;
+        let answer: http.IncomingMessage | undefined;
+        const request = exchange(req, {
+          error: (e) => {
+            // The request's own failure (timeout, abort) reaches the reader through the body.
+            if (answer) return answer.destroy(e);
+            clearTimeout(timer);
+            reject(asOutboundError(e));
+          },
+          close: () => {
+            clearTimeout(timer);
+            req.signal?.removeEventListener('abort', abort);
+          },
+          response: (res) => {
+            answer = res;
+            res.on('end', () => clearTimeout(timer));
+            resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body: res });
+          },
+        });
         const fail = (e: Error) => {
-          const err = e instanceof OutboundError ? e : new OutboundError('network', e.message);
-          if (!answered) reject(err);
+          const err = asOutboundError(e);
+          if (!answer) reject(err);
           request.destroy(err);
         };
         const timer = setTimeout(
@@ -328,24 +344,6 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
           fail(new OutboundError('network', 'aborted: the core is shutting down'));
         if (req.signal?.aborted) abort();
         req.signal?.addEventListener('abort', abort, { once: true });
-        request.on('close', () => {
-          clearTimeout(timer);
-          req.signal?.removeEventListener('abort', abort);
-        });
-        request.on('error', (e: NodeJS.ErrnoException) => {
-          if (!answered) {
-            clearTimeout(timer);
-            reject(e instanceof OutboundError ? e : new OutboundError('network', e.message));
-          }
-        });
-        request.on('response', (res) => {
-          answered = true;
-          // The request's own failure (timeout, abort) reaches the reader through the body.
-          request.on('error', (e) => res.destroy(e));
-          res.on('end', () => clearTimeout(timer));
-          resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body: res });
-        });
-        writeBody(request, req.body);
       });
     },
 
@@ -355,6 +353,61 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
       pools.clear();
     },
   };
+
+  /**
+   * Opens the request and writes its body; the handlers hear the exchange's answer, its failure
+   * and its end. On a pooled connection the body waits until pending I/O has run (two turns of
+   * the loop, a full poll between them): a connection the server closed while idle then fails
+   * before a byte was written, and the request is made once more on a new connection. Anything
+   * else (a failure after writing, after an answer began, or of that second request) goes to
+   * `error`. Returns the request in flight, for the caller to destroy (timeout, abort, truncation).
+   */
+  function exchange(
+    req: OutboundRequest,
+    on: {
+      response(res: http.IncomingMessage): void;
+      error(e: Error): void;
+      close(): void;
+    },
+  ): { destroy(e?: Error): void } {
+    let current: http.ClientRequest;
+    let stopped = false;
+    const begin = (fresh: boolean) => {
+      const request = open(req, fresh);
+      current = request;
+      let written = false;
+      let failed = false;
+      let answered = false;
+      request.on('error', (e) => {
+        if (failed) return;
+        failed = true;
+        if (!stopped && !fresh && !written && !answered && request.reusedSocket) begin(true);
+        else on.error(e);
+      });
+      request.on('response', (res) => {
+        answered = true;
+        on.response(res);
+      });
+      request.on('close', () => {
+        if (request === current) on.close();
+      });
+      const write = () => {
+        if (failed || stopped) return;
+        written = true;
+        writeBody(request, req.body);
+      };
+      // `reusedSocket` is set as the pool hands over an idle connection, inside `request()`.
+      if (request.reusedSocket) setImmediate(() => setImmediate(write));
+      else write();
+    };
+    begin(false);
+    return {
+      destroy(e?: Error) {
+        stopped = true;
+        current.destroy(e);
+      },
+    };
+  }
 
   /**
    * The keep-alive pool for a scheme under a private-target policy: a connection opened (and
@@ -381,7 +434,7 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
    * Opens a request under the policy (the IP-literal check here, names in the lookup, which a
    * pool's agent calls for every connection it opens).
    */
-  function open(req: OutboundRequest): http.ClientRequest {
+  function open(req: OutboundRequest, fresh: boolean): http.ClientRequest {
     const url = parseTarget(req.url);
     const host = bareHostname(url);
     // Node connects to IP literals without calling `lookup`, so they are checked here.
@@ -402,13 +455,16 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
       headers:
         length === null ? { ...req.headers } : { ...req.headers, 'content-length': String(length) },
       ...(url.username ? { auth: `${decoded(url.username)}:${decoded(url.password)}` } : {}),
-      // Without keepAlive every request connects afresh; with it, a pooled connection was
-      // checked under this same policy (one pool per policy).
-      agent: req.keepAlive ? pool(url.protocol === 'https:', req.allowPrivate) : false,
+      // Without keepAlive (or `fresh`) every request connects afresh; with it, a pooled
+      // connection was checked under this same policy (one pool per policy).
+      agent: req.keepAlive && !fresh ? pool(url.protocol === 'https:', req.allowPrivate) : false,
       lookup: guardedLookup(req.allowPrivate),
     });
   }
 }
+
+const asOutboundError = (e: Error) =>
+  e instanceof OutboundError ? e : new OutboundError('network', e.message);
 
 function writeBody(request: http.ClientRequest, body: OutboundRequest['body']) {
   if (body === undefined || typeof body === 'string' || Buffer.isBuffer(body)) {
