@@ -97,9 +97,22 @@ parentPort.on('message', (m) => {
 
 type WriterAnswer = { id: number; ok: boolean; sha256?: string; message?: string; code?: string };
 
-/** The one writer thread of a store, started on first use and again after it failed. */
+/** The store was stopped (the core is shutting down): it takes no more files. */
+export class MediaStoreStopped extends Error {
+  constructor() {
+    super('the media store is stopped: the core is shutting down');
+    this.name = 'MediaStoreStopped';
+  }
+}
+
+/**
+ * The one writer thread of a store, started on first use and again after it failed; never
+ * after `stop()`: a write is then refused (MediaStoreStopped) and an abort removes the
+ * temporary file here, on the main thread.
+ */
 function fileWriter() {
   let worker: Worker | null = null;
+  let stopped = false;
   let nextId = 1;
   const waiting = new Map<
     number,
@@ -137,6 +150,11 @@ function fileWriter() {
       bytes?: Buffer;
       end?: boolean;
     }): Promise<{ sha256?: string }> {
+      if (stopped) {
+        if (message.op === 'write') throw new MediaStoreStopped();
+        fs.rmSync(message.path, { force: true });
+        return {};
+      }
       const w = (worker ??= start());
       const answer = await new Promise<WriterAnswer>((resolve, reject) => {
         if (waiting.size === 0) w.ref();
@@ -153,7 +171,11 @@ function fileWriter() {
       }
       return answer;
     },
+    get stopped() {
+      return stopped;
+    },
     async stop() {
+      stopped = true;
       const w = worker;
       worker = null;
       if (w) await w.terminate();
@@ -186,6 +208,7 @@ export function mediaStore(dataDir: string) {
       limit: number,
       limitFor?: (head: Buffer) => Promise<number>,
     ): Promise<PendingFile> {
+      if (writer.stopped) throw new MediaStoreStopped();
       if (!dirReady) {
         privateDir.ensure(dir);
         dirReady = true;
@@ -272,7 +295,10 @@ export function mediaStore(dataDir: string) {
       };
     },
 
-    /** Ends the writer thread (the core stopping). */
+    /**
+     * Ends the writer thread (the core stopping). A transfer still in flight fails and its
+     * temporary file goes; later ones are refused (MediaStoreStopped).
+     */
     stop: () => writer.stop(),
 
     /** Removes a stored file (retention, once no record needs it). */
