@@ -77,8 +77,15 @@ export const RIGHTS = [
   'email_settings.read',
   /** The SMTP server and its check: the settings aim the core at a host. */
   'email_settings.manage',
-  /** The simulated channel's controls. */
+  /** The simulated channel's controls: a customer writing in, a review, reading its settings. */
   'simulator',
+  /**
+   * Changing the simulator's settings (`PUT /api/simulator/settings`): its tier and throughput
+   * also pace a live workspace the simulated channel serves, and its approval wait holds live
+   * templates, so it is an administrator's (README "Members and roles") — or a test key's, which
+   * an admin made (the simulator's routes are a test key's, README "The simulator").
+   */
+  'simulator.manage',
 ] as const;
 export type Right = (typeof RIGHTS)[number];
 
@@ -139,11 +146,13 @@ export const PERMISSIONS: Readonly<Record<Right, readonly Role[]>> = {
   'email_settings.read': BUILDERS,
   'email_settings.manage': ADMINS,
   simulator: ALL,
+  'simulator.manage': BUILDERS,
 };
 
 /** Rights that hold in one environment only, whoever asks. */
 export const RIGHT_ENVIRONMENT: Readonly<Partial<Record<Right, Environment>>> = {
   simulator: 'test',
+  'simulator.manage': 'test',
   'channel.read': 'live',
   'channel.manage': 'live',
 };

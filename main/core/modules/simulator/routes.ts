@@ -175,11 +175,13 @@ export const simulatorRoutes: RegisterRoutes = (
   app.put(
     '/api/simulator/settings',
     {
-      config: { right: 'simulator' },
+      config: { right: 'simulator.manage' },
       schema: {
         operationId: 'updateSimulatorSettings',
         tags,
         summary: 'Change any subset of the simulator’s settings',
+        description:
+          'For admins and test keys (an agent reads them but may not change them: 403 `forbidden`, `details.requires: simulator.manage`). The messaging tier and throughput are the business account’s, so they also pace live sends while the simulated channel serves live mode, and `approvalWaitMs` holds live templates after approval.',
         body: simulatorSettingsPatch,
         response: { 200: simulatorSettingsSchema },
       },
