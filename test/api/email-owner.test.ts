@@ -15,7 +15,8 @@ const HTML =
   '<p>Hi {{contact.firstName}}</p><p><a href="https://acme.example/sale">Sale</a> · <a href="https://acme.example/faq?x=1&amp;y=2">FAQ</a> · <a href="mailto:help@acme.example">Mail us</a></p>';
 
 async function launched(emails: string[], campaign: Record<string, unknown> = {}) {
-  t = await makeCore({ clock: manualClock() });
+  const clock = manualClock();
+  t = await makeCore({ clock });
   const key = t.key('test');
   const c = await emailCampaign(t, key, emails, { html: HTML, fromName: 'Acme Shop', ...campaign });
   expect((await c.launch()).status).toBe(200);
@@ -23,7 +24,7 @@ async function launched(emails: string[], campaign: Record<string, unknown> = {}
   const messages = (await t.request('GET', `/v1/email/campaigns/${c.id}/recipients`, { key })).body
     .data as { id: string; to: string; status: string }[];
   const byAddress = new Map(messages.map((m) => [m.to, m.id]));
-  return { key, ...c, byAddress };
+  return { key, clock, ...c, byAddress };
 }
 
 const click = (key: string, messageId: string, url?: string) =>
@@ -211,6 +212,7 @@ describe('the branded unsubscribe page and Resubscribe', () => {
     });
     expect(out.statusCode).toBe(200);
     expect(out.body).toContain('You are unsubscribed');
+    expect(out.body).toContain('undo it within an hour');
     expect(out.body).toContain(`action="${token}/resubscribe"`);
     expect((await get()).counts.unsubscribed).toBe(1);
 
@@ -252,5 +254,139 @@ describe('the branded unsubscribe page and Resubscribe', () => {
       url: '/e/u/AAAAAAAAAAAAAAAAAAAAAAAAAAA/resubscribe',
     });
     expect(bad.statusCode).toBe(404);
+  });
+
+  const tokenOf = (messageId: string) =>
+    (
+      t.core.db.prepare('SELECT token FROM email_messages WHERE id = ?').get(messageId) as {
+        token: string;
+      }
+    ).token;
+  const post = (url: string) =>
+    t.core.app.inject({
+      method: 'POST',
+      url,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+  const emailEvents = () =>
+    (
+      t.core.db
+        .prepare(`SELECT type FROM events WHERE type LIKE 'email.%' ORDER BY rowid`)
+        .all() as { type: string }[]
+    ).map((e) => e.type);
+  const optedOut = () =>
+    t.core.db.prepare('SELECT email_unsubscribed_at FROM contacts').pluck().get() !== null;
+
+  /** A second campaign to the same list, launched and sent; its email to ann. */
+  async function secondCampaign(key: string, groupId: string) {
+    const b = await t.request('POST', '/v1/email/campaigns', {
+      key,
+      body: {
+        name: 'Later',
+        subject: 'Later',
+        fromEmail: 'news@acme.example',
+        fromName: 'Acme Shop',
+        html: '<p>Later</p>',
+        audience: { groupId },
+      },
+    });
+    expect(
+      (await t.request('POST', `/v1/email/campaigns/${b.body.id}/launch`, { key, body: {} }))
+        .status,
+    ).toBe(200);
+    await t.core.services.scheduler.runDue();
+    const rows = (await t.request('GET', `/v1/email/campaigns/${b.body.id}/recipients`, { key }))
+      .body.data as { id: string }[];
+    return {
+      id: b.body.id as string,
+      message: rows[0]!.id,
+      get: async () =>
+        (await t.request('GET', `/v1/email/campaigns/${b.body.id}`, { key })).body as {
+          counts: { unsubscribed: number };
+        },
+    };
+  }
+
+  it('undoes only within an hour of this link’s own unsubscribe; later it says how to get the emails again', async () => {
+    const { byAddress, get, clock } = await launched(['ann@example.com']);
+    const url = `/e/u/${tokenOf(byAddress.get('ann@example.com')!)}`;
+    expect((await post(url)).statusCode).toBe(200);
+    clock.advance(60 * 60 * 1000 + 1);
+
+    const page = await t.core.app.inject({ method: 'GET', url });
+    expect(page.body).toContain('You are unsubscribed');
+    expect(page.body).not.toContain('/resubscribe');
+    expect(page.body).toContain('use the link in a newer email from Acme Shop');
+    expect(page.body).toContain('contact Acme Shop (news@acme.example)');
+    const late = await post(`${url}/resubscribe`);
+    expect(late.statusCode).toBe(403);
+    expect(late.body).toContain('cannot subscribe the address again');
+    expect(optedOut()).toBe(true);
+    expect((await get()).counts.unsubscribed).toBe(1);
+    expect(emailEvents()).toEqual(['email.unsubscribed']);
+  });
+
+  it('an older email’s link neither re-enrols an address opted out elsewhere nor unsubscribes it twice', async () => {
+    const { key, byAddress, groupId, get } = await launched(['ann@example.com']);
+    const old = `/e/u/${tokenOf(byAddress.get('ann@example.com')!)}`;
+    const b = await secondCampaign(key, groupId);
+    const newer = `/e/u/${tokenOf(b.message)}`;
+
+    // Ann opts out through the newer email; the older one (forwarded, archived) is still out there.
+    expect((await post(newer)).statusCode).toBe(200);
+    const page = await t.core.app.inject({ method: 'GET', url: old });
+    expect(page.body).toContain('You are unsubscribed');
+    expect(page.body).not.toContain('/resubscribe');
+    expect((await post(`${old}/resubscribe`)).statusCode).toBe(403);
+    expect(optedOut()).toBe(true);
+
+    // Its one-click fires later (C3): nothing changes, so no second event or audit entry, and
+    // the older email still cannot undo an opt-out it did not make.
+    expect((await post(old)).body).toContain('You are unsubscribed');
+    expect(emailEvents()).toEqual(['email.unsubscribed']);
+    expect(
+      t.core.db
+        .prepare(`SELECT count(*) FROM audit WHERE action = 'email.unsubscribed'`)
+        .pluck()
+        .get(),
+    ).toBe(1);
+    expect((await get()).counts.unsubscribed).toBe(0);
+    expect((await b.get()).counts.unsubscribed).toBe(1);
+    expect((await post(`${old}/resubscribe`)).statusCode).toBe(403);
+    expect(optedOut()).toBe(true);
+  });
+
+  it('a resubscribe leaves other campaigns’ unsubscribes as history and reports the campaign it moved', async () => {
+    const { key, id, byAddress, groupId, get, clock } = await launched(['ann@example.com']);
+    expect((await post(`/e/u/${tokenOf(byAddress.get('ann@example.com')!)}`)).statusCode).toBe(200);
+    // The team puts Ann back on the list; she gets a later campaign and opts out through it.
+    t.core.db.prepare('UPDATE contacts SET email_unsubscribed_at = NULL').run();
+    const b = await secondCampaign(key, groupId);
+    const url = `/e/u/${tokenOf(b.message)}`;
+    expect((await post(url)).statusCode).toBe(200);
+    expect((await b.get()).counts.unsubscribed).toBe(1);
+
+    expect((await post(`${url}/resubscribe`)).statusCode).toBe(303);
+    expect(optedOut()).toBe(false);
+    expect((await b.get()).counts.unsubscribed).toBe(0);
+    // The first campaign's funnel is history: still 1, its email still marked.
+    expect((await get()).counts.unsubscribed).toBe(1);
+    expect(
+      t.core.db
+        .prepare('SELECT unsubscribed_at FROM email_messages WHERE id = ?')
+        .pluck()
+        .get(byAddress.get('ann@example.com')),
+    ).not.toBeNull();
+    // The moved campaign reports it (progress is at most once a second per campaign).
+    clock.advance(2000);
+    await t.core.services.scheduler.runDue();
+    const progress = (
+      t.core.db
+        .prepare(`SELECT data FROM events WHERE type = 'email_campaign.progress' ORDER BY rowid`)
+        .all() as { data: string }[]
+    ).map((e) => JSON.parse(e.data) as { campaignId: string; counts: { unsubscribed: number } });
+    expect(progress.filter((p) => p.campaignId === b.id).at(-1)!.counts.unsubscribed).toBe(0);
+    expect(progress.filter((p) => p.campaignId === id).at(-1)!.counts.unsubscribed).toBe(1);
   });
 });

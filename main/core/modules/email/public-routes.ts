@@ -88,17 +88,27 @@ function subscriptionPage(
   token: string,
   who: Target,
   state: 'ask' | 'unsubscribed' | 'resubscribed',
+  status = 200,
 ) {
   const sender = { name: who.senderName, email: who.senderEmail };
   const from = escape(who.senderName ?? who.senderEmail ?? 'this sender');
+  const contact =
+    who.senderEmail && who.senderName
+      ? `${escape(who.senderName)} (${escape(who.senderEmail)})`
+      : escape(who.senderEmail ?? who.senderName ?? 'the sender');
   // Relative actions: the page may sit behind a public URL with a path of its own.
   const unsubscribeForm = `<form method="post" action="${token}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`;
   if (state === 'unsubscribed') {
+    // Only this email's own, recent unsubscribe can be undone here (RESUBSCRIBE_WINDOW_MS): an
+    // old or forwarded email cannot re-enrol the address.
+    const undo = who.canResubscribe
+      ? `<p>Unsubscribed by mistake? You can undo it within an hour.</p><form method="post" action="${token}/resubscribe"><button type="submit" class="secondary">Resubscribe</button></form>`
+      : `<p>This link cannot subscribe the address again: an unsubscribe can be undone only within an hour, from the email it was made in. To get these emails again, use the link in a newer email from ${from}, or contact ${contact}.</p>`;
     return page(
       reply,
-      200,
+      status,
       'You are unsubscribed',
-      `<p class="done">Done: ${escape(who.address)} will not get campaign emails from ${from} any more.</p><p>Unsubscribed by mistake? You can undo it.</p><form method="post" action="${token}/resubscribe"><button type="submit" class="secondary">Resubscribe</button></form>`,
+      `<p class="done">Done: ${escape(who.address)} will not get campaign emails from ${from} any more.</p>${undo}`,
       { sender },
     );
   }
@@ -197,14 +207,20 @@ export function registerEmailPublicRoutes(
     },
   );
 
-  // "Resubscribe" undoes the unsubscribe, then shows the page again (post, redirect, get: a
-  // reload does not post twice).
+  // "Resubscribe" undoes this email's recent unsubscribe, then shows the page again (post,
+  // redirect, get: a reload does not post twice). Otherwise the unsubscribed page says how to
+  // get these emails again (403).
   app.post<{ Params: { token: string } }>(
     '/e/u/:token/resubscribe',
     { config: { right: 'public' }, schema: { hide: true } },
     async (req, reply) => {
-      if (!email.resubscribe(req.params.token)) {
+      const result = email.resubscribe(req.params.token);
+      if (result === 'unknown') {
         return page(reply, 404, 'Link not found', '<p>This link is not valid.</p>');
+      }
+      if (result === 'refused') {
+        const who = email.unsubscribeTarget(req.params.token)!;
+        return subscriptionPage(reply, req.params.token, who, 'unsubscribed', 403);
       }
       return reply
         .header('cache-control', 'no-store')

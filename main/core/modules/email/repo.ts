@@ -267,9 +267,10 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
   const totalClicks = db
     .prepare('SELECT coalesce(sum(clicks), 0) FROM email_link_clicks WHERE campaign_id = ?')
     .pluck();
+  // When this email's link opted the address out (a later opt-out through it after a
+  // resubscribe is the new time: the undo window runs from it).
   const unsubscribe = db.prepare(
-    `UPDATE email_messages SET unsubscribed_at = coalesce(unsubscribed_at, @at), updated_at = @at
-     WHERE id = @id`,
+    `UPDATE email_messages SET unsubscribed_at = @at, updated_at = @at WHERE id = @id`,
   );
   // An unsubscribe is for the address: every contact of the scope with it stops getting email.
   const unsubscribeContact = db.prepare(
@@ -285,23 +286,21 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
        SELECT id FROM contacts WHERE workspace_id = @workspaceId AND environment = @environment
          AND lower(trim(email)) = lower(trim(@address)))`,
   );
-  // A resubscribe undoes the unsubscribe for the address (the email and every contact with it).
+  // A resubscribe undoes this email's unsubscribe (its campaign's count goes back down); other
+  // emails' unsubscribes stay as history, their campaigns' counts with them.
   const resubscribe = db.prepare(
     `UPDATE email_messages SET unsubscribed_at = NULL, updated_at = @at
-     WHERE workspace_id = @workspaceId AND environment = @environment
-       AND unsubscribed_at IS NOT NULL AND lower(trim(to_address)) = lower(trim(@address))`,
+     WHERE id = @id AND unsubscribed_at IS NOT NULL`,
   );
   const resubscribeContact = db.prepare(
     `UPDATE contacts SET email_unsubscribed_at = NULL
      WHERE workspace_id = @workspaceId AND environment = @environment
        AND lower(trim(email)) = lower(trim(@address))`,
   );
-  const addressUnsubscribed = db
-    .prepare(
-      `SELECT count(*) FROM contacts WHERE workspace_id = ? AND environment = ?
-         AND lower(trim(email)) = lower(trim(?)) AND email_unsubscribed_at IS NOT NULL`,
-    )
-    .pluck();
+  const addressState = db.prepare(
+    `SELECT count(*) AS contacts, count(email_unsubscribed_at) AS unsubscribed FROM contacts
+     WHERE workspace_id = ? AND environment = ? AND lower(trim(email)) = lower(trim(?))`,
+  );
   const groupName = db
     .prepare(
       'SELECT name FROM contact_groups WHERE workspace_id = ? AND environment = ? AND id = ?',
@@ -391,8 +390,12 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
         last_at: number;
       }[],
     totalClicks: (campaignId: string) => totalClicks.get(campaignId) as number,
-    unsubscribe(m: EmailMessageRow, at: number) {
-      unsubscribe.run({ id: m.id, at });
+    /**
+     * Opts the address out (every contact with it; campaigns on their way skip it). `own`: this
+     * email's link did it (the address was not out yet), so the email records when.
+     */
+    unsubscribe(m: EmailMessageRow, at: number, own: boolean) {
+      if (own) unsubscribe.run({ id: m.id, at });
       const who = {
         workspaceId: m.workspace_id,
         environment: m.environment,
@@ -402,19 +405,24 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
       unsubscribeContact.run(who);
       cancelUnsubscribed.run(who);
     },
-    /** Undoes an unsubscribe of the address in the email's scope; the emails it touched. */
-    resubscribe(m: EmailMessageRow, at: number): number {
-      const scope = {
+    /**
+     * Undoes this email's unsubscribe: the address's contacts get email again; other emails'
+     * unsubscribes stay as they were. Whether this email's own record changed.
+     */
+    resubscribe(m: EmailMessageRow, at: number): boolean {
+      resubscribeContact.run({
         workspaceId: m.workspace_id,
         environment: m.environment,
         address: m.to_address,
-      };
-      resubscribeContact.run(scope);
-      return resubscribe.run({ ...scope, at }).changes;
+      });
+      return resubscribe.run({ id: m.id, at }).changes > 0;
     },
-    /** Whether a contact of the scope with this address is unsubscribed from email. */
-    addressUnsubscribed: (scope: Scope, address: string) =>
-      (addressUnsubscribed.get(scope.workspaceId, scope.environment, address) as number) > 0,
+    /** How many contacts of the scope have this address, and how many of them are opted out. */
+    addressState: (scope: Scope, address: string) =>
+      addressState.get(scope.workspaceId, scope.environment, address) as {
+        contacts: number;
+        unsubscribed: number;
+      },
     groupName: (scope: Scope, id: string) =>
       (groupName.get(scope.workspaceId, scope.environment, id) as string | undefined) ?? null,
     cancelPending: (campaignId: string, at: number) => cancelPending.run(at, campaignId).changes,

@@ -12,6 +12,13 @@ import type { EmailDeps } from './service.ts';
 import type { EmailSettingsPart } from './settings.ts';
 
 /**
+ * How long after an email's link opted its address out that link may undo it ("Unsubscribed by
+ * mistake?"). Later, or through another email's link, a resubscribe is refused: an old or
+ * forwarded email must not re-enrol an address that opted out.
+ */
+export const RESUBSCRIBE_WINDOW_MS = 60 * 60 * 1000;
+
+/**
  * Public tracking (README "Email", Deliverability): opens, clicks and unsubscribes, reached
  * through a recipient's unguessable token without an API key; each moves its campaign's counts.
  */
@@ -35,6 +42,20 @@ export function emailTracking(
       return name ? `the list “${name}”` : 'a list';
     }
     return 'a selection of contacts';
+  }
+
+  /**
+   * Whether the email's address is opted out of campaign email now: a contact of the scope with
+   * it is (what later launches read); with no such contact, whether this email's link did it.
+   */
+  function addressOut(m: EmailMessageRow): boolean {
+    const a = repo.addressState(scopeOf(m), m.to_address);
+    return a.unsubscribed > 0 || (a.contacts === 0 && m.unsubscribed_at !== null);
+  }
+
+  /** Whether this email's own unsubscribe is recent enough for its link to undo it. */
+  function canUndo(m: EmailMessageRow, now: number): boolean {
+    return m.unsubscribed_at !== null && now - m.unsubscribed_at <= RESUBSCRIBE_WINDOW_MS;
   }
 
   /** The event and the audit entry of an unsubscribe or a resubscribe (the recipient did it). */
@@ -160,11 +181,12 @@ export function emailTracking(
       const c = m.campaign_id ? repo.campaign(m.campaign_id) : undefined;
       const scope = scopeOf(m);
       const s = settings.row(scope);
-      const unsubscribed =
-        m.unsubscribed_at !== null || repo.addressUnsubscribed(scope, m.to_address);
+      const done = addressOut(m);
       return {
         address: m.to_address,
-        done: unsubscribed,
+        done,
+        /** Whether the page offers "Resubscribe": this link opted the address out, recently. */
+        canResubscribe: done && canUndo(m, clock.now()),
         senderName: c?.from_name ?? m.from_name ?? s.default_from_name ?? null,
         senderEmail: c?.from_email ?? m.from_email ?? s.default_from_email ?? null,
         audience: c ? audienceWords(scope, JSON.parse(c.audience) as CampaignTarget) : null,
@@ -176,31 +198,39 @@ export function emailTracking(
         .transaction(() => {
           const m = repo.byToken(token);
           if (!m) return false;
-          const was = m.unsubscribed_at !== null;
-          repo.unsubscribe(m, clock.now());
-          if (m.campaign_id) progress(repo.campaign(m.campaign_id)!);
-          if (!was) subscriptionChanged(m, 'unsubscribed');
+          // Already out (through this email or another): nothing changes, so no event, and this
+          // email's record stays as it is (its link cannot undo an opt-out it did not make).
+          const was = addressOut(m);
+          repo.unsubscribe(m, clock.now(), !was);
+          if (!was) {
+            if (m.campaign_id) progress(repo.campaign(m.campaign_id)!);
+            subscriptionChanged(m, 'unsubscribed');
+          }
           return true;
         })
         .immediate();
     },
 
     /**
-     * "Resubscribe" on the unsubscribe page: the address gets campaign email again (the
-     * contacts with it are recipients of later launches; campaigns that skipped it meanwhile
-     * stay as they went). Evented and audited like the unsubscribe. False for an unknown token.
+     * "Resubscribe" on the unsubscribe page, within RESUBSCRIBE_WINDOW_MS of this email's own
+     * unsubscribe: the address gets campaign email again (the contacts with it are recipients of
+     * later launches; campaigns that skipped it meanwhile stay as they went), and this email's
+     * campaign counts one unsubscribe less. Other emails' unsubscribes stay as history. Evented
+     * and audited like the unsubscribe. `subscribed`: nothing to undo (the address is not out);
+     * `refused`: out, but not recently through this link; `unknown`: no such token.
      */
-    resubscribe(token: string): boolean {
+    resubscribe(token: string): 'resubscribed' | 'subscribed' | 'refused' | 'unknown' {
       return db
         .transaction(() => {
           const m = repo.byToken(token);
-          if (!m) return false;
-          const wasOut =
-            m.unsubscribed_at !== null || repo.addressUnsubscribed(scopeOf(m), m.to_address);
-          repo.resubscribe(m, clock.now());
-          if (m.campaign_id) progress(repo.campaign(m.campaign_id)!);
+          if (!m) return 'unknown';
+          const wasOut = addressOut(m);
+          if (!canUndo(m, clock.now())) return wasOut ? 'refused' : 'subscribed';
+          if (repo.resubscribe(m, clock.now()) && m.campaign_id) {
+            progress(repo.campaign(m.campaign_id)!);
+          }
           if (wasOut) subscriptionChanged(m, 'resubscribed');
-          return true;
+          return 'resubscribed';
         })
         .immediate();
     },
