@@ -7,24 +7,43 @@ import { apiPost, createApiKey, expect, signInLink, test, waitForLiveUpdates } f
 const RECIPIENTS = 120;
 const phoneOf = customerPhone;
 
-/** An approved template, a group of RECIPIENTS contacts, and a channel slow enough to pause. */
-async function seed(request: APIRequestContext, key: string): Promise<void> {
+/**
+ * An approved template, a group of RECIPIENTS contacts, and a channel slow enough to pause.
+ * Returns the group's id.
+ */
+async function seed(request: APIRequestContext, key: string): Promise<string> {
   // 20 messages a second: the campaign takes a few seconds, long enough to pause it.
-  await seedCampaignAudience(request, key, {
+  return seedCampaignAudience(request, key, {
     recipients: RECIPIENTS,
     settings: { throughputMps: 20, deliveryLatencyMs: 50, readLatencyMs: 100 },
   });
 }
 
+/** A draft of the spring sale called `name` to the group, with `code`; its id. */
+async function draftSpringSale(
+  request: APIRequestContext,
+  key: string,
+  groupId: string,
+  name: string,
+  code: string,
+): Promise<string> {
+  const campaign = await apiPost(request, key, '/campaigns', {
+    name,
+    templateName: 'spring_sale',
+    variables: { '1': '{{contact.name}}', '2': code },
+    target: { groupId },
+  });
+  return campaign.id as string;
+}
+
 /** `seed`, with the channel at full speed; the audience group's id. */
 async function seedFast(request: APIRequestContext, key: string): Promise<string> {
-  await seed(request, key);
+  const groupId = await seed(request, key);
   await request.put('/api/simulator/settings', {
     headers: { 'X-API-Key': key },
     data: { throughputMps: 1000 },
   });
-  const groups = await request.get('/api/contacts/groups', { headers: { 'X-API-Key': key } });
-  return ((await groups.json()) as { data: { id: string }[] }).data[0]!.id;
+  return groupId;
 }
 
 test('a campaign is created for a group, launched, paused, resumed and followed live to the end', async ({
@@ -254,13 +273,7 @@ test('a campaign paused before its scheduled start offers Resume now and Resched
 }) => {
   const key = await createApiKey(server, 'test', 'e2e-campaigns-resume');
   const groupId = await seedFast(request, key);
-  const campaign = await apiPost(request, key, '/campaigns', {
-    name: 'Weekend',
-    templateName: 'spring_sale',
-    variables: { '1': '{{contact.name}}', '2': 'WEEKEND' },
-    target: { groupId },
-  });
-  const id = campaign.id as string;
+  const id = await draftSpringSale(request, key, groupId, 'Weekend', 'WEEKEND');
   const hour = 3600_000;
   await apiPost(request, key, '/campaigns/launch', {
     id,
@@ -304,4 +317,73 @@ test('a campaign paused before its scheduled start offers Resume now and Resched
   await expect(status).toHaveText('Completed', { timeout: 20_000 });
   await expect(detail.getByTestId('campaign-reschedule')).toHaveCount(0);
   expect((await read()).scheduledFor).toBeNull();
+});
+
+test('the recipients table reads nothing once its page is left, while the campaign runs to its end', async ({
+  page,
+  request,
+  server,
+}) => {
+  const key = await createApiKey(server, 'test', 'e2e-campaigns-left');
+  // It runs for a few seconds, sending progress all along.
+  const groupId = await seed(request, key);
+  const id = await draftSpringSale(request, key, groupId, 'Left behind', 'SPRING20');
+  // Launched (its recipients fixed) and held while its page is opened.
+  await apiPost(request, key, '/campaigns/launch', { id });
+  await apiPost(request, key, '/campaigns/pause', { id });
+
+  let recipientReads = 0;
+  page.on('request', (r) => {
+    if (r.method() === 'GET' && r.url().includes(`/campaigns/${id}/recipients`)) recipientReads++;
+  });
+
+  await page.goto(`/#/campaigns/${id}`);
+  await waitForLiveUpdates(page);
+  const detail = page.getByTestId('campaign-detail');
+  await expect(detail.getByTestId('campaign-status')).toHaveText('Paused');
+  await expect(detail.getByTestId('recipient-row').first()).toBeVisible();
+  expect(recipientReads).toBeGreaterThan(0);
+
+  // Off to the inbox; the campaign is resumed and runs to its end there.
+  await page.getByTestId('nav-inbox').click();
+  await expect(detail).toHaveCount(0);
+  recipientReads = 0;
+  await apiPost(request, key, '/campaigns/launch', { id });
+  await expect
+    .poll(
+      async () => {
+        const response = await request.get(`/campaigns/${id}/progress`, {
+          headers: { 'X-API-Key': key },
+        });
+        const p = (await response.json()) as { status: string; read: number };
+        return `${p.status} ${p.read}`;
+      },
+      { timeout: 30_000 },
+    )
+    .toBe(`completed ${RECIPIENTS}`);
+  // One event stream carries everything in the order written: once this later message's notice
+  // shows, the renderer has seen the campaign's progress, its end and its last receipts.
+  await apiPost(request, key, '/api/simulator/inbound', {
+    phone: '+14155559999',
+    message: 'After the campaign',
+  });
+  await expect(
+    page.getByTestId('toast-info').filter({ hasText: 'After the campaign' }),
+  ).toBeVisible();
+  expect(recipientReads).toBe(0);
+
+  // Back on its page, the table is read afresh and shows the campaign as it ended.
+  await page.goto(`/#/campaigns/${id}`);
+  await expect(page.getByTestId('campaign-status')).toHaveText('Completed');
+  await expect
+    .poll(async () =>
+      (
+        await page
+          .getByTestId('recipient-row')
+          .evaluateAll((rows) => rows.map((row) => row.getAttribute('data-status')))
+      ).every((status) => status === 'read'),
+    )
+    .toBe(true);
+  await expect(page.getByTestId('recipient-row').first()).toBeVisible();
+  expect(recipientReads).toBeGreaterThan(0);
 });
