@@ -535,6 +535,83 @@ describe('events', () => {
     expect(count('message.delivered')).toBe(3);
     expect(count('message.read')).toBe(3);
   });
+
+  it('a later receipts run that fails is run again from every due receipt: each applied once', async () => {
+    const { create, post, jobs, clock } = await setup(5);
+    const id = (await create({ variables: { '1': 'a', '2': 'b' } })).body.id;
+    await post('launch', { id });
+    await jobs.runDue();
+    const db = t.core.db;
+    const deliveredJob = () =>
+      db
+        .prepare(
+          `SELECT payload, run_at AS runAt, attempts FROM jobs
+           WHERE kind = 'message.receipts' AND payload LIKE '%"delivered"%'`,
+        )
+        .get() as { payload: string; runAt: number; attempts: number } | undefined;
+    const receipts = (
+      JSON.parse(deliveredJob()!.payload) as { receipts: [string, string, number][] }
+    ).receipts;
+    const times = receipts.map((r) => r[2]);
+    const statuses = () => {
+      const of = Object.fromEntries(
+        db.prepare('SELECT id, status FROM messages WHERE campaign_id = ?').raw().all(id) as [
+          string,
+          string,
+        ][],
+      );
+      return receipts.map(([messageId]) => of[messageId]);
+    };
+    /** Each message's events of a type, in the receipts' order. */
+    const events = (type: string) => {
+      const per = new Map<string, number>();
+      for (const data of db
+        .prepare('SELECT data FROM events WHERE type = ? AND campaign_id = ?')
+        .pluck()
+        .all(type, id) as string[]) {
+        const messageId = (JSON.parse(data) as { message: { id: string } }).message.id;
+        per.set(messageId, (per.get(messageId) ?? 0) + 1);
+      }
+      return receipts.map(([messageId]) => per.get(messageId) ?? 0);
+    };
+
+    // A first run applies the three due receipts and asks to run again at the fourth's time.
+    clock.set(times[2]!);
+    await jobs.runDue();
+    expect(statuses()).toEqual(['delivered', 'delivered', 'delivered', 'sent', 'sent']);
+    expect(deliveredJob()).toMatchObject({ runAt: times[3], attempts: 0 });
+
+    // The next run (due at the fourth's time, the fifth due too) fails at the fifth: rolled
+    // back, the fourth with it.
+    db.exec(`CREATE TABLE refuse (n INTEGER);
+      INSERT INTO refuse VALUES (0);
+      CREATE TRIGGER refuse_fifth BEFORE UPDATE OF status ON messages
+      WHEN new.status = 'delivered' AND (SELECT n FROM refuse) >= 0 BEGIN
+        UPDATE refuse SET n = n + 1;
+        SELECT RAISE(ABORT, 'refused') WHERE (SELECT n FROM refuse) = 2;
+      END;`);
+    clock.set(times[4]!);
+    await jobs.runDue();
+    expect(statuses()).toEqual(['delivered', 'delivered', 'delivered', 'sent', 'sent']);
+    const retry = deliveredJob()!;
+    expect(retry.attempts).toBe(1);
+    // Its retry is due after both receipts' times: it must look at every due one, not only
+    // those from its own due time on.
+    expect(retry.runAt).toBeGreaterThan(times[4]!);
+
+    db.exec('UPDATE refuse SET n = -1');
+    clock.set(retry.runAt);
+    await jobs.runDue();
+    expect(statuses().slice(3)).toEqual(['delivered', 'delivered']);
+    expect(events('message.delivered')).toEqual([1, 1, 1, 1, 1]);
+    expect(deliveredJob()).toBeUndefined();
+
+    clock.advance(10_000);
+    await jobs.runDue();
+    expect(statuses()).toEqual(Array(5).fill('read'));
+    expect(events('message.delivered')).toEqual([1, 1, 1, 1, 1]);
+    expect(events('message.read')).toEqual([1, 1, 1, 1, 1]);
+  });
 });
 
 describe('the governor holds campaigns', () => {

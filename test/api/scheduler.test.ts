@@ -323,15 +323,54 @@ it('tells a run when its job was due: the enqueued time, the time `again` set, a
   await scheduler.runDue();
   clock.set(start + 600);
   await scheduler.runDue();
-  clock.advance(60_000);
+  // The failed run's retry: due after the backoff (1 s ± 20 % from the failure at 600).
+  const retryAt = t.core.db
+    .prepare("SELECT run_at FROM jobs WHERE kind = 'test.due'")
+    .pluck()
+    .get() as number;
+  expect(retryAt - start).toBeGreaterThanOrEqual(600 + 800);
+  expect(retryAt - start).toBeLessThanOrEqual(600 + 1200);
+  clock.set(retryAt - 1);
   await scheduler.runDue();
-  expect(seen.map(({ attempt, runAt }) => ({ attempt, runAt: runAt - start }))).toEqual([
-    { attempt: 1, runAt: 100 },
-    { attempt: 1, runAt: 500 },
-    { attempt: 2, runAt: seen[2]!.runAt - start },
+  expect(seen).toHaveLength(2);
+  // Run later than it was due: told the retry's time, not the time it ran.
+  clock.set(retryAt + 5000);
+  await scheduler.runDue();
+  expect(
+    seen.map(({ attempt, runAt, now }) => ({ attempt, runAt: runAt - start, now: now - start })),
+  ).toEqual([
+    { attempt: 1, runAt: 100, now: 200 },
+    { attempt: 1, runAt: 500, now: 600 },
+    { attempt: 2, runAt: retryAt - start, now: retryAt - start + 5000 },
   ]);
-  // The retry was due after the failed run, with the backoff.
-  expect(seen[2]!.runAt).toBeGreaterThan(seen[1]!.now);
+});
+
+it('claims nothing once stopped: runDue after stop() runs no job and leaves it due', async () => {
+  const clock = manualClock();
+  const t = await makeCore({ clock });
+  cores.push(t);
+  const { scheduler } = t.core.services;
+  const ran: number[] = [];
+  scheduler.register('test.due', () => void ran.push(clock.now()));
+  scheduler.register('test.async', async () => void ran.push(clock.now()), { sync: false });
+  scheduler.enqueue('test.due', {});
+  scheduler.enqueue('test.async', {});
+  scheduler.start();
+  await scheduler.stop();
+  const jobs = () =>
+    t.core.db
+      .prepare(
+        "SELECT kind, attempts, lease_owner FROM jobs WHERE kind LIKE 'test.%' ORDER BY kind",
+      )
+      .all();
+  const before = jobs();
+  expect(await scheduler.runDue()).toBe(0);
+  expect(ran).toEqual([]);
+  expect(jobs()).toEqual(before);
+  expect(before).toEqual([
+    { kind: 'test.async', attempts: 0, lease_owner: null },
+    { kind: 'test.due', attempts: 0, lease_owner: null },
+  ]);
 });
 
 /**

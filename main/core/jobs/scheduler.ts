@@ -606,11 +606,14 @@ export function createScheduler(
 
     /**
      * Runs every job due now, kind by kind, and resolves when they (and the jobs they made due)
-     * are done. Tests drive time with it; the running loop does not wait like this.
+     * are done. Tests drive time with it; the running loop does not wait like this. Stopped (or
+     * its store closed), it claims nothing: a job it took then would run against a core that is
+     * going away, its lease held until reclaimed.
      */
     async runDue(): Promise<number> {
       let total = 0;
       for (;;) {
+        if (shutdown.signal.aborted || !db.open) return total;
         let n = 0;
         const running: Promise<void>[] = [];
         for (const [kind, h] of handlers) {
@@ -633,8 +636,7 @@ export function createScheduler(
         }
         await Promise.all(running);
         total += n;
-        // Stopped meanwhile (a core closed under a test's drive): nothing more to run here.
-        if (n === 0 || !db.open || shutdown.signal.aborted) return total;
+        if (n === 0) return total;
       }
     },
 
