@@ -51,7 +51,10 @@ const campaignFields = {
     .string()
     .trim()
     .min(1, 'markdown is empty')
-    .max(MARKDOWN_MAX)
+    .max(
+      MARKDOWN_MAX,
+      `markdown is at most ${MARKDOWN_MAX.toLocaleString('en-US')} characters (64 KB): shorten it, or write a longer body in HTML`,
+    )
     .nullable()
     .describe(
       'the body in Markdown: the core renders it to `html` (markdown-it, raw HTML shown as text) and keeps it; give `html` or `markdown`, not both. `null` on update keeps the rendered html and drops the Markdown (the body is edited as HTML from then on)',

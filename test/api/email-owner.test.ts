@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { MARKDOWN_MAX } from '../../shared/email-markdown.ts';
 import { emailCampaign } from '../email-fixture.ts';
 import type { TestCore } from '../helpers.ts';
 import { makeCore, manualClock } from '../helpers.ts';
@@ -133,6 +134,24 @@ describe('Markdown bodies', () => {
       body: { markdown: null },
     });
     expect(asHtml.body).toMatchObject({ markdown: null, html: '<p>Just <em>this</em></p>\n' });
+  });
+
+  it('refuses Markdown over 64 K characters (rendering stays short on the request path)', async () => {
+    t = await makeCore({ clock: manualClock() });
+    const key = t.key('test');
+    const { id } = await emailCampaign(t, key, ['ann@example.com']);
+    const long = await t.request('PUT', `/v1/email/campaigns/${id}`, {
+      key,
+      body: { markdown: '![a'.repeat(MARKDOWN_MAX / 3 + 1) },
+    });
+    expect(long.status).toBe(400);
+    expect(long.body.error).toMatchObject({ code: 'validation_error', param: 'markdown' });
+    expect(long.body.error.message).toContain('at most 65,536 characters');
+    const fits = await t.request('PUT', `/v1/email/campaigns/${id}`, {
+      key,
+      body: { markdown: 'a'.repeat(MARKDOWN_MAX) },
+    });
+    expect(fits.status).toBe(200);
   });
 
   it('needs html or markdown on create', async () => {

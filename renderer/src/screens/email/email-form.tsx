@@ -10,6 +10,7 @@ import { formatDateTime } from '../../components/format.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { focusElement } from '../../components/server-errors.ts';
 import { Tab } from '../../components/tab.tsx';
+import { useDebounced } from '../../components/use-debounced.ts';
 import { useEmailCampaigns } from '../../stores/email.ts';
 import {
   emailApi,
@@ -49,6 +50,9 @@ import { useEmailAudience, type EmailAudienceCheck } from './use-email-audience.
 import { useSampleContact } from './use-sample-contact.ts';
 
 type BodyTab = 'html' | 'text';
+
+/** How long typing in Markdown pauses before the preview renders it again. */
+const MARKDOWN_PREVIEW_DELAY_MS = 200;
 
 /** The core's messages start in lower case ("subject is required"); under a field they lead. */
 const asSentence = (message: string): string => message.charAt(0).toUpperCase() + message.slice(1);
@@ -196,10 +200,13 @@ export function EmailForm({ campaign, onCreated }: EmailFormProps) {
   }, [campaign, setDraft]);
 
   // What goes out: the HTML written, or the one the Markdown renders (the same markdown-it as the
-  // core's); the preview, the audience check and the plain-text version all read it.
+  // core's); the preview, the audience check and the plain-text version all read it. The
+  // Markdown is rendered once typing pauses, not on every keystroke of a long body.
+  const [settledMarkdown, setSettledMarkdown] = useState(draft.markdown);
+  useDebounced(draft.markdown, setSettledMarkdown, MARKDOWN_PREVIEW_DELAY_MS);
   const html = useMemo(
-    () => bodyHtml({ format: draft.format, html: draft.html, markdown: draft.markdown }),
-    [draft.format, draft.html, draft.markdown],
+    () => bodyHtml({ format: draft.format, html: draft.html, markdown: settledMarkdown }),
+    [draft.format, draft.html, settledMarkdown],
   );
   const audience = targetOf(draft);
   const check = useEmailAudience(
