@@ -396,6 +396,21 @@ describe('live campaigns and the wallet', () => {
   });
 });
 
+/**
+ * The store refuses the `nth` status change to delivered made from now on (the whole run that
+ * makes it fails and is rolled back, this count with it), until lifted.
+ */
+function refuseDelivered(nth: number) {
+  t.core.db.exec(`CREATE TABLE refuse (n INTEGER);
+    INSERT INTO refuse VALUES (0);
+    CREATE TRIGGER refuse_delivered BEFORE UPDATE OF status ON messages
+    WHEN new.status = 'delivered' AND (SELECT n FROM refuse) >= 0 BEGIN
+      UPDATE refuse SET n = n + 1;
+      SELECT RAISE(ABORT, 'refused') WHERE (SELECT n FROM refuse) = ${nth};
+    END;`);
+  return { lift: () => t.core.db.exec('UPDATE refuse SET n = -1') };
+}
+
 describe('events', () => {
   it('writes status updates and throttled progress events', async () => {
     const { create, post, drain } = await setup(4);
@@ -514,13 +529,7 @@ describe('events', () => {
     await jobs.runDue();
     const db = t.core.db;
     // The store refuses the second delivered receipt the first time round.
-    db.exec(`CREATE TABLE refuse (n INTEGER);
-      INSERT INTO refuse VALUES (0);
-      CREATE TRIGGER refuse_second BEFORE UPDATE OF status ON messages
-      WHEN new.status = 'delivered' AND (SELECT n FROM refuse) >= 0 BEGIN
-        UPDATE refuse SET n = n + 1;
-        SELECT RAISE(ABORT, 'refused') WHERE (SELECT n FROM refuse) = 2;
-      END;`);
+    const refusal = refuseDelivered(2);
     clock.advance(1500); // every delivered receipt due (0.6–1 s), no read one (≥ 2.4 s)
     await jobs.runDue();
     const count = (type: string) =>
@@ -529,7 +538,7 @@ describe('events', () => {
         .pluck()
         .get(type, id);
     expect(count('message.delivered')).toBe(0);
-    db.exec('UPDATE refuse SET n = -1');
+    refusal.lift();
     clock.advance(10_000);
     await jobs.runDue();
     expect(count('message.delivered')).toBe(3);
@@ -583,13 +592,7 @@ describe('events', () => {
 
     // The next run (due at the fourth's time, the fifth due too) fails at the fifth: rolled
     // back, the fourth with it.
-    db.exec(`CREATE TABLE refuse (n INTEGER);
-      INSERT INTO refuse VALUES (0);
-      CREATE TRIGGER refuse_fifth BEFORE UPDATE OF status ON messages
-      WHEN new.status = 'delivered' AND (SELECT n FROM refuse) >= 0 BEGIN
-        UPDATE refuse SET n = n + 1;
-        SELECT RAISE(ABORT, 'refused') WHERE (SELECT n FROM refuse) = 2;
-      END;`);
+    const refusal = refuseDelivered(2);
     clock.set(times[4]!);
     await jobs.runDue();
     expect(statuses()).toEqual(['delivered', 'delivered', 'delivered', 'sent', 'sent']);
@@ -599,7 +602,7 @@ describe('events', () => {
     // those from its own due time on.
     expect(retry.runAt).toBeGreaterThan(times[4]!);
 
-    db.exec('UPDATE refuse SET n = -1');
+    refusal.lift();
     clock.set(retry.runAt);
     await jobs.runDue();
     expect(statuses().slice(3)).toEqual(['delivered', 'delivered']);

@@ -302,11 +302,16 @@ it('a chunked kind runs a claim in one savepoint: a job that throws is rolled ba
   expect(runs.size).toBe(10);
 });
 
-it('tells a run when its job was due: the enqueued time, the time `again` set, a retry’s', async () => {
+/** A core on a manual clock, closed after the test, and its scheduler (not started). */
+async function clockedCore() {
   const clock = manualClock();
   const t = await makeCore({ clock });
   cores.push(t);
-  const { scheduler } = t.core.services;
+  return { clock, t, scheduler: t.core.services.scheduler };
+}
+
+it('tells a run when its job was due: the enqueued time, the time `again` set, a retry’s', async () => {
+  const { clock, t, scheduler } = await clockedCore();
   const seen: { attempt: number; runAt: number; now: number }[] = [];
   const start = clock.now();
   scheduler.register(
@@ -346,10 +351,7 @@ it('tells a run when its job was due: the enqueued time, the time `again` set, a
 });
 
 it('claims nothing once stopped: runDue after stop() runs no job and leaves it due', async () => {
-  const clock = manualClock();
-  const t = await makeCore({ clock });
-  cores.push(t);
-  const { scheduler } = t.core.services;
+  const { clock, t, scheduler } = await clockedCore();
   const ran: number[] = [];
   scheduler.register('test.due', () => void ran.push(clock.now()));
   scheduler.register('test.async', async () => void ran.push(clock.now()), { sync: false });
