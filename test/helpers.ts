@@ -159,6 +159,16 @@ export async function signIn(
   return sessionTokenOf(res)!;
 }
 
+/** The data of the newest stored event of a type (parsed), or undefined if there is none. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- an event's data, read as JSON
+export function lastEvent(t: TestCore, type: string): Record<string, any> | undefined {
+  const data = t.core.db
+    .prepare('SELECT data FROM events WHERE type = ? ORDER BY seq DESC LIMIT 1')
+    .pluck()
+    .get(type) as string | undefined;
+  return data === undefined ? undefined : JSON.parse(data);
+}
+
 /** The pid of a process that has exited (and been reaped): what a SIGKILLed core leaves. */
 export function deadPid(): number {
   const r = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestCore } from '../helpers.ts';
-import { makeCore, manualClock } from '../helpers.ts';
+import { lastEvent, makeCore, manualClock } from '../helpers.ts';
 import type { SseEvent } from '../sse.ts';
 import { followEvents } from '../sse.ts';
 
@@ -115,6 +115,24 @@ describe('auto-assignment', () => {
         .filter((_, i) => order[i] === agents[0]!.id)
         .map((conversationId) => ({ kind: 'assigned', conversationId, by: null })),
     );
+  });
+
+  it("an inbound message's conversation.updated carries the assignee auto-assignment gave it, as the API serves it", async () => {
+    const { key, stream } = await start();
+    const ana = await t.member({ name: 'Ana', role: 'agent' });
+    await stream(ana.cookie);
+    await t.request('PATCH', '/api/workspace/settings', { ...owner, body: { autoAssign: true } });
+    const id = await inbound(key, 1);
+    const ev = lastEvent(t, 'conversation.updated')!;
+    // Assigned inside the message's transaction (after its writes): the event reads it back.
+    expect(ev.conversation).toMatchObject({ id, assignee: ana.id });
+    const {
+      activeRun: _r,
+      messages: _m,
+      messagesNextCursor: _c,
+      ...got
+    } = (await t.request('GET', `/conversations/${id}`, owner)).body;
+    expect(JSON.stringify(ev.conversation)).toBe(JSON.stringify(got));
   });
 
   it('stops at capacity (the rest stay unassigned) and fills a freed place on the next message', async () => {

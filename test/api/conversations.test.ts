@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { TestCore } from '../helpers.ts';
-import { makeCore, manualClock } from '../helpers.ts';
+import { lastEvent, makeCore, manualClock } from '../helpers.ts';
 
 let t: TestCore;
 afterEach(async () => t?.close());
@@ -189,6 +189,89 @@ describe('conversations', () => {
       (await t.request('PATCH', '/conversations/conv_nope', { key, body: { status: 'open' } }))
         .status,
     ).toBe(404);
+  });
+
+  it("an inbound message's conversation.updated carries the JSON the API serves, byte for byte", async () => {
+    const { clock, key, inbound, ann } = await setup();
+    const lastUpdated = () => lastEvent(t, 'conversation.updated')!;
+    const same = async (id: string) => {
+      const ev = lastUpdated();
+      // GET /conversations/:id: the conversation, then its thread (left out here).
+      const { activeRun, messages, messagesNextCursor, ...got } = (
+        await t.request('GET', `/conversations/${id}`, { key })
+      ).body;
+      expect([activeRun, messagesNextCursor, messages.length > 0]).toEqual([null, null, true]);
+      // Same keys in the same order, same values: the event is stored as JSON.stringify of it.
+      expect(JSON.stringify(ev.conversation)).toBe(JSON.stringify(got));
+      const listed = (await t.request('GET', '/conversations', { key })).body.data.find(
+        (c: { id: string }) => c.id === id,
+      );
+      expect(JSON.stringify(ev.conversation)).toBe(JSON.stringify(listed));
+      return ev;
+    };
+    const patch = (id: string, body: Record<string, unknown>) =>
+      t.request('PATCH', `/conversations/${id}`, { key, body });
+    const send = (i: number, body: Record<string, unknown>) =>
+      t.request('POST', '/api/simulator/inbound', { key, body: { phone: phone(i), ...body } });
+
+    // A new contact (its conversation created by this message).
+    const id = (await inbound(1, 'hi')).body.conversationId;
+    await same(id);
+    // An existing open conversation, later; then one whose window had closed.
+    clock.advance(5_000);
+    await inbound(1, 'again');
+    await same(id);
+    clock.advance(25 * 3600_000);
+    await inbound(1, 'a day later');
+    await same(id);
+    // A message received before the last activity (lastMessageAt stays), one a bit ahead.
+    await send(1, { message: 'late', receivedAt: new Date(clock.now() - 60_000).toISOString() });
+    await same(id);
+    await send(1, { message: 'early', receivedAt: new Date(clock.now() + 30_000).toISOString() });
+    await same(id);
+    // A resolved conversation reopens; a snoozed one wakes.
+    await patch(id, { status: 'resolved', read: true });
+    await inbound(1, 'me again');
+    expect((await same(id)).changes.status).toEqual({ from: 'resolved', to: 'open' });
+    await patch(id, {
+      status: 'snoozed',
+      snoozedUntil: new Date(clock.now() + 3600_000).toISOString(),
+    });
+    await inbound(1, 'still there?');
+    expect((await same(id)).changes).toMatchObject({
+      status: { from: 'snoozed', to: 'open' },
+      snoozedUntil: { to: null },
+    });
+    // Assigned, with labels, pending.
+    await patch(id, { status: 'pending', assignee: ann.id, labels: ['vip', 'billing'] });
+    await inbound(1, 'any news?');
+    expect(await same(id)).toMatchObject({
+      conversation: { status: 'pending', assignee: ann.id, labels: ['vip', 'billing'] },
+    });
+    // Other kinds of message, and a quote of one of ours.
+    await send(1, { location: { latitude: 52.5, longitude: 13.4, name: 'Office' } });
+    await same(id);
+    await send(1, { contacts: [{ name: 'Ada', phones: ['+4915112000099'] }] });
+    await same(id);
+    await send(1, { media: { type: 'image', caption: 'look' } });
+    await same(id);
+    const reply = await t.request('POST', `/conversations/${id}/reply`, {
+      key,
+      body: { text: 'Hello' },
+      headers: { 'x-parley-agent': ann.id },
+    });
+    await send(1, { message: 'thanks', replyToMessageId: reply.body.id });
+    await same(id);
+    // A second contact, while the first has a note as its newest message.
+    await t.request('POST', `/conversations/${id}/reply`, {
+      key,
+      body: { text: 'note to self', note: true },
+      headers: { 'x-parley-agent': ann.id },
+    });
+    await inbound(1, 'after the note');
+    await same(id);
+    const other = (await inbound(2, 'hello')).body.conversationId;
+    await same(other);
   });
 
   it('reopens resolved conversations and wakes snoozed ones on an inbound message', async () => {

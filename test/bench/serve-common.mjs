@@ -17,12 +17,13 @@ const TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).
 /**
  * Bundles modules of the core into BENCH_BUILD as main/scripts/build.mjs bundles the CLI (the
  * CLI's bundle exports nothing), the migrations beside: `entryPoints` maps output names to
- * sources, e.g. `{ core: 'main/core/core.ts' }` → .build/bench/core.mjs.
+ * sources, e.g. `{ core: 'main/core/core.ts' }` → .build/bench/core.mjs. `tree`: another
+ * checkout's sources (`outdir` under this one, so its node_modules resolve).
  */
-export async function bundleCore(entryPoints) {
+export async function bundleCore(entryPoints, { tree = root, outdir = BENCH_BUILD } = {}) {
   await build({
     entryPoints,
-    outdir: BENCH_BUILD,
+    outdir,
     outExtension: { '.js': '.mjs' },
     bundle: true,
     platform: 'node',
@@ -30,11 +31,11 @@ export async function bundleCore(entryPoints) {
     packages: 'external',
     format: 'esm',
     logLevel: 'warning',
-    absWorkingDir: root,
+    absWorkingDir: tree,
   });
-  const migrations = path.join(BENCH_BUILD, 'migrations');
+  const migrations = path.join(outdir, 'migrations');
   fs.rmSync(migrations, { recursive: true, force: true });
-  fs.cpSync(path.join(root, 'main/core/db/migrations'), migrations, { recursive: true });
+  fs.cpSync(path.join(tree, 'main/core/db/migrations'), migrations, { recursive: true });
 }
 
 /** A test key for a fresh data dir (the CLI creates the Default workspace with it). */

@@ -106,6 +106,13 @@ export function conversationsRepo(db: Db) {
   const versionOf = db
     .prepare('SELECT id, version, last_inbound_at FROM conversations WHERE id = ?')
     .raw();
+  // What a JSON built from rows in hand stands on: the version, and the newest message it shows.
+  const versionAndLast = db
+    .prepare(
+      `SELECT cv.version, (SELECT m.id FROM messages m WHERE m.conversation_id = cv.id AND m.type != 'note'
+         ORDER BY m.id DESC LIMIT 1) FROM conversations cv WHERE cv.id = ?`,
+    )
+    .raw();
 
   /**
    * This process's cache of conversation JSON, trusted while the row's version (bumped by
@@ -292,6 +299,11 @@ export function conversationsRepo(db: Db) {
         if (insertLabel.run(row).changes === 1) countLabel.run(row);
       }
     },
+    /**
+     * The conversation's version (bumped on any change to its JSON) and its last message's id
+     * (the one its JSON shows), or undefined if there is no such conversation.
+     */
+    versionAndLast: (id: string) => versionAndLast.get(id) as [number, string | null] | undefined,
     /** The conversation's API JSON (the same shape lists and events carry). */
     json(id: string, windowStart: number): string {
       const row = versionOf.get(id) as [string, number, number | null] | undefined;

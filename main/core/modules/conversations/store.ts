@@ -12,16 +12,17 @@ import { conversationsRepo } from './repo.ts';
 export type Changes = Record<string, { from: unknown; to: unknown }>;
 
 /**
- * A conversation that has just been created, as its API JSON (the shape `repo.json` builds in
- * SQL, key for key): no inbound message yet, so the window closed; its last message is the one
- * that opened it, if any (`toMessage` of that row: what the SQL builds, tested).
+ * A conversation as its API JSON, built from rows in hand: the shape `repo.json` builds in SQL,
+ * key for key (`windowOpen` first; `lastMessage` is `toMessage` of the newest non-note message,
+ * what the SQL builds, tested).
  */
-export const newConversationJson = (
+export const conversationJson = (
   r: ConversationRow,
   contact: ContactRow,
-  lastMessage: Message | null = null,
+  lastMessage: Message | null,
+  windowOpen: boolean,
 ) => ({
-  windowOpen: false,
+  windowOpen,
   id: r.id,
   status: r.status,
   assignee: r.assignee_id,
@@ -30,11 +31,32 @@ export const newConversationJson = (
   contact: toContact(contact),
   lastMessage,
   lastMessageAt: iso(r.last_message_at),
-  lastInboundAt: null,
-  unreadCount: 0,
+  lastInboundAt: isoOrNull(r.last_inbound_at),
+  unreadCount: r.unread_count,
   createdAt: iso(r.created_at),
   updatedAt: iso(r.updated_at),
 });
+
+/**
+ * A conversation that has just been created, as its API JSON: no inbound message yet, so the
+ * window closed; its last message is the one that opened it, if any.
+ */
+export const newConversationJson = (
+  r: ConversationRow,
+  contact: ContactRow,
+  lastMessage: Message | null = null,
+) => conversationJson(r, contact, lastMessage, false);
+
+/**
+ * A conversation as an inbound message left it (`touchInbound`, the contact's `markInbound`),
+ * built from the rows in hand; trusted by `emitUpdated` only while the conversation's version
+ * and newest message are still these (nothing else changed it since).
+ */
+export interface InHand {
+  version: number;
+  messageId: string;
+  json: (windowStart: number) => Record<string, unknown>;
+}
 
 /**
  * Conversation rows as messages move them: the one place a conversation is created (by a send,
@@ -50,8 +72,16 @@ export function conversationStore(d: { db: Db; clock: Clock; ids: IdGenerator; o
   const statusListeners = new Set<
     (scope: Scope, conversationId: string, from: string, to: string) => void
   >();
-  const eventJson = (id: string) =>
-    JSON.parse(repo.json(id, clock.now() - SERVICE_WINDOW_MS)) as Record<string, unknown>;
+  const eventJson = (id: string, inHand?: InHand): Record<string, unknown> => {
+    const windowStart = clock.now() - SERVICE_WINDOW_MS;
+    if (inHand) {
+      const now = repo.versionAndLast(id);
+      if (now && now[0] === inHand.version && now[1] === inHand.messageId) {
+        return inHand.json(windowStart);
+      }
+    }
+    return JSON.parse(repo.json(id, windowStart)) as Record<string, unknown>;
+  };
 
   /** A new open conversation's row, inserted (no event: the caller's). */
   function insertOpen(scope: Scope, contactId: string, accountId: string, at: number) {
@@ -161,8 +191,9 @@ export function conversationStore(d: { db: Db; clock: Clock; ids: IdGenerator; o
       return row.id;
     },
 
-    emitUpdated(scope: Scope, id: string, changes: Changes) {
-      outbox.emit(scope, 'conversation.updated', { conversation: eventJson(id), changes });
+    /** `inHand`: the conversation built from rows in hand (`inbound`), used if still current. */
+    emitUpdated(scope: Scope, id: string, changes: Changes, inHand?: InHand) {
+      outbox.emit(scope, 'conversation.updated', { conversation: eventJson(id, inHand), changes });
       const status = changes.status;
       if (status) {
         for (const l of statusListeners) l(scope, id, String(status.from), String(status.to));
@@ -213,6 +244,44 @@ export function conversationStore(d: { db: Db; clock: Clock; ids: IdGenerator; o
         }
       }
       return changes;
+    },
+
+    /**
+     * Right after `touchInbound` (and the contact's `markInbound`) of `message`: the
+     * conversation's JSON as those writes left it, from the rows they started from, with the
+     * version it has now (`emitUpdated` falls back to SQL if anything moved it since).
+     */
+    inbound(
+      conversation: ConversationRow,
+      contact: ContactRow,
+      message: Message,
+      at: number,
+      now: number,
+    ): InHand | undefined {
+      const current = repo.versionAndLast(conversation.id);
+      if (!current || current[1] !== message.id) return undefined;
+      const reopen = conversation.status === 'snoozed' || conversation.status === 'resolved';
+      // The UPDATEs' arithmetic (repo.touchInbound, contacts' setLastInbound), in JS.
+      const lastInboundAt = Math.max(conversation.last_inbound_at ?? 0, at);
+      const row: ConversationRow = {
+        ...conversation,
+        status: reopen ? 'open' : conversation.status,
+        snoozed_until: reopen ? null : conversation.snoozed_until,
+        last_message_at: Math.max(conversation.last_message_at, at),
+        last_inbound_at: lastInboundAt,
+        unread_count: conversation.unread_count + 1,
+        updated_at: now,
+      };
+      const who: ContactRow = {
+        ...contact,
+        last_inbound_at: Math.max(contact.last_inbound_at ?? 0, at),
+        updated_at: now,
+      };
+      return {
+        version: current[0],
+        messageId: message.id,
+        json: (windowStart) => conversationJson(row, who, message, lastInboundAt > windowStart),
+      };
     },
   };
   return store;

@@ -10,6 +10,29 @@ import type { MessagesContext } from './context.ts';
 import { mediaFactsJson, scopeOf, toMessage } from './model.ts';
 import type { MessageRow } from './repo.ts';
 
+/** An end-user message as a channel (or the simulator) hands it over. */
+export interface ReceiveInput {
+  /** E.164; a channel message may name only the sender's BSUID (`waUserId`). */
+  phone?: string | null;
+  waUserId?: string | null;
+  /** The sender's WhatsApp profile name: the name of a contact that has none. */
+  profileName?: string | null;
+  /** The words; a media message's caption (or empty). */
+  text: string;
+  type: 'text' | 'list' | 'media' | 'location' | 'contacts';
+  receivedAt: number;
+  /** A pick from an interactive list. */
+  listReply?: ListReply;
+  /** The provider's id (a real channel): a redelivered webhook stores nothing twice. */
+  channelMessageId?: string;
+  /** A photo, voice note, video, document or sticker: recorded, and fetched by a job. */
+  media?: InboundMedia;
+  location?: Location;
+  contacts?: SharedContact[];
+  /** The message this one quotes: the provider's id (`context.id`) and/or ours. */
+  context?: { messageId?: string | null; channelMessageId?: string | null };
+}
+
 /**
  * What comes in or stays inside: the customer's messages (which reopen their conversation and
  * wake waiting workflow runs), their reactions, and agents' private notes.
@@ -64,105 +87,78 @@ export function messageInbound(ctx: MessagesContext) {
     ...own,
   });
 
+  /** An end-user message arrives (the simulator now; a channel webhook later). */
+  const receive = db.transaction((scope: Scope, input: ReceiveInput): Message | null => {
+    if (input.channelMessageId && repo.byChannelId(input.channelMessageId)) return null;
+    const contact =
+      input.waUserId || input.profileName
+        ? d.contacts.identify(scope, input)
+        : d.contacts.ensure(scope, input.phone!);
+    const now = clock.now();
+    const account = d.workspaces.activeAccount(scope.workspaceId);
+    const conversation = d.conversations.ensure(scope, contact.id, account.id, input.receivedAt);
+    const media = input.media ? d.media.recordInbound(scope, input.media) : null;
+    // A quote of a message we have names ours too (the thread jumps to it).
+    const quotedChannelId = input.context?.channelMessageId ?? null;
+    const quoted =
+      !input.context?.messageId && quotedChannelId ? repo.byChannelId(quotedChannelId) : undefined;
+    const ours =
+      input.context?.messageId ??
+      (quoted &&
+      quoted.workspace_id === scope.workspaceId &&
+      quoted.environment === scope.environment
+        ? quoted.id
+        : null);
+    const row = unsentRow(scope, conversation.id, contact, {
+      direction: 'inbound',
+      type: input.type,
+      text: input.text,
+      status: 'received',
+      sent_by: 'contact',
+      agent_id: null,
+      channel_message_id: input.channelMessageId ?? null,
+      created_at: input.receivedAt,
+      interactive: input.listReply ? JSON.stringify(input.listReply) : null,
+      media_id: media?.id ?? null,
+      media_json: media ? mediaFactsJson(media) : null,
+      file_name: input.media?.fileName ?? null,
+      content: input.location
+        ? JSON.stringify(input.location)
+        : input.contacts
+          ? JSON.stringify(input.contacts)
+          : null,
+      context_message_id: ours,
+      context_channel_id: quotedChannelId,
+    });
+    repo.insert(row);
+    const firstInbound = conversation.last_inbound_at === null;
+    d.contacts.markInbound(contact.id, input.receivedAt, now);
+    const changes = d.conversations.touchInbound(conversation, input.receivedAt, now);
+    const message = toMessage(row);
+    // The conversation as these writes left it, from the rows in hand (no read back by SQL
+    // unless a listener changes it).
+    const inHand = d.conversations.inbound(conversation, contact, message, input.receivedAt, now);
+    outbox.emit(scope, 'message.received', { message });
+    for (const l of inboundListeners) {
+      l(
+        scope,
+        contact.id,
+        {
+          text: input.text,
+          ...(input.listReply ? { listReply: input.listReply } : {}),
+        },
+        conversation.id,
+        { messageId: row.id, at: input.receivedAt, firstInbound },
+      );
+    }
+    // After the listeners: the event carries the conversation as they left it.
+    d.conversations.emitUpdated(scope, conversation.id, changes, inHand);
+    return message;
+  });
+
   return {
-    /** An end-user message arrives (the simulator now; a channel webhook later). */
-    receive(
-      scope: Scope,
-      input: {
-        /** E.164; a channel message may name only the sender's BSUID (`waUserId`). */
-        phone?: string | null;
-        waUserId?: string | null;
-        /** The sender's WhatsApp profile name: the name of a contact that has none. */
-        profileName?: string | null;
-        /** The words; a media message's caption (or empty). */
-        text: string;
-        type: 'text' | 'list' | 'media' | 'location' | 'contacts';
-        receivedAt: number;
-        /** A pick from an interactive list. */
-        listReply?: ListReply;
-        /** The provider's id (a real channel): a redelivered webhook stores nothing twice. */
-        channelMessageId?: string;
-        /** A photo, voice note, video, document or sticker: recorded, and fetched by a job. */
-        media?: InboundMedia;
-        location?: Location;
-        contacts?: SharedContact[];
-        /** The message this one quotes: the provider's id (`context.id`) and/or ours. */
-        context?: { messageId?: string | null; channelMessageId?: string | null };
-      },
-    ): Message | null {
-      return db
-        .transaction(() => {
-          if (input.channelMessageId && repo.byChannelId(input.channelMessageId)) return null;
-          const contact =
-            input.waUserId || input.profileName
-              ? d.contacts.identify(scope, input)
-              : d.contacts.ensure(scope, input.phone!);
-          const now = clock.now();
-          const account = d.workspaces.activeAccount(scope.workspaceId);
-          const conversation = d.conversations.ensure(
-            scope,
-            contact.id,
-            account.id,
-            input.receivedAt,
-          );
-          const media = input.media ? d.media.recordInbound(scope, input.media) : null;
-          // A quote of a message we have names ours too (the thread jumps to it).
-          const quotedChannelId = input.context?.channelMessageId ?? null;
-          const quoted =
-            !input.context?.messageId && quotedChannelId
-              ? repo.byChannelId(quotedChannelId)
-              : undefined;
-          const ours =
-            input.context?.messageId ??
-            (quoted &&
-            quoted.workspace_id === scope.workspaceId &&
-            quoted.environment === scope.environment
-              ? quoted.id
-              : null);
-          const row = unsentRow(scope, conversation.id, contact, {
-            direction: 'inbound',
-            type: input.type,
-            text: input.text,
-            status: 'received',
-            sent_by: 'contact',
-            agent_id: null,
-            channel_message_id: input.channelMessageId ?? null,
-            created_at: input.receivedAt,
-            interactive: input.listReply ? JSON.stringify(input.listReply) : null,
-            media_id: media?.id ?? null,
-            media_json: media ? mediaFactsJson(media) : null,
-            file_name: input.media?.fileName ?? null,
-            content: input.location
-              ? JSON.stringify(input.location)
-              : input.contacts
-                ? JSON.stringify(input.contacts)
-                : null,
-            context_message_id: ours,
-            context_channel_id: quotedChannelId,
-          });
-          repo.insert(row);
-          const firstInbound = conversation.last_inbound_at === null;
-          d.contacts.markInbound(contact.id, input.receivedAt, now);
-          const changes = d.conversations.touchInbound(conversation, input.receivedAt, now);
-          outbox.emit(scope, 'message.received', { message: toMessage(row) });
-          for (const l of inboundListeners) {
-            l(
-              scope,
-              contact.id,
-              {
-                text: input.text,
-                ...(input.listReply ? { listReply: input.listReply } : {}),
-              },
-              conversation.id,
-              { messageId: row.id, at: input.receivedAt, firstInbound },
-            );
-          }
-          // After the listeners: the event carries the conversation as they left it.
-          d.conversations.emitUpdated(scope, conversation.id, changes);
-          return toMessage(row);
-        })
-        .immediate();
-    },
+    /** An end-user message arrives (see `receive` above): in one immediate transaction. */
+    receive: (scope: Scope, input: ReceiveInput): Message | null => receive.immediate(scope, input),
 
     /**
      * The customer reacted to one of the conversation's messages (null: took the reaction
