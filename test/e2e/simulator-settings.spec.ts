@@ -6,7 +6,11 @@
 import type { APIRequestContext } from '@playwright/test';
 import { audit } from './axe-audit.ts';
 import { seedCampaignAudience } from './campaign-seed.ts';
-import { apiPost, createApiKey, expect, test, waitForLiveUpdates } from './fixtures.ts';
+import { apiPost, createApiKey, expect, joinAs, test, waitForLiveUpdates } from './fixtures.ts';
+
+/** What an agent is told once above the form (shared `refusal`, as the core's 403 says it). */
+const READ_ONLY =
+  'You can read the simulator’s settings here but not change them. Your role (agent) may not do this: ask an admin of the workspace.';
 
 async function simulatorSettings(request: APIRequestContext, key: string) {
   const response = await request.get('/api/simulator/settings', {
@@ -140,6 +144,67 @@ test('simulator settings are checked by the shared rule, saved, in force for a c
   ).toHaveCount(3);
 });
 
+test('an agent reads the simulator settings but may not change them: read-only, told why once', async ({
+  context,
+  newContext,
+  request,
+  server,
+}) => {
+  const key = await createApiKey(server, 'test', 'e2e-simulator-agent');
+  const put = await request.put('/api/simulator/settings', {
+    headers: { 'X-API-Key': key },
+    data: { throughputMps: 42, messagingTier: 250 },
+  });
+  expect(put.status(), await put.text()).toBe(200);
+  // Abe, an agent the owner invited, in his own browser.
+  const abeContext = await newContext();
+  await joinAs(context.request, abeContext, { name: 'Abe Agent', email: 'abe@example.com' });
+  const page = await abeContext.newPage();
+  await page.goto('/#/inbox');
+  await waitForLiveUpdates(page);
+  await expect(page.getByTestId('current-member')).toHaveText('Abe Agent');
+  await page.getByTestId('nav-settings-simulator').click();
+  const screen = page.getByTestId('screen-simulator');
+
+  // The saved values, in fields that take focus but not changes, and the reason said once.
+  const throughput = screen.getByTestId('sim-throughputMps');
+  const tier = screen.getByTestId('sim-messagingTier');
+  await expect(throughput).toHaveValue('42');
+  await expect(throughput).toHaveAttribute('readonly', '');
+  await expect(tier).toHaveValue('250 recipients a day');
+  await expect(tier).toHaveAttribute('readonly', '');
+  await expect(screen.getByTestId('sim-approvalWaitMs')).toHaveValue('600000');
+  await expect(screen.getByTestId('read-only-note')).toHaveText(READ_ONLY);
+  await expect(screen.getByTestId('read-only-note')).toHaveCount(1);
+
+  // Typing changes nothing; Save and Reset are disabled, saying why.
+  await throughput.focus();
+  await page.keyboard.type('9');
+  await expect(throughput).toHaveValue('42');
+  await page.keyboard.press('Enter');
+  const save = screen.getByTestId('sim-save');
+  const reset = screen.getByTestId('sim-reset');
+  for (const button of [save, reset]) {
+    await expect(button).toBeDisabled();
+    await expect(button).toHaveAccessibleDescription(/ask an admin of the workspace/);
+  }
+  await expect(screen.getByTestId('sim-save-state')).toHaveText('These settings are in force.');
+  await expect(screen.getByTestId('sim-form-error')).toHaveCount(0);
+
+  // The core says the same to a request of his own, and nothing changed.
+  const refused = await abeContext.request.put('/api/simulator/settings', {
+    data: { throughputMps: 1 },
+  });
+  expect(refused.status()).toBe(403);
+  expect(await refused.json()).toMatchObject({
+    error: { code: 'forbidden', details: { requires: 'simulator.manage' } },
+  });
+  expect(await simulatorSettings(request, key)).toMatchObject({
+    throughputMps: 42,
+    messagingTier: 250,
+  });
+});
+
 test.describe('axe', () => {
   // axe is injected as a script, which the app's CSP refuses: this context bypasses it.
   test.use({ bypassCSP: true });
@@ -162,6 +227,17 @@ test.describe('axe', () => {
     await expect(screen.getByTestId('sim-live-mode')).toBeVisible();
     found.push(...(await audit(page, 'simulator settings in live mode')));
 
+    expect(found, found.join('\n')).toEqual([]);
+  });
+
+  test('Settings → Simulator read-only for an agent is axe-clean', async ({ context, page }) => {
+    // This context accepts the invite: it is then signed in as the agent, not the owner.
+    await joinAs(context.request, context, { name: 'Abe Agent', email: 'abe@example.com' });
+    await page.goto('/#/settings/simulator');
+    const screen = page.getByTestId('screen-simulator');
+    await expect(screen.getByTestId('read-only-note')).toHaveText(READ_ONLY);
+    await expect(screen.getByTestId('sim-messagingTier')).toHaveValue('2,000 recipients a day');
+    const found = await audit(page, 'simulator settings read-only');
     expect(found, found.join('\n')).toEqual([]);
   });
 });

@@ -5,6 +5,7 @@ import { api } from '../../api/client.ts';
 import { EditorSection } from '../../components/editor-section.tsx';
 import { ErrorBanner } from '../../components/error-banner.tsx';
 import { errorAria, FieldError } from '../../components/field-error.tsx';
+import { ReadOnlyNote, useRightGate } from '../../components/needs-right.tsx';
 import { PageHeader } from '../../components/page-header.tsx';
 import { useSettingsForm } from '../../components/use-settings-form.ts';
 import { useSession } from '../../stores/session.ts';
@@ -16,6 +17,7 @@ import {
   simulatorFieldId,
   simulatorParam,
   SIMULATOR_ORDER,
+  tierLabel,
   tierOptions,
   UNITS,
   type NumberKey,
@@ -34,6 +36,7 @@ function NumberField({
   draft,
   error,
   hint,
+  readOnly,
   onChange,
 }: {
   name: NumberKey;
@@ -41,6 +44,8 @@ function NumberField({
   draft: SimulatorDraft;
   error: string | undefined;
   hint: ReactNode;
+  /** Shown, focusable and copyable, but not changed: a member without `simulator.manage`. */
+  readOnly: boolean;
   onChange: (value: string) => void;
 }) {
   const id = simulatorFieldId(name);
@@ -60,6 +65,7 @@ function NumberField({
           inputMode="numeric"
           autoComplete="off"
           spellCheck={false}
+          readOnly={readOnly}
           value={draft[name]}
           onChange={(event) => onChange(event.target.value)}
           {...errorAria(id, error, hintId)}
@@ -93,6 +99,10 @@ function SimulatorForm({
   onSaved: (settings: SimulatorSettings) => void;
 }) {
   const refreshMe = useSession((s) => s.refreshMe);
+  // Changing them is an admin's (or a test key's): the tier and throughput also pace live sends
+  // while the simulated channel serves live mode. Others read them, told why once.
+  const { refusal, gate } = useRightGate('simulator.manage');
+  const readOnly = refusal !== null;
   // "Saved" only once this visit saved something; on arrival the settings are simply in force.
   const [savedHere, setSavedHere] = useState(false);
   const form = useSettingsForm({
@@ -122,6 +132,7 @@ function SimulatorForm({
       draft={draft}
       error={errors[name]}
       hint={hint}
+      readOnly={readOnly}
       onChange={(value) => change({ [name]: value }, [name])}
     />
   );
@@ -129,12 +140,13 @@ function SimulatorForm({
 
   return (
     <>
+      <ReadOnlyNote right="simulator.manage" what="the simulator’s settings" />
       {formError ? <ErrorBanner message={formError} testId="sim-form-error" /> : null}
       <form
         id={FORM_ID}
         className="card editor-form sim-form"
         noValidate
-        onSubmit={submit}
+        onSubmit={readOnly ? (event) => event.preventDefault() : submit}
         data-testid="sim-form"
       >
         <EditorSection title="Sending pace">
@@ -146,22 +158,35 @@ function SimulatorForm({
             )}
             <div className="field sim-field">
               <label htmlFor={tierId}>Messaging tier</label>
-              <select
-                id={tierId}
-                className="select"
-                value={draft.messagingTier}
-                onChange={(event) =>
-                  change({ messagingTier: event.target.value }, ['messagingTier'])
-                }
-                {...errorAria(tierId, errors.messagingTier, `${tierId}-hint`)}
-                data-testid={tierId}
-              >
-                {tierOptions(settings.messagingTier).map((option) => (
-                  <option key={option.value} value={option.value}>
-                    {option.label}
-                  </option>
-                ))}
-              </select>
+              {readOnly ? (
+                // A select cannot be read-only: the tier in words, in a field that takes focus.
+                <input
+                  id={tierId}
+                  className="input"
+                  type="text"
+                  readOnly
+                  value={tierLabel(settings.messagingTier)}
+                  aria-describedby={`${tierId}-hint`}
+                  data-testid={tierId}
+                />
+              ) : (
+                <select
+                  id={tierId}
+                  className="select"
+                  value={draft.messagingTier}
+                  onChange={(event) =>
+                    change({ messagingTier: event.target.value }, ['messagingTier'])
+                  }
+                  {...errorAria(tierId, errors.messagingTier, `${tierId}-hint`)}
+                  data-testid={tierId}
+                >
+                  {tierOptions(settings.messagingTier).map((option) => (
+                    <option key={option.value} value={option.value}>
+                      {option.label}
+                    </option>
+                  ))}
+                </select>
+              )}
               <FieldError fieldId={tierId} message={errors.messagingTier} />
               <p className="hint" id={`${tierId}-hint`}>
                 Unique customers a campaign may reach outside their 24 h window, per rolling day.
@@ -212,7 +237,8 @@ function SimulatorForm({
           <button
             type="submit"
             className="button button-primary"
-            disabled={busy || !dirty}
+            {...gate}
+            disabled={gate.disabled || busy || !dirty}
             data-testid="sim-save"
           >
             {busy ? 'Saving…' : 'Save settings'}
@@ -220,7 +246,8 @@ function SimulatorForm({
           <button
             type="button"
             className="button"
-            disabled={busy || atDefaults}
+            {...gate}
+            disabled={gate.disabled || busy || atDefaults}
             onClick={() => change(defaults, [...SIMULATOR_ORDER])}
             data-testid="sim-reset"
           >
@@ -259,6 +286,7 @@ export function SimulatorSettingsScreen() {
         // A switch of workspace reads that workspace's settings afresh.
         <LoadedSettings
           key={workspaceId ?? ''}
+          className="sim-loaded"
           load={api.simulator.settings}
           loadingText="Loading the simulator settings…"
         >
