@@ -211,8 +211,15 @@ describe('conversations', () => {
     };
     const patch = (id: string, body: Record<string, unknown>) =>
       t.request('PATCH', `/conversations/${id}`, { key, body });
-    const send = (i: number, body: Record<string, unknown>) =>
-      t.request('POST', '/api/simulator/inbound', { key, body: { phone: phone(i), ...body } });
+    const send = async (i: number, body: Record<string, unknown>) => {
+      const res = await t.request('POST', '/api/simulator/inbound', {
+        key,
+        body: { phone: phone(i), ...body },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      // Each of these messages is the one the next event carries as the conversation's last.
+      expect(lastEvent(t, 'conversation.updated')!.conversation.lastMessage.id).toBe(res.body.id);
+    };
 
     // A new contact (its conversation created by this message).
     const id = (await inbound(1, 'hi')).body.conversationId;
@@ -260,16 +267,22 @@ describe('conversations', () => {
       body: { text: 'Hello' },
       headers: { 'x-parley-agent': ann.id },
     });
+    expect(reply.body).toMatchObject({ direction: 'outbound', text: 'Hello' });
     await send(1, { message: 'thanks', replyToMessageId: reply.body.id });
-    await same(id);
+    expect((await same(id)).conversation).toMatchObject({
+      lastMessage: { text: 'thanks', context: { messageId: reply.body.id } },
+    });
     // A second contact, while the first has a note as its newest message.
-    await t.request('POST', `/conversations/${id}/reply`, {
+    const note = await t.request('POST', `/conversations/${id}/reply`, {
       key,
-      body: { text: 'note to self', note: true },
+      body: { text: 'note to self', private: true },
       headers: { 'x-parley-agent': ann.id },
     });
+    expect(note.body).toMatchObject({ type: 'note' });
     await inbound(1, 'after the note');
-    await same(id);
+    expect((await same(id)).conversation).toMatchObject({
+      lastMessage: { text: 'after the note' },
+    });
     const other = (await inbound(2, 'hello')).body.conversationId;
     await same(other);
   });
