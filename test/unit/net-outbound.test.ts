@@ -304,6 +304,17 @@ describe('outbound HTTP', () => {
     // The next request is pooled again.
     expect((await pooledGet()).status).toBe(200);
     expect(seen[4]).toMatchObject({ connection: 'keep-alive' });
+
+    // A server that says 408 as it closes the idle connection: an answer to nothing this
+    // client sent, not the POST's.
+    for (const s of open) s.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n');
+    const again = await out.send({ url, body: 'twice', allowPrivate: true, keepAlive: true });
+    expect({ status: again.status, body: String(again.body) }).toEqual({
+      status: 200,
+      body: 'ok POST',
+    });
+    expect(rx.got.map((g) => g.body).slice(5)).toEqual(['twice']);
+    expect(seen[5]).toMatchObject({ method: 'POST', connection: 'close' });
     out.close();
   });
 

@@ -358,7 +358,8 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
    * Opens the request and writes its body; the handlers hear the exchange's answer, its failure
    * and its end. On a pooled connection the body waits until pending I/O has run (two turns of
    * the loop, a full poll between them): a connection the server closed while idle then fails
-   * before a byte was written, and the request is made once more on a new connection. Anything
+   * (or answers, a 408) before a byte was written, and the request is made once more on a new
+   * connection. Anything
    * else (a failure after writing, after an answer began, or of that second request) goes to
    * `error`. Returns the request in flight, for the caller to destroy (timeout, abort, truncation).
    */
@@ -385,6 +386,15 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
         else on.error(e);
       });
       request.on('response', (res) => {
+        if (!written && !stopped) {
+          // An answer to nothing sent (a server saying 408 as it closes an idle connection):
+          // not this request's; the connection is dropped and the request made anew.
+          failed = true;
+          res.resume();
+          request.destroy();
+          begin(true);
+          return;
+        }
         answered = true;
         on.response(res);
       });
