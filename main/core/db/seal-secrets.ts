@@ -4,8 +4,8 @@ import { SEALED_COLUMNS } from '../secrets.ts';
 
 /**
  * Secrets an older Parley kept in the clear (README "Data, backups and security"): provider
- * secrets are sealed, and a created API key or a workflow's signing secret stored in an
- * idempotent answer is taken out (its record stays: a replay answers 409 with it). Code, not a
+ * secrets are sealed, and a created API key or a workflow's or webhook's signing secret stored
+ * in an idempotent answer is taken out (its record stays: a replay answers 409 with it). Code, not a
  * SQL migration (SQL cannot encrypt): run at every start in one transaction, before the
  * migrations (so their backup copy holds no plaintext) and after them; values already sealed are
  * left alone, so a second run changes nothing. Tables or columns a database does not have yet
@@ -44,6 +44,15 @@ export function sealPlaintextSecrets(db: Db, sealer: Sealer): number {
           .prepare(
             `UPDATE idempotency_keys SET body = json_remove(body, '$.secret')
              WHERE json_valid(body) AND json_type(body, '$.steps') = 'array'
+               AND json_extract(body, '$.secret') LIKE 'whsec\\_%' ESCAPE '\\'`,
+          )
+          .run().changes;
+        // A created webhook's answer: its record (url, enabled, …) and `secret`.
+        changed += db
+          .prepare(
+            `UPDATE idempotency_keys SET body = json_remove(body, '$.secret')
+             WHERE json_valid(body) AND json_type(body, '$.url') = 'text'
+               AND json_type(body, '$.enabled') IN ('true', 'false')
                AND json_extract(body, '$.secret') LIKE 'whsec\\_%' ESCAPE '\\'`,
           )
           .run().changes;

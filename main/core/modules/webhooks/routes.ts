@@ -81,11 +81,21 @@ const DELIVERIES_DOCS: OperationDocs = {
   },
 };
 
+/**
+ * The signing secret is shown once (design.md §6: no stored idempotent answer keeps a secret):
+ * under an Idempotency-Key only the webhook's record is kept, and a replay answers 409
+ * `idempotency_conflict` with it in `error.details.created`, as `POST /api/keys` does.
+ */
+const secretAnswer = (answer: unknown): Record<string, unknown> => {
+  const { secret: _secret, ...record } = answer as { secret: string } & Record<string, unknown>;
+  return record;
+};
+
 export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
   app.post(
     '/webhooks',
     {
-      config: { right: 'webhooks' },
+      config: { right: 'webhooks', secretAnswer },
       schema: {
         operationId: 'createWebhook',
         tags,
@@ -100,7 +110,15 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
       await webhooks.checkTarget(req.principal, req.body);
       reply.code(201);
       // The insert and its Idempotency-Key response commit together.
-      return app.commitWithResponse(req, reply, () => webhooks.create(req.principal, req.body));
+      return app.commitWithResponse(
+        req,
+        reply,
+        () => webhooks.create(req.principal, req.body),
+        (created) => ({
+          body: JSON.stringify(secretAnswer(created)),
+          contentType: 'application/json; charset=utf-8',
+        }),
+      );
     },
   );
 
