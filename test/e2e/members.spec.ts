@@ -56,6 +56,13 @@ test('the owner invites an agent who joins through the link, works within an age
       .getByTestId('invite-local-only')
       .getByRole('link', { name: 'Share this desk on my network' }),
   ).toHaveAttribute('href', '#/settings/team');
+  // The link runs inline in the sentence (a flex item would be blockified into a column).
+  expect(
+    await created
+      .getByTestId('invite-local-only')
+      .getByRole('link')
+      .evaluate((el) => getComputedStyle(el).display),
+  ).toBe('inline');
   await created.getByTestId('invite-done').click();
   await expect(page.getByTestId('invites-table').getByTestId('invite-row')).toContainText(
     'ann@example.com',

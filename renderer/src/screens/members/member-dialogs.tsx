@@ -158,10 +158,13 @@ function CreatedInviteView({ created, onClose }: { created: CreatedInvite; onClo
       </p>
       {opensOnlyHere(created.inviteUrl) && (
         <div className="banner banner-warning" role="note" data-testid="invite-local-only">
-          This link opens only on this computer, because the desk is not shared on your network. For{' '}
-          {created.invite.name} to join from their own computer, turn on{' '}
-          <a href="#/settings/team">Share this desk on my network</a> in Settings → Team, then
-          invite them again.
+          {/* One text run: the banner is a flex box, and a bare link would be a column of its own. */}
+          <span>
+            This link opens only on this computer, because the desk is not shared on your network.
+            For {created.invite.name} to join from their own computer, turn on{' '}
+            <a href="#/settings/team">Share this desk on my network</a> in Settings → Team, then
+            invite them again.
+          </span>
         </div>
       )}
     </Dialog>
