@@ -47,11 +47,11 @@ import { campaignsRepo } from './repo.ts';
 /** Recipients handed over in one transaction at most (more at once would hold requests up). */
 export const MAX_BATCH = 100;
 /**
- * A pass hands over for at most this long (a hand-over is ≈ 0.5 ms: a message, its
+ * A pass hands over for at most this long (a hand-over is under a millisecond: a message, its
  * conversation, their events), then ends and the next one follows at once, after the
- * requests that came in meanwhile (the scheduler's tick budget is as long).
+ * requests that came in meanwhile (within the scheduler's 10 ms tick budget).
  */
-const PASS_BUDGET_MS = 15;
+const PASS_BUDGET_MS = 8;
 /** A pass waits for room for this share of a second's messages, so batches stay large. */
 const MIN_BATCH_SECONDS = 0.05;
 const RATE_WINDOW_S = 10;
