@@ -92,6 +92,47 @@ describe('email campaigns over SMTP (live keys)', () => {
     expect(recipients.body.data[0].smtpResponse).toContain('250');
   });
 
+  it('lists and exports each recipient’s subject as it went out, placeholders filled', async () => {
+    const { clock, key, id, jobs, get, launch } = await setup(2);
+    expect((await launch()).body.status).toBe('sending');
+    const listed = await t.request('GET', `/v1/email/campaigns/${id}/recipients`, { key });
+    const p1 = (listed.body.data as { to: string; contactId: string; subject: string }[]).find(
+      (r) => r.to === 'p1@example.com',
+    )!;
+    // Fixed at launch, filled for its contact before anything went out.
+    expect(p1.subject).toBe('Hello Person 1');
+    // Renamed before its exchange: the email goes out with the new name, and the export says so.
+    const renamed = await t.request('PATCH', `/api/contacts/${p1.contactId}`, {
+      key,
+      body: { name: 'Ana' },
+    });
+    expect(renamed.status).toBe(200);
+    await jobs.runDue();
+    for (let i = 0; i < 5; i++) {
+      clock.advance(200);
+      await jobs.runDue();
+    }
+    expect((await get()).status).toBe('completed');
+    const subjects = await Promise.all(peer!.received.map((_, i) => peer!.parsed(i)));
+    const sent = Object.fromEntries(
+      subjects.map((m) => [m.to && !Array.isArray(m.to) ? m.to.text : '', m.subject]),
+    );
+    expect(sent).toEqual({ 'p0@example.com': 'Hello Person 0', 'p1@example.com': 'Hello Ana' });
+    const csv = await t.request('GET', `/v1/email/campaigns/${id}/recipients/export`, { key });
+    expect(csv.status).toBe(200);
+    const lines = csv.text
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
+    const header = lines[0]!.split(',');
+    const col = (line: string, name: string) => line.split(',')[header.indexOf(name)];
+    const exported = Object.fromEntries(
+      lines.slice(1).map((l) => [col(l, 'email'), col(l, 'subject')]),
+    );
+    expect(exported).toEqual(sent);
+    expect(csv.text).not.toContain('{{contact.name}}');
+  });
+
   it('retries a 4xx, counts a 5xx as a bounce, and keeps the funnel exact', async () => {
     let refusals = 0;
     const { clock, jobs, get, launch } = await setup(4, {

@@ -1,6 +1,6 @@
 import { ApiError } from '../../../../shared/errors.ts';
 import { markdownToEmailHtml } from '../../../../shared/email-markdown.ts';
-import { EMAIL_LIMITS, renderEmail } from '../../../../shared/email-rules.ts';
+import { EMAIL_LIMITS, renderEmail, renderEmailText } from '../../../../shared/email-rules.ts';
 import { parsePlaceholders } from '../../../../shared/placeholders.ts';
 import { missingTally } from '../../../../shared/template-strings.ts';
 import type { CampaignTarget } from '../../../../shared/schemas/campaigns.ts';
@@ -113,6 +113,7 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
     let n = 0;
     // One email per address: two contacts sharing one (in any case) get it once.
     const seen = new Set<string>();
+    const personal = parsePlaceholders(c.subject).placeholders.length > 0;
     for (const contact of d.campaigns.emailAudienceRows(scope, audience)) {
       const address = contact.email!.trim().toLowerCase();
       if (seen.has(address)) continue;
@@ -126,7 +127,8 @@ export function emailCampaigns(d: EmailDeps, repo: EmailRepo, settings: EmailSet
         to_address: contact.email!,
         from_name: null,
         from_email: null,
-        subject: c.subject,
+        // Filled for this contact as the send fills it (an SMTP send writes it again as it goes).
+        subject: personal ? renderEmailText(c.subject, toPlaceholderContact(contact)) : c.subject,
         html: null,
         text: null,
         status: 'pending',

@@ -154,7 +154,10 @@ export function emailDelivery(
             }
             return null;
           }
-          const composed = composeEmail(composeInputOf(d, settings, m, c, s));
+          const input = composeInputOf(d, settings, m, c, s);
+          // What this recipient gets is what the recipients list and its export show.
+          if (c) repo.setSubject(m.id, input.subject);
+          const composed = composeEmail(input);
           return {
             transport,
             message: composed.message,

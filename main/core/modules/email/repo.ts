@@ -208,6 +208,7 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
     `UPDATE email_messages SET status = 'sent', attempts = attempts + 1, sent_at = @at,
        updated_at = @at WHERE id = @id`,
   );
+  const setSubject = db.prepare(`UPDATE email_messages SET subject = ? WHERE id = ?`);
   const markSending = db.prepare(
     `UPDATE email_messages SET status = 'sending', updated_at = @at WHERE id = @id`,
   );
@@ -373,6 +374,8 @@ export function emailRepo(db: Db, sealer: Sealer = noSealer) {
     nextDue: (campaignId: string) => nextDue.get(campaignId) as number | null,
     sending: (campaignId: string) => sending.get(campaignId) as number,
     markSent: (id: string, at: number) => markSent.run({ id, at }),
+    /** The subject as it goes out to this recipient (a campaign's, its placeholders filled). */
+    setSubject: (id: string, subject: string) => setSubject.run(subject, id),
     markSending: (id: string, at: number) => markSending.run({ id, at }),
     setExchange: (id: string, at: number) => setExchange.run(at, at, id).changes,
     saveOutcome: (r: EmailMessageRow) => saveOutcome.run(r),
