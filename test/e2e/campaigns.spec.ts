@@ -67,7 +67,15 @@ test('a campaign is created for a group, launched, paused, resumed and followed 
   const wizard = page.getByTestId('campaign-wizard');
   await wizard.getByLabel('Name').fill('Spring sale');
   await wizard.getByTestId('campaign-template').selectOption({ label: 'spring_sale · en' });
-  await wizard.getByTestId('campaign-var-1').fill('{{contact.nmae}}');
+  // An empty variable's placeholder reads as a hint ("e.g. …", italic), not as a value.
+  const firstVar = wizard.getByTestId('campaign-var-1');
+  await expect(firstVar).toHaveValue('');
+  await expect(firstVar).toHaveAttribute('placeholder', 'e.g. {{contact.firstName}}');
+  await expect(wizard.getByTestId('campaign-var-2')).toHaveAttribute('placeholder', /^e\.g\. /);
+  expect(await firstVar.evaluate((el) => getComputedStyle(el, '::placeholder').fontStyle)).toBe(
+    'italic',
+  );
+  await firstVar.fill('{{contact.nmae}}');
   await wizard
     .getByTestId('campaign-group')
     .selectOption({ label: `Spring list (${RECIPIENTS} contacts)` });
@@ -140,6 +148,11 @@ test('a campaign is created for a group, launched, paused, resumed and followed 
   await expect(status).toHaveText('Sending');
   await expect(bar).toHaveAttribute('aria-valuenow', '100', { timeout: 20_000 });
   await expect(status).toHaveText('Completed');
+  // The "is sending" notice does not outlive the sending: the page seen to finish says so.
+  await expect(page.getByTestId('toast-success').filter({ hasText: 'is sending' })).toHaveCount(0);
+  await expect(page.getByTestId('toast-success')).toContainText(
+    '“Spring sale” has finished sending.',
+  );
   await expect(detail.getByTestId('campaign-done')).toHaveText(
     `${RECIPIENTS} of ${RECIPIENTS} done · 100%`,
   );

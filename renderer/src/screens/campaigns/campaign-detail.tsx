@@ -22,6 +22,7 @@ import {
 import { CampaignStatusChip } from './campaign-status.tsx';
 import { RecipientsTable } from './recipients-table.tsx';
 import { RescheduleDialog } from './reschedule-dialog.tsx';
+import { useSendingNoticeEnds } from './sending-notice.ts';
 
 /** The chart library loads with the first campaign page opened, not with the app. */
 const SendRateChart = lazy(() =>
@@ -47,6 +48,7 @@ export function CampaignDetail({ campaignId }: { campaignId: string }) {
   );
   const [confirming, setConfirming] = useState<Control | null>(null);
   const [rescheduling, setRescheduling] = useState(false);
+  useSendingNoticeEnds(campaign);
 
   const back = (
     <a href={hrefFor('campaigns')} className="link-button">

@@ -15,6 +15,7 @@ import type {
 import type { CampaignTarget } from '../../stores/campaigns-api.ts';
 import type { LoadStatus } from '../../stores/scope.ts';
 import { describeFilter } from './campaign-format.ts';
+import { sendingAgainNotice, sendingNotice } from './sending-notice.ts';
 import { useGroups } from './use-groups.ts';
 import { useRightGate } from '../../components/needs-right.tsx';
 
@@ -232,13 +233,13 @@ const DIALOGS: Record<
   },
   resume: {
     title: (name) => `Resume “${name}” now?`,
-    done: (name) => `“${name}” is sending again.`,
+    done: sendingAgainNotice,
     confirmLabel: 'Resume now',
     busyLabel: 'Resuming…',
   },
   start: {
     title: (name) => `Start “${name}” now?`,
-    done: (name) => `“${name}” is sending.`,
+    done: sendingNotice,
     confirmLabel: 'Start now',
     busyLabel: 'Starting…',
   },

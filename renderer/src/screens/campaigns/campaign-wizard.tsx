@@ -292,10 +292,16 @@ export function CampaignWizard({ campaign, onCreated }: CampaignWizardProps) {
                       </label>
                       <input
                         id={fieldId(key)}
-                        className={`input${message ? ' invalid' : ''}`}
+                        className={`input campaign-var-input${message ? ' invalid' : ''}`}
                         value={draft.variables[n] ?? ''}
                         list={`${formId}-fields`}
-                        placeholder={n === '1' ? '{{contact.name}}' : 'Text or {{contact.…}}'}
+                        // Worded as a hint ("e.g. …", in italics) so an empty field never
+                        // reads as one already filled in.
+                        placeholder={
+                          n === '1'
+                            ? 'e.g. {{contact.firstName}}'
+                            : 'e.g. some text, or {{contact.…}}'
+                        }
                         autoComplete="off"
                         spellCheck={false}
                         {...errorAria(fieldId(key), message, `${formId}-vars-hint`)}

@@ -3,6 +3,7 @@ import { ApiRequestError, errorMessage } from '../../api/client.ts';
 import { formatDateTime } from '../../components/format.ts';
 import { useRoute, type Route } from '../../stores/route.ts';
 import { notify } from '../../stores/toasts.ts';
+import { sendingNotice } from './sending-notice.ts';
 
 /** What a campaign editor is busy with: saving, launching, or sending a test. */
 export type Busy = 'save' | 'launch' | 'test' | null;
@@ -118,7 +119,7 @@ export function useCampaignForm<D, F extends string>({
         'success',
         launched.status === 'scheduled'
           ? `“${launched.name}” is scheduled for ${formatDateTime(launched.scheduledFor)}.`
-          : `“${launched.name}” is sending.`,
+          : sendingNotice(launched.name),
       );
       setConfirming(false);
       navigate(route, launched.id);
