@@ -384,6 +384,8 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
     const wallet = services.wallet.get(ws.id);
     print(
       `${ws.name} (${ws.id})\n` +
+        `name                       ${settings.name}\n` +
+        `businessAccountName        ${settings.businessAccountName}\n` +
         `allowPrivateWebhooks       ${settings.allowPrivateWebhooks}\n` +
         `lowBalanceThresholdMicros  ${settings.lowBalanceThresholdMicros} (${formatMicros(settings.lowBalanceThresholdMicros, wallet.currency)})\n` +
         `autoAssign                 ${settings.autoAssign}\n` +
@@ -405,7 +407,7 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
     const { services } = open();
     const ws = services.workspaces.resolve(values.workspace);
     // The same service PATCH /api/workspace/settings uses.
-    const settings = services.workspaces.updateSettings(ws.id, patch);
+    const settings = services.workspaces.updateSettings(ws.id, checked.data);
     cliAudit(
       services,
       ws.id,
@@ -413,7 +415,7 @@ const COMMANDS: Record<string, (ctx: Ctx) => void | number | Promise<void | numb
       { type: 'workspace', id: ws.id },
       { fields: Object.keys(patch) },
     );
-    const [name, set] = Object.entries(patch)[0]!;
+    const [name, set] = Object.entries(checked.data)[0]!;
     print(`${ws.name}: ${name} set to ${String(set)}`, { workspaceId: ws.id, ...settings });
   },
   'login-url': ({ values, dataDir, open, print }) => {
@@ -603,9 +605,12 @@ function settingsPatch(key: string, value: string): Partial<WorkspaceSettings> {
     }
     case 'publicUrl':
       return { publicUrl: value === 'none' ? null : value };
+    case 'name':
+    case 'businessAccountName':
+      return { [key]: value };
     default:
       throw new UsageError(
-        `unknown setting "${key}" (allowPrivateWebhooks, lowBalanceThresholdMicros, lowBalanceThreshold, autoAssign, assignOnFirstReply, publicUrl)`,
+        `unknown setting "${key}" (name, businessAccountName, allowPrivateWebhooks, lowBalanceThresholdMicros, lowBalanceThreshold, autoAssign, assignOnFirstReply, publicUrl)`,
       );
   }
 }

@@ -9,7 +9,30 @@ import { z } from 'zod';
 /** The most a low-balance threshold may be: a million currency units. */
 export const MAX_LOW_BALANCE_THRESHOLD_MICROS = 1_000_000_000_000;
 
+/** The most characters a workspace's or business account's name may have. */
+export const DISPLAY_NAME_MAX = 80;
+
+/**
+ * A name people read in the top bar, invites and previews (the workspace's, the business
+ * account's): spaces at either end dropped, then 1–80 characters on one line. The core checks a
+ * PATCH body with it, Settings → Workspace each field as it is typed.
+ */
+export const displayNameRule = (field: string) =>
+  z
+    .string({ error: `${field} must be text` })
+    .trim()
+    .min(1, `${field} must not be empty`)
+    .max(DISPLAY_NAME_MAX, `${field} must be at most ${DISPLAY_NAME_MAX} characters`)
+    // eslint-disable-next-line no-control-regex
+    .regex(/^[^\u0000-\u001f\u007f]*$/, `${field} must be one line, without control characters`);
+
 export const workspaceSettingsSchema = z.object({
+  name: z.string().describe('the workspace’s name: the top bar, invites, the LAN announcement'),
+  businessAccountName: z
+    .string()
+    .describe(
+      'the active business account’s display name: the top bar and message previews (`businessAccount.name` of GET /api/me)',
+    ),
   allowPrivateWebhooks: z
     .boolean()
     .describe(
@@ -41,7 +64,17 @@ export const workspaceSettingsSchema = z.object({
 });
 export type WorkspaceSettings = z.infer<typeof workspaceSettingsSchema>;
 
-export const workspaceSettingsBody = workspaceSettingsSchema.partial().strict();
+export const workspaceSettingsBody = workspaceSettingsSchema
+  .extend({
+    name: displayNameRule('name').describe(
+      'the workspace’s new name: spaces at either end dropped, then 1–80 characters',
+    ),
+    businessAccountName: displayNameRule('businessAccountName').describe(
+      'the active business account’s new display name: spaces at either end dropped, then 1–80 characters',
+    ),
+  })
+  .partial()
+  .strict();
 export type WorkspaceSettingsBody = z.infer<typeof workspaceSettingsBody>;
 
 /** What only grows, each kept its own number of days (README "Retention"). */

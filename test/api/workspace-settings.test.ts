@@ -20,6 +20,8 @@ describe('workspace settings', () => {
     t = await makeCore();
     const read = await t.request('GET', '/api/workspace/settings', owner);
     expect(read.body).toEqual({
+      name: 'Default',
+      businessAccountName: 'Default business account',
       allowPrivateWebhooks: false,
       lowBalanceThresholdMicros: expect.any(Number),
       autoAssign: false,
@@ -60,6 +62,8 @@ describe('workspace settings', () => {
     expect((await t.request('POST', '/webhooks', { key, body: hook })).status).toBe(201);
 
     expect((await t.request('GET', '/api/workspace/settings', owner)).body).toEqual({
+      name: 'Default',
+      businessAccountName: 'Default business account',
       allowPrivateWebhooks: true,
       lowBalanceThresholdMicros: 12_500_000,
       autoAssign: false,
@@ -119,6 +123,74 @@ describe('workspace settings', () => {
     });
     // Which fields, never their values.
     expect(JSON.stringify(audit.body.data[0])).not.toContain('desk.acme.example');
+  });
+});
+
+describe('workspace and business account names', () => {
+  it('renames both, trimmed, shown by /api/me and /api/workspaces, audited by field', async () => {
+    t = await makeCore();
+    const res = await patch({ name: '  Acme Shop ', businessAccountName: '\tAcme WhatsApp  ' });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ name: 'Acme Shop', businessAccountName: 'Acme WhatsApp' });
+
+    const me = await t.request('GET', '/api/me', owner);
+    expect(me.body.workspace.name).toBe('Acme Shop');
+    expect(me.body.businessAccount.name).toBe('Acme WhatsApp');
+    const list = await t.request('GET', '/api/workspaces', owner);
+    expect(list.body.data.map((w: { name: string }) => w.name)).toEqual(['Acme Shop']);
+
+    // One without the other leaves the other as it is; 80 characters are allowed.
+    const long = 'x'.repeat(80);
+    expect((await patch({ businessAccountName: long })).body).toMatchObject({
+      name: 'Acme Shop',
+      businessAccountName: long,
+    });
+
+    const audit = await t.request('GET', '/audit?action=settings.updated', owner);
+    expect(audit.body.data.map((e: { details: unknown }) => e.details)).toEqual([
+      { environment: 'test', fields: ['businessAccountName'] },
+      { environment: 'test', fields: ['businessAccountName', 'name'] },
+    ]);
+  });
+
+  it('refuses an empty, too long, multi-line or non-text name, naming the field', async () => {
+    t = await makeCore();
+    const cases: [Record<string, unknown>, string, RegExp][] = [
+      [{ name: '' }, 'name', /^name must not be empty/],
+      [{ name: '   ' }, 'name', /^name must not be empty/],
+      [{ name: 'y'.repeat(81) }, 'name', /^name must be at most 80 characters/],
+      [{ name: 'Acme\nShop' }, 'name', /^name must be one line/],
+      [{ name: 42 }, 'name', /^name/],
+      [{ name: null }, 'name', /^name/],
+      [{ businessAccountName: ' ' }, 'businessAccountName', /^businessAccountName must not be/],
+      [{ name: 'Fine', businessAccountName: 'z'.repeat(90) }, 'businessAccountName', /80/],
+    ];
+    for (const [body, param, message] of cases) {
+      const res = await patch(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(res.body.error.code).toBe('validation_error');
+      expect(res.body.error.param).toBe(param);
+      expect(res.body.error.message).toMatch(message);
+    }
+    const read = await t.request('GET', '/api/workspace/settings', owner);
+    expect(read.body).toMatchObject({
+      name: 'Default',
+      businessAccountName: 'Default business account',
+    });
+  });
+
+  it('is renamed by owners and admins only: an agent and an API key get a 403', async () => {
+    t = await makeCore();
+    const ada = await t.member({ name: 'Ada Admin', role: 'admin' });
+    const abe = await t.member({ name: 'Abe Agent', role: 'agent' });
+    const byAgent = await patch({ name: 'Abe’s shop' }, { cookie: abe.cookie });
+    expect(byAgent.status).toBe(403);
+    expect(byAgent.body.error.details).toEqual({ requires: 'workspace.manage' });
+    expect((await patch({ name: 'Key shop' }, { key: t.key('live') })).status).toBe(403);
+    const byAdmin = await patch({ name: 'Ada’s shop' }, { cookie: ada.cookie });
+    expect(byAdmin.status).toBe(200);
+    const me = await t.request('GET', '/api/me', { cookie: abe.cookie });
+    expect(me.body.workspace.name).toBe('Ada’s shop');
   });
 });
 

@@ -197,6 +197,8 @@ describe('parley CLI', () => {
     const dir = dataDir();
     expect(await json(['settings', 'show'], dir)).toEqual({
       workspaceId: expect.stringMatching(/^ws_/),
+      name: 'Default',
+      businessAccountName: 'Default business account',
       allowPrivateWebhooks: false,
       lowBalanceThresholdMicros: expect.any(Number),
       autoAssign: false,
@@ -219,6 +221,13 @@ describe('parley CLI', () => {
     expect(shown.stdout).toMatch(/allowPrivateWebhooks\s+true/);
     expect(shown.stdout).toMatch(/lowBalanceThresholdMicros\s+5000000 \(\$5\.00\)/);
     await json(['settings', 'set', 'lowBalanceThresholdMicros', '250000'], dir);
+    // Names: checked by the API's rule, trimmed.
+    const renamed = await parley(
+      ['settings', 'set', 'businessAccountName', ' Acme WhatsApp '],
+      dir,
+    );
+    expect(renamed.stdout.trim()).toBe('Default: businessAccountName set to Acme WhatsApp');
+    expect((await json(['settings', 'set', 'name', 'Acme Shop'], dir)).name).toBe('Acme Shop');
 
     // Another workspace is untouched; --workspace picks it.
     const ws = await json(['workspaces', 'create', 'Other'], dir);
@@ -235,6 +244,8 @@ describe('parley CLI', () => {
         headers: { 'x-api-key': key },
       });
       expect(res.json()).toEqual({
+        name: 'Acme Shop',
+        businessAccountName: 'Acme WhatsApp',
         allowPrivateWebhooks: true,
         lowBalanceThresholdMicros: 250000,
         autoAssign: true,
@@ -254,6 +265,7 @@ describe('parley CLI', () => {
       [['settings', 'set', 'lowBalanceThreshold', 'lots'], /must be an amount like 5\.00/],
       [['settings', 'set', 'publicUrl', 'desk.acme.example'], /publicUrl must be an http\(s\) URL/],
       [['settings', 'set', 'colour', 'blue'], /^parley: unknown setting "colour"/],
+      [['settings', 'set', 'name', '  '], /^parley: name must not be empty/],
       [
         ['settings', 'set', 'allowPrivateWebhooks'],
         /^parley: missing a VALUE for allowPrivateWebhooks/,

@@ -72,6 +72,8 @@ export const systemRoutes: RegisterRoutes = (app, { workspaces, members }) => {
 };
 
 const settingsExample = {
+  name: 'Acme Shop',
+  businessAccountName: 'Acme Shop WhatsApp',
   allowPrivateWebhooks: false,
   lowBalanceThresholdMicros: 5_000_000,
   autoAssign: true,
@@ -119,7 +121,7 @@ export const settingsRoutes: RegisterRoutes = (app, { workspaces, retention }) =
         tags,
         summary: 'Change workspace settings (dashboard only)',
         description:
-          'Fields left out keep their values; an unknown field is a 400. In force from the next request on; the change (which fields, never their values) is in the audit trail as `settings.updated`.',
+          'Fields left out keep their values; an unknown field is a 400. `name` renames the workspace and `businessAccountName` its active business account (each trimmed, then 1–80 characters on one line; else a 400 `validation_error` whose `param` names the field). In force from the next request on; the change (which fields, never their values) is in the audit trail as `settings.updated`.',
         body: workspaceSettingsBody,
         response: { 200: workspaceSettingsSchema },
       },

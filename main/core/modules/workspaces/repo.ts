@@ -46,9 +46,16 @@ export function workspacesRepo(db: Db) {
      FROM channel_settings WHERE business_account_id = ? AND provider = 'cloud_api'`,
   );
   const readSettings = db.prepare(
-    `SELECT w.allow_private_webhooks, wa.low_balance_threshold_micros, w.auto_assign,
-       w.assign_on_first_reply, w.public_url FROM workspaces w
-     JOIN wallets wa ON wa.workspace_id = w.id WHERE w.id = ?`,
+    `SELECT w.name, ba.name AS business_account_name, w.allow_private_webhooks,
+       wa.low_balance_threshold_micros, w.auto_assign, w.assign_on_first_reply, w.public_url
+     FROM workspaces w
+     JOIN wallets wa ON wa.workspace_id = w.id
+     JOIN business_accounts ba ON ba.workspace_id = w.id AND ba.active = 1
+     WHERE w.id = ?`,
+  );
+  const setName = db.prepare('UPDATE workspaces SET name = ? WHERE id = ?');
+  const setAccountName = db.prepare(
+    'UPDATE business_accounts SET name = ? WHERE workspace_id = ? AND active = 1',
   );
   const setAssignment = db.prepare(
     `UPDATE workspaces SET auto_assign = coalesce(@autoAssign, auto_assign),
@@ -86,6 +93,8 @@ export function workspacesRepo(db: Db) {
     settings: (workspaceId: string) =>
       readSettings.get(workspaceId) as
         | {
+            name: string;
+            business_account_name: string;
             allow_private_webhooks: number;
             low_balance_threshold_micros: number;
             auto_assign: number;
@@ -96,6 +105,9 @@ export function workspacesRepo(db: Db) {
     /** Assignment's settings (design.md §6); null leaves one as it is. */
     setAssignment: (id: string, autoAssign: 0 | 1 | null, assignOnFirstReply: 0 | 1 | null) =>
       setAssignment.run({ id, autoAssign, assignOnFirstReply }),
+    setName: (workspaceId: string, name: string) => setName.run(name, workspaceId),
+    /** The active business account's display name. */
+    setAccountName: (workspaceId: string, name: string) => setAccountName.run(name, workspaceId),
     setPrivate: (workspaceId: string, allow: 0 | 1) => setPrivate.run(allow, workspaceId),
     setPublicUrl: (workspaceId: string, url: string | null) => setPublicUrl.run(url, workspaceId),
     setThreshold: (workspaceId: string, micros: number) => setThreshold.run(micros, workspaceId),

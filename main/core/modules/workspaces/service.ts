@@ -1,6 +1,10 @@
 import type { Database as Db } from 'better-sqlite3';
 import { ApiError } from '../../../../shared/errors.ts';
-import type { WorkspaceSettings } from '../../../../shared/schemas/workspace-settings.ts';
+import {
+  DISPLAY_NAME_MAX,
+  displayNameRule,
+  type WorkspaceSettings,
+} from '../../../../shared/schemas/workspace-settings.ts';
 import type { BusinessAccount, Workspace } from '../../../../shared/schemas/workspaces.ts';
 import type { Clock, IdGenerator } from '../../runtime.ts';
 import { iso } from '../../runtime.ts';
@@ -24,18 +28,31 @@ export const toBusinessAccount = (r: BusinessAccountRow): BusinessAccount => ({
   throughputMps: r.throughput_mps,
 });
 
+/**
+ * A name checked by the shared rule (the PATCH body's, so the CLI and other callers of the
+ * service get the same answer): trimmed, or a 400 naming the field.
+ */
+function displayName(field: 'name' | 'businessAccountName', value: string): string {
+  const checked = displayNameRule(field).safeParse(value);
+  if (!checked.success) {
+    throw new ApiError('validation_error', checked.error.issues[0]!.message, { param: field });
+  }
+  return checked.data;
+}
+
 export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
   const repo = workspacesRepo(db);
   const service = {
     create(name: string): Workspace {
-      const trimmed = name.trim();
-      if (!trimmed || trimmed.length > 100) {
-        throw new ApiError('validation_error', 'workspace name must be 1 to 100 characters', {
-          param: 'name',
-        });
-      }
+      const trimmed = displayName('name', name);
       const row: WorkspaceRow = { id: ids('ws'), name: trimmed, created_at: clock.now() };
-      repo.create(row, ids('waba'), `${trimmed} business account`, ids('mem'));
+      const account = `${trimmed} business account`;
+      repo.create(
+        row,
+        ids('waba'),
+        account.length <= DISPLAY_NAME_MAX ? account : trimmed,
+        ids('mem'),
+      );
       return toWorkspace(row);
     },
     list: (): Workspace[] => repo.list().map(toWorkspace),
@@ -61,6 +78,8 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
       const r = repo.settings(workspaceId);
       if (!r) throw new ApiError('not_found', `no workspace ${workspaceId}`);
       return {
+        name: r.name,
+        businessAccountName: r.business_account_name,
         allowPrivateWebhooks: r.allow_private_webhooks === 1,
         lowBalanceThresholdMicros: r.low_balance_threshold_micros,
         autoAssign: r.auto_assign === 1,
@@ -69,7 +88,14 @@ export function workspacesService(db: Db, clock: Clock, ids: IdGenerator) {
       };
     },
     updateSettings(workspaceId: string, patch: Partial<WorkspaceSettings>): WorkspaceSettings {
+      const name = patch.name === undefined ? undefined : displayName('name', patch.name);
+      const accountName =
+        patch.businessAccountName === undefined
+          ? undefined
+          : displayName('businessAccountName', patch.businessAccountName);
       db.transaction(() => {
+        if (name !== undefined) repo.setName(workspaceId, name);
+        if (accountName !== undefined) repo.setAccountName(workspaceId, accountName);
         if (patch.allowPrivateWebhooks !== undefined)
           repo.setPrivate(workspaceId, patch.allowPrivateWebhooks ? 1 : 0);
         if (patch.lowBalanceThresholdMicros !== undefined)
