@@ -9,6 +9,7 @@ import {
   type WorkspaceSettingsBody,
 } from '../api/client.ts';
 import { createRequestGuard, registerScopedStore, type LoadStatus } from './scope.ts';
+import { useSession } from './session.ts';
 import { useWallet } from './wallet.ts';
 
 /** One record as loaded: its data, and how its read went. */
@@ -34,6 +35,25 @@ interface WorkspaceSettingsState {
   /** Saves the fields given; the answer is what the core now has (in force at once). */
   update: (patch: WorkspaceSettingsBody) => Promise<WorkspaceSettings>;
   reset: () => void;
+}
+
+/**
+ * A rename is shown at once wherever the app names the workspace or its business account (the
+ * top bar, its workspace picker, previews): the session's copy of them follows the answer.
+ */
+function showNames(id: string, { name, businessAccountName }: WorkspaceSettings): void {
+  useSession.setState((s) => {
+    // Another workspace is shown by now: its names are its own.
+    if (s.me?.workspace.id !== id) return {};
+    return {
+      me: {
+        ...s.me,
+        workspace: { ...s.me.workspace, name },
+        businessAccount: { ...s.me.businessAccount, name: businessAccountName },
+      },
+      workspaces: s.workspaces.map((w) => (w.id === id ? { ...w, name } : w)),
+    };
+  });
 }
 
 /**
@@ -90,12 +110,16 @@ export const useWorkspaceSettings = create<WorkspaceSettingsState>()((set) => {
     },
 
     update: async (patch) => {
+      const workspaceId = useSession.getState().me?.workspace.id ?? null;
       const saved = await api.workspace.updateSettings(patch);
       // A read still on its way is older than this answer.
       guards.settings.invalidate();
       set({ settings: { data: saved, status: 'ready', error: null } });
       // The top bar's low-balance warning compares the balance with the threshold.
       if (patch.lowBalanceThresholdMicros !== undefined) void useWallet.getState().refreshBalance();
+      if (patch.name !== undefined || patch.businessAccountName !== undefined) {
+        if (workspaceId) showNames(workspaceId, saved);
+      }
       return saved;
     },
 

@@ -9,12 +9,13 @@ import { useWorkspaceSettings } from '../../stores/workspace-settings.ts';
 import { AssignmentSettings } from '../team/assignment-settings.tsx';
 import { PublicUrlSection, WalletSection, WebhooksSection } from './workspace-fields.tsx';
 import { BusinessHoursSection } from './workspace-hours.tsx';
+import { NamesSection } from './workspace-names.tsx';
 import { RetentionSection } from './workspace-retention.tsx';
 import './workspace-settings.css';
 
 /**
- * Settings → Workspace (design.md §8, README "Workspace settings"), for admins: what the
- * workspace allows and how it behaves — private webhook targets, the low-balance threshold,
+ * Settings → Workspace (design.md §8, README "Workspace settings"), for admins: its names and
+ * its business account's, what the workspace allows and how it behaves — private webhook targets, the low-balance threshold,
  * assignment, the public URL (`PATCH /api/workspace/settings`), business hours (`PUT
  * /settings/business-hours`), each in force at once — and the desk's retention periods,
  * read-only.
@@ -32,11 +33,12 @@ export function WorkspaceSettingsScreen() {
       <PageHeader
         eyebrow="Settings"
         title="Workspace"
-        description="How this workspace behaves, for test and live mode alike: what webhooks may reach, when the wallet warns, how conversations find an agent, the address the internet reaches it by, and when the business is open. Each change is in force at once and in the audit trail."
+        description="How this workspace is named and behaves, for test and live mode alike: what webhooks may reach, when the wallet warns, how conversations find an agent, the address the internet reaches it by, and when the business is open. Each change is in force at once and in the audit trail."
       />
       {status === 'error' && error ? <ErrorBanner message={error} onRetry={load} /> : null}
       {settings ? (
         <div className="ws-grid">
+          <NamesSection settings={settings} />
           <WebhooksSection settings={settings} />
           <WalletSection settings={settings} />
           <AssignmentSettings title="Team">
