@@ -710,6 +710,9 @@ export interface EmailCampaignQuery extends PageParams {
   status?: EmailCampaignStatus | '';
 }
 
+/** The states of a recipient's unsubscribe page. */
+export type UnsubscribePageState = 'ask' | 'unsubscribed' | 'resubscribed';
+
 export interface EmailRecipientQuery extends PageParams {
   status?: EmailStatus | '';
 }
@@ -906,8 +909,13 @@ export const api = {
   groups: {
     list: (p?: PageParams): Promise<Page<Group>> =>
       json('GET', '/api/contacts/groups', { query: pageQuery(p) }),
-    create: (name: string): Promise<Group> =>
-      json('POST', '/api/contacts/groups', { body: { name } }),
+    /** A new group, with `contactIds` as its first members when given. */
+    create: (name: string, contactIds?: string[]): Promise<Group> =>
+      json('POST', '/api/contacts/groups', { body: { name, contactIds } }),
+    addMembers: (id: string, contactIds: string[]): Promise<Group> =>
+      json('POST', `/api/contacts/groups/${encodeURIComponent(id)}/members`, {
+        body: { contactIds },
+      }),
   },
 
   templates: {
@@ -1087,6 +1095,14 @@ export const api = {
       json('POST', `/v1/email/campaigns/${encodeURIComponent(id)}/test`, {
         body: contactId ? { to, contactId } : { to },
       }),
+    /** Its unsubscribe page as a recipient sees it, marked "Preview" (HTML; nothing changes). */
+    unsubscribePreview: async (id: string, state: UnsubscribePageState): Promise<string> =>
+      (
+        await send('GET', `/v1/email/campaigns/${encodeURIComponent(id)}/unsubscribe-preview`, {
+          query: { state },
+          accept: 'text/html',
+        })
+      ).text(),
     /** Which links were clicked, by how many recipients and how often. */
     links: (id: string): Promise<EmailLinkReport> =>
       json('GET', `/v1/email/campaigns/${encodeURIComponent(id)}/links`),

@@ -12,15 +12,29 @@ interface ContactListProps {
   onMessages: (contact: Contact) => void;
   /** The contact whose messages are open, highlighted in the list. */
   activeId: string | null;
+  /** The ticked contacts' ids (for the bulk actions). */
+  selected: ReadonlySet<string>;
+  onToggle: (id: string) => void;
+  /** Ticks every contact shown, or none when all of them are ticked. */
+  onToggleAll: (ids: string[]) => void;
 }
 
-export function ContactList({ onOpen, onMessages, activeId }: ContactListProps) {
+export function ContactList({
+  onOpen,
+  onMessages,
+  activeId,
+  selected,
+  onToggle,
+  onToggleAll,
+}: ContactListProps) {
   const contacts = useContacts((s) => s.contacts);
   const nextCursor = useContacts((s) => s.nextCursor);
   const status = useContacts((s) => s.status);
   const loadingMore = useContacts((s) => s.loadingMore);
   const loadMore = useContacts((s) => s.loadMore);
   const filtered = useContacts(selectHasFilters);
+  const ticked = contacts.filter((c) => selected.has(c.id)).length;
+  const allTicked = contacts.length > 0 && ticked === contacts.length;
 
   return (
     <VirtualTable
@@ -28,6 +42,19 @@ export function ContactList({ onOpen, onMessages, activeId }: ContactListProps) 
       gridClassName="contacts-grid"
       columns={
         <>
+          <div role="columnheader" className="contacts-check">
+            <input
+              type="checkbox"
+              aria-label={allTicked ? 'Clear selection' : 'Select all contacts shown'}
+              checked={allTicked}
+              ref={(box) => {
+                if (box) box.indeterminate = ticked > 0 && !allTicked;
+              }}
+              disabled={contacts.length === 0}
+              onChange={() => onToggleAll(contacts.map((c) => c.id))}
+              data-testid="contacts-select-all"
+            />
+          </div>
           <div role="columnheader">Phone</div>
           <div role="columnheader">Name</div>
           <div role="columnheader" className="col-optional">
@@ -71,6 +98,17 @@ export function ContactList({ onOpen, onMessages, activeId }: ContactListProps) 
           }}
           data-testid="contact-row"
         >
+          <div role="cell" className="contacts-check">
+            <input
+              type="checkbox"
+              aria-label={`Select ${contactLabel(contact)}`}
+              checked={selected.has(contact.id)}
+              onClick={(event) => event.stopPropagation()}
+              onKeyDown={(event) => event.stopPropagation()}
+              onChange={() => onToggle(contact.id)}
+              data-testid="contact-select"
+            />
+          </div>
           <div role="cell" className="mono">
             {contactHandle(contact)}
           </div>

@@ -7,6 +7,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { selectImportBusy, useContactImport } from '../../stores/contact-import.ts';
 import { useContacts } from '../../stores/contacts.ts';
+import { ContactBulkBar } from './contact-bulk.tsx';
 import { ContactFilters } from './contact-filters.tsx';
 import { ContactFormDialog } from './contact-form-dialog.tsx';
 import { ContactList } from './contact-list.tsx';
@@ -25,6 +26,18 @@ export function ContactsScreen() {
   const importing = useContactImport((s) => s.dialogOpen);
   const setImporting = useContactImport((s) => s.setDialogOpen);
   const [messaging, setMessaging] = useState<Contact | null>(null);
+  const contacts = useContacts((s) => s.contacts);
+  const [selection, setSelection] = useState<ReadonlySet<string>>(new Set());
+  // What the bulk actions act on: the ticked contacts the list still shows.
+  const selected = contacts.filter((c) => selection.has(c.id));
+  const toggle = (id: string) =>
+    setSelection((old) => {
+      const next = new Set(old);
+      if (!next.delete(id)) next.add(id);
+      return next;
+    });
+  const toggleAll = (ids: string[]) =>
+    setSelection((old) => (ids.every((id) => old.has(id)) ? new Set() : new Set(ids)));
 
   useLoadWhenIdle(status, load);
 
@@ -80,7 +93,11 @@ export function ContactsScreen() {
             onOpen={(contact) => setEditing({ mode: 'edit', contact })}
             onMessages={setMessaging}
             activeId={messaging?.id ?? null}
+            selected={selection}
+            onToggle={toggle}
+            onToggleAll={toggleAll}
           />
+          <ContactBulkBar selected={selected} onClear={() => setSelection(new Set())} />
         </section>
         {messaging ? (
           <MessagesDrawer
