@@ -40,12 +40,40 @@ form { margin: 20px 0 0; }
 button { font: inherit; font-weight: 600; padding: 10px 18px; border-radius: 8px; border: 2px solid var(--accent); background: var(--accent); color: var(--accent-ink); cursor: pointer; min-height: 44px; }
 button.secondary { background: transparent; color: var(--accent); }
 button:focus-visible { outline: 3px solid var(--ink); outline-offset: 2px; }
+.preview { margin: -8px 0 20px; padding: 8px 12px; border: 2px dashed var(--accent); border-radius: 8px; font-size: 14px; }
 footer { margin-top: 24px; padding-top: 12px; border-top: 1px solid var(--line); color: var(--muted); font-size: 13px; }
 `;
 
 interface PageOptions {
   /** Who sends these emails: named at the top of the page. */
   sender?: { name: string | null; email: string | null } | null;
+  /**
+   * The owner's preview (GET /v1/email/campaigns/:id/unsubscribe-preview): marked "Preview", its
+   * buttons do nothing, and its look comes from /e/page.css (a frame inherits the desk's policy,
+   * which allows the desk's own stylesheets, not this page's `<style>`).
+   */
+  preview?: boolean;
+}
+
+/** Served for the preview's frame: the very rules the recipients' pages carry inline. */
+export const PAGE_CSS_PATH = '/e/page.css';
+
+function pageHtml(title: string, body: string, opts: PageOptions = {}): string {
+  const senderName = opts.sender?.name || opts.sender?.email || null;
+  const brand = senderName
+    ? `<div class="brand"><span class="mark" aria-hidden="true">${escape(
+        [...senderName.trim()][0]?.toUpperCase() ?? '?',
+      )}</span><span><strong>${escape(senderName)}</strong>${
+        opts.sender?.email && opts.sender.name ? escape(opts.sender.email) : 'Email preferences'
+      }</span></div>`
+    : '';
+  const style = opts.preview
+    ? `<link rel="stylesheet" href="${PAGE_CSS_PATH}">`
+    : `<style>${PAGE_CSS}</style>`;
+  const mark = opts.preview
+    ? '<p class="preview" role="note"><strong>Preview</strong> · what a recipient sees. Its buttons do nothing here: no one is unsubscribed.</p>'
+    : '';
+  return `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${opts.preview ? 'Preview: ' : ''}${escape(title)}</title>${style}<body><main>${mark}${brand}<h1>${escape(title)}</h1>${body}<footer>Email preferences for this address only. Nothing else about you changes.</footer></main></body></html>`;
 }
 
 function page(
@@ -55,21 +83,11 @@ function page(
   body: string,
   opts: PageOptions = {},
 ) {
-  const senderName = opts.sender?.name || opts.sender?.email || null;
-  const brand = senderName
-    ? `<div class="brand"><span class="mark" aria-hidden="true">${escape(
-        [...senderName.trim()][0]?.toUpperCase() ?? '?',
-      )}</span><span><strong>${escape(senderName)}</strong>${
-        opts.sender?.email && opts.sender.name ? escape(opts.sender.email) : 'Email preferences'
-      }</span></div>`
-    : '';
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
-    .send(
-      `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex"><title>${escape(title)}</title><style>${PAGE_CSS}</style><body><main>${brand}<h1>${escape(title)}</h1>${body}<footer>Email preferences for this address only. Nothing else about you changes.</footer></main></body></html>`,
-    );
+    .send(pageHtml(title, body, opts));
 }
 
 type Target = NonNullable<ReturnType<EmailService['unsubscribeTarget']>>;
@@ -82,52 +100,70 @@ function whatSentence(who: Target): string {
   return `<span class="who">${escape(who.address)}</span> gets emails${from ? ` from ${escape(from)}` : ''}${to}.`;
 }
 
-/** The page of an unsubscribe link, in each of its states; forms post without scripts. */
-function subscriptionPage(
-  reply: FastifyReply,
-  token: string,
+export type SubscriptionState = 'ask' | 'unsubscribed' | 'resubscribed';
+
+/**
+ * The page of an unsubscribe link, in each of its states; forms post without scripts. With no
+ * token (the owner's preview) its buttons post nowhere.
+ */
+export function subscriptionHtml(
+  token: string | null,
   who: Target,
-  state: 'ask' | 'unsubscribed' | 'resubscribed',
-  status = 200,
-) {
-  const sender = { name: who.senderName, email: who.senderEmail };
+  state: SubscriptionState,
+): string {
+  const opts = { sender: { name: who.senderName, email: who.senderEmail }, preview: !token };
   const from = escape(who.senderName ?? who.senderEmail ?? 'this sender');
   const contact =
     who.senderEmail && who.senderName
       ? `${escape(who.senderName)} (${escape(who.senderEmail)})`
       : escape(who.senderEmail ?? who.senderName ?? 'the sender');
+  const form = (action: string, button: string) =>
+    token
+      ? `<form method="post" action="${action}">${button.replace('<button', '<button type="submit"')}</form>`
+      : `<form>${button.replace('<button', '<button type="button"')}</form>`;
   // Relative actions: the page may sit behind a public URL with a path of its own.
-  const unsubscribeForm = `<form method="post" action="${token}"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`;
+  const unsubscribeForm = form(
+    token ?? '',
+    '<input type="hidden" name="List-Unsubscribe" value="One-Click"><button>Unsubscribe</button>',
+  );
   if (state === 'unsubscribed') {
     // Only this email's own, recent unsubscribe can be undone here (RESUBSCRIBE_WINDOW_MS): an
     // old or forwarded email cannot re-enrol the address.
     const undo = who.canResubscribe
-      ? `<p>Unsubscribed by mistake? You can undo it within an hour.</p><form method="post" action="${token}/resubscribe"><button type="submit" class="secondary">Resubscribe</button></form>`
+      ? `<p>Unsubscribed by mistake? You can undo it within an hour.</p>${form(`${token ?? ''}/resubscribe`, '<button class="secondary">Resubscribe</button>')}`
       : `<p>This link cannot subscribe the address again: an unsubscribe can be undone only within an hour, from the email it was made in. To get these emails again, use the link in a newer email from ${from}, or contact ${contact}.</p>`;
-    return page(
-      reply,
-      status,
+    return pageHtml(
       'You are unsubscribed',
       `<p class="done">Done: ${escape(who.address)} will not get campaign emails from ${from} any more.</p>${undo}`,
-      { sender },
+      opts,
     );
   }
   if (state === 'resubscribed') {
-    return page(
-      reply,
-      200,
+    return pageHtml(
       'You are subscribed again',
       `<p class="done">Welcome back: ${escape(who.address)} will get emails from ${from} again.</p><p>${whatSentence(who)}</p><p>Changed your mind?</p>${unsubscribeForm}`,
-      { sender },
+      opts,
     );
   }
-  return page(
-    reply,
-    200,
+  return pageHtml(
     `Unsubscribe from ${who.senderName ?? who.senderEmail ?? 'these'} emails?`,
     `<p>${whatSentence(who)}</p><p>Unsubscribe to stop every campaign email from ${from} to this address.</p>${unsubscribeForm}`,
-    { sender },
+    opts,
   );
+}
+
+function subscriptionPage(
+  reply: FastifyReply,
+  token: string,
+  who: Target,
+  state: SubscriptionState,
+  status = 200,
+) {
+  return reply
+    .code(status)
+    .type('text/html; charset=utf-8')
+    .header('cache-control', 'no-store')
+    .send(subscriptionHtml(token, who, state));
 }
 
 /**
@@ -156,6 +192,13 @@ export function registerEmailPublicRoutes(
   // Retry-After): a flood of pixel or click requests cannot hold the database's writer.
   const limit = createRateLimiter(limits, clock, 'email-links');
   app.addHook('onRequest', async (req) => limit(clientKey(req)));
+
+  app.get(
+    PAGE_CSS_PATH,
+    { config: { right: 'public' }, schema: { hide: true } },
+    async (_req, reply) =>
+      reply.type('text/css; charset=utf-8').header('cache-control', 'no-cache').send(PAGE_CSS),
+  );
 
   app.get<{ Params: { file: string } }>(
     '/e/o/:file',

@@ -22,7 +22,9 @@ import {
   testEmailBody,
   updateEmailCampaignBody,
 } from '../../../../shared/schemas/email.ts';
+import { ApiError } from '../../../../shared/errors.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
+import { subscriptionHtml } from './public-routes.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 
 const tags = ['Email'];
@@ -414,6 +416,36 @@ export const emailRoutes: RegisterRoutes = (app, { email }) => {
       },
     },
     async (req) => email.links(req.principal, req.params.id),
+  );
+
+  app.get(
+    '/v1/email/campaigns/:id/unsubscribe-preview',
+    {
+      config: { right: 'campaigns.read', docs: { errors: ['not_found', 'forbidden'] } },
+      schema: {
+        operationId: 'previewEmailUnsubscribePage',
+        tags,
+        summary: 'The campaign’s unsubscribe page as a recipient sees it, marked “Preview”',
+        description:
+          'For the desk (a signed-in session; an API key gets 403 `forbidden`). The same page a recipient’s unsubscribe link opens, in the state asked (`ask`, the default; `unsubscribed`; `resubscribed`), with the campaign’s sender and audience and its first recipient’s address (`recipient@example.com` before launch). Marked “Preview”; its buttons post nowhere and its look comes from `/e/page.css`. Nothing changes: no token is used, no one is unsubscribed.',
+        params: idParams,
+        querystring: z.object({
+          state: z.enum(['ask', 'unsubscribed', 'resubscribed']).optional(),
+        }),
+        produces: ['text/html'],
+        response: { 200: z.string().describe('An HTML page') },
+      },
+    },
+    async (req, reply) => {
+      if (req.principal.kind !== 'session') {
+        throw new ApiError('forbidden', 'The unsubscribe preview is for the desk: sign in to it.');
+      }
+      const who = email.unsubscribePreview(req.principal, req.params.id);
+      return reply
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(subscriptionHtml(null, who, req.query.state ?? 'ask'));
+    },
   );
 
   app.post(

@@ -193,6 +193,25 @@ export function emailTracking(
       };
     },
 
+    /**
+     * What the unsubscribe page shows a campaign's recipient, for its owner's preview: the
+     * campaign's sender and audience, its first recipient's address (a sample one before launch).
+     * Reads only: no email, contact or count changes.
+     */
+    unsubscribePreview(scope: Scope, campaignId: string) {
+      const c = campaigns.find(scope, campaignId);
+      const s = settings.row(scope);
+      const first = repo.recipients({ campaignId: c.id, status: null, cursor: null, limit: 1 })[0];
+      return {
+        address: first?.to_address ?? 'recipient@example.com',
+        done: false,
+        canResubscribe: true,
+        senderName: c.from_name ?? s.default_from_name ?? null,
+        senderEmail: c.from_email ?? s.default_from_email ?? null,
+        audience: audienceWords(scope, JSON.parse(c.audience) as CampaignTarget),
+      };
+    },
+
     unsubscribe(token: string): boolean {
       return db
         .transaction(() => {
