@@ -410,6 +410,16 @@ export function runPath(run: {
 }
 
 /** What starts (or started) a run, after "started …": "by the customer’s message", "by hand". */
+/**
+ * Why a listening workflow may not start for a customer (design.md §7): it stays away from a
+ * conversation for 24 h after a person replied in it or took it over. Null for other triggers.
+ */
+export function quietRuleWords(trigger: { type: string }): string | null {
+  return trigger.type === 'message_received' || trigger.type === 'list_reply'
+    ? 'It stays away from a conversation for 24 h after a person replies in it or takes it over (is assigned it), so a customer’s message there starts no run.'
+    : null;
+}
+
 export function triggerWords(trigger: {
   type: string;
   event?: string | null;

@@ -449,14 +449,17 @@ export function WorkflowBuilder({ workflow: initial }: { workflow: Workflow | nu
                 Deactivate
               </button>
             ) : null}
-            <button
-              type="button"
-              className="button"
-              onClick={() => useRoute.getState().navigate('workflows')}
-              data-testid="wf-cancel"
-            >
-              Cancel
-            </button>
+            {/* Cancel only when there is something to cancel: a new workflow, or unsaved edits. */}
+            {!workflow || dirty ? (
+              <button
+                type="button"
+                className="button"
+                onClick={() => useRoute.getState().navigate('workflows')}
+                data-testid="wf-cancel"
+              >
+                Cancel
+              </button>
+            ) : null}
             <button
               type="button"
               className="button"

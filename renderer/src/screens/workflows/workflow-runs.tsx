@@ -17,7 +17,7 @@ import {
   type WorkflowRun,
 } from '../../stores/workflow-runs.ts';
 import type { Workflow } from '../../stores/workflows.ts';
-import { outcomeDetail, runContact, triggerWords } from './run-format.ts';
+import { outcomeDetail, quietRuleWords, runContact, triggerWords } from './run-format.ts';
 import { RunOnCanvas } from './run-on-canvas.tsx';
 import { RunOutcomeChip } from './run-status.tsx';
 import { RunStepItem } from './run-steps.tsx';
@@ -85,6 +85,7 @@ export function RunHistory({ workflow }: { workflow: Workflow }) {
   useEffect(() => show(workflow.id), [show, workflow.id]);
   useLoadWhenIdle(shownFor === workflow.id ? status : 'loading', load);
   const loading = status === 'idle' || status === 'loading';
+  const quiet = quietRuleWords(workflow.trigger);
 
   return (
     <div className="screen" data-testid="wf-runs" data-workflow-id={workflow.id}>
@@ -95,6 +96,11 @@ export function RunHistory({ workflow }: { workflow: Workflow }) {
           <>
             Started {triggerWords(workflow.trigger)}. Version {workflow.version}{' '}
             <WorkflowStatusChip status={workflow.status} />
+            {quiet ? (
+              <span className="wf-runs-quiet" data-testid="wf-runs-quiet-rule">
+                {quiet}
+              </span>
+            ) : null}
           </>
         }
         actions={<TestRunButton workflow={workflow} />}

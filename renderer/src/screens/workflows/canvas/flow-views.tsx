@@ -81,7 +81,7 @@ export function FlowNodeView({ id, data }: NodeProps<FlowNodeType>) {
             {data.number}
           </span>
         ) : null}
-        <span className="wf-node-title">
+        <span className="wf-node-title" title={data.title}>
           {data.number ? <span className="visually-hidden">: </span> : null}
           {data.title}
         </span>

@@ -8,8 +8,9 @@ import type { FlowGraph, FlowNodeKind } from './flow-graph.ts';
 
 /** Each kind of node's box (the stylesheet draws them at these sizes). */
 export const NODE_SIZE: Readonly<Record<FlowNodeKind, { width: number; height: number }>> = {
-  trigger: { width: 260, height: 80 },
-  step: { width: 240, height: 80 },
+  // Room for a title on two lines and a summary on two (canvas.css clamps both there).
+  trigger: { width: 260, height: 96 },
+  step: { width: 260, height: 96 },
   end: { width: 96, height: 32 },
   unset: { width: 150, height: 32 },
 };

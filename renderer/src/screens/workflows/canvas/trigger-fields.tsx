@@ -21,7 +21,7 @@ import {
 const TRIGGERS: Record<TriggerType, { label: string; help: string }> = {
   message_received: {
     label: 'A customer writes',
-    help: 'Any message, or one with your keywords; not while a person replied in the last 24 hours.',
+    help: 'Any message, or one with your keywords. Stays away from a conversation for 24 h after a person replies in it or takes it over.',
   },
   event: {
     label: 'An event from your shop',
