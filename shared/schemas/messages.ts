@@ -119,6 +119,7 @@ export const messageSchema = z.object({
   status: z.enum(MESSAGE_STATUSES),
   sentBy: z.enum(['api', 'agent', 'bot', 'contact']),
   agentId: z.string().nullable(),
+  campaignId: z.string().nullable().describe('the campaign that sent it (`sentBy: bot`), if any'),
   environment: environmentSchema,
   category: z
     .string()

@@ -53,4 +53,11 @@ test("a campaign's messages reach the open thread and the inbox list without a r
   await expect(rows).toHaveCount(3);
   await expect(rows.filter({ hasText: 'Customer 002' })).toHaveCount(1);
   await expect(rows.filter({ hasText: 'Customer 003' })).toHaveCount(1);
+  // A campaign's message says so: "Campaign" over it in the thread and in the list's preview.
+  await expect(
+    thread.getByTestId('message').filter({ hasText: 'take 20% off' }).getByTestId('message-sender'),
+  ).toHaveText('Campaign');
+  await expect(
+    rows.filter({ hasText: 'Customer 002' }).getByTestId('conversation-preview'),
+  ).toContainText('Campaign: Hi Customer 002');
 });

@@ -62,6 +62,7 @@ function message(id: string, conversationId: string, over: Partial<Message> = {}
     status: 'received',
     sentBy: 'contact',
     agentId: null,
+    campaignId: null,
     environment: 'test',
     category: null,
     costMicros: 0,

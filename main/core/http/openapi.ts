@@ -179,6 +179,7 @@ export const messageExample = {
   status: 'accepted',
   sentBy: 'agent',
   agentId: 'agt_4Tz8pQ1vXy',
+  campaignId: null,
   environment: 'test',
   category: 'SERVICE',
   costMicros: 0,

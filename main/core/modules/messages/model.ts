@@ -174,6 +174,7 @@ export const toMessage = (r: MessageRow): Message => ({
   status: r.status,
   sentBy: r.sent_by,
   agentId: r.agent_id,
+  campaignId: r.campaign_id ?? null,
   environment: r.environment,
   category: r.category,
   costMicros: r.cost_micros,

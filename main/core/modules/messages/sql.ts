@@ -15,7 +15,7 @@ export const MEDIA_FACTS_JSON = `(SELECT json_object('id', md.id, 'type', md.kin
 /** A message as its API JSON, built by SQLite for list pages; equal to `toMessage` (tested). */
 export const MESSAGE_JSON = `json_object('id', m.id, 'conversationId', m.conversation_id, 'contactId', m.contact_id,
   'phone', m.phone, 'direction', m.direction, 'type', m.type, 'templateName', m.template_name, 'text', m.text,
-  'variables', json(m.variables), 'status', m.status, 'sentBy', m.sent_by, 'agentId', m.agent_id, 'environment', m.environment, 'category', m.category,
+  'variables', json(m.variables), 'status', m.status, 'sentBy', m.sent_by, 'agentId', m.agent_id, 'campaignId', m.campaign_id, 'environment', m.environment, 'category', m.category,
   'costMicros', m.cost_micros, 'channelMessageId', m.channel_message_id,
   'error', CASE WHEN m.error_code IS NULL THEN NULL ELSE json_object('code', m.error_code, 'message', m.error_message) END,
   'createdAt', ${sqlIso('m.created_at')}, 'sentAt', ${sqlIso('m.sent_at')}, 'deliveredAt', ${sqlIso('m.delivered_at')},

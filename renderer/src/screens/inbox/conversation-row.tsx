@@ -30,13 +30,17 @@ interface RowProps {
   query: string;
 }
 
-/** Who wrote the last message, as the list's preview prefixes it ("You: ", "Ann: ", "Bot: "). */
+/**
+ * Who wrote the last message, as the list's preview prefixes it ("You: ", "Ann: ", "Campaign: ",
+ * "Bot: ").
+ */
 function previewPrefix(
   message: Message,
   agents: ReadonlyMap<string, Agent>,
   meId: string | null,
 ): string {
   if (message.direction === 'inbound') return '';
+  if (message.sentBy === 'bot' && message.campaignId) return 'Campaign: ';
   if (message.sentBy === 'bot') return 'Bot: ';
   if (message.agentId && message.agentId !== meId) {
     const agent = agents.get(message.agentId);

@@ -16,6 +16,7 @@ import { REPLY_INPUT_ID } from './reply-composer.tsx';
 /** Who sent an outbound message or wrote a note, for the label above it; null for inbound. */
 export function senderOf(message: Message, agents: ReadonlyMap<string, Agent>): string | null {
   if (message.direction === 'inbound' && !isNote(message)) return null;
+  if (message.sentBy === 'bot' && message.campaignId) return 'Campaign';
   // A workflow's free-form text (campaigns send only templates; the message does not say which
   // workflow sent it, so the label cannot name it).
   if (message.sentBy === 'bot' && message.templateName === null) return 'Workflow';
