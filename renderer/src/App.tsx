@@ -6,6 +6,7 @@ import { ErrorBanner } from './components/error-banner.tsx';
 import { ForbiddenPage } from './components/forbidden-page.tsx';
 import { Sidebar } from './components/sidebar.tsx';
 import { RightNotes } from './components/needs-right.tsx';
+import { ScreenErrorBoundary } from './components/screen-error-boundary.tsx';
 import { Toaster } from './components/toaster.tsx';
 import { ModeBanner, TopBar } from './components/top-bar.tsx';
 import { useCanOpen } from './components/use-can.ts';
@@ -179,7 +180,11 @@ export function App() {
           {!signedOut && status === 'error' && error ? (
             <ErrorBanner message={error} onRetry={() => void bootstrap()} />
           ) : null}
-          {!signedOut && status === 'ready' ? <AllowedScreen route={route} /> : null}
+          {!signedOut && status === 'ready' ? (
+            <ScreenErrorBoundary key={route}>
+              <AllowedScreen route={route} />
+            </ScreenErrorBoundary>
+          ) : null}
           {!signedOut && (status === 'loading' || status === 'idle') ? (
             <div className="loading-page" aria-busy="true">
               Connecting to Parley…

@@ -63,6 +63,10 @@ function copiedText(container: HTMLElement, messages: readonly Message[]): strin
 
 /** Load older messages once the top is this close (px) while scrolling up (`endless`). */
 const LOAD_OLDER_AT = 120;
+/** How near its end (px) a thread counts as read at the end. */
+const AT_END_PX = 24;
+/** How many frames a resized thread is held at its end while its rows are measured again. */
+const HOLD_END_FRAMES = 20;
 /** Rows drawn beyond each edge of the view. */
 const OVERSCAN = 6;
 /** Space between rows (px), as the thread's flex gap was. */
@@ -350,7 +354,52 @@ export function MessageList({
     if (shown.length === 0) shownAtEnd.current = false;
     else if (!loadingOlder) loadOlderNearTop();
   }, [shown.length, loadingOlder, loadOlderNearTop]);
-  const onScroll = loadOlderNearTop;
+
+  // A thread read at its end stays there when its box changes size (a window resize rewraps
+  // every row; the simulator strip opens or closes): the rows are measured again over a few
+  // frames, so it is held at the end for those frames. Scrolled up, it is left where it is.
+  const atEnd = useRef(true);
+  const holdingEnd = useRef(false);
+  const onScroll = () => {
+    const el = scrollRef.current;
+    if (el && !holdingEnd.current) {
+      atEnd.current = el.scrollHeight - el.scrollTop - el.clientHeight <= AT_END_PX;
+    }
+    loadOlderNearTop();
+  };
+  useEffect(() => {
+    const el = scrollRef.current;
+    if (!el) return;
+    let frame = 0;
+    let first = true;
+    const observer = new ResizeObserver(() => {
+      // The first call only reports the size the box opened with.
+      if (first) return void (first = false);
+      if (!atEnd.current) return;
+      cancelAnimationFrame(frame);
+      let frames = HOLD_END_FRAMES;
+      holdingEnd.current = true;
+      const hold = () => {
+        el.scrollTop = el.scrollHeight;
+        if (--frames > 0) frame = requestAnimationFrame(hold);
+        else holdingEnd.current = false;
+      };
+      hold();
+    });
+    // The agent scrolling (wheel, touch, keys, the scrollbar) takes over at once.
+    const letGo = () => {
+      cancelAnimationFrame(frame);
+      holdingEnd.current = false;
+    };
+    const inputs = ['wheel', 'touchstart', 'keydown', 'pointerdown'] as const;
+    for (const type of inputs) el.addEventListener(type, letGo, { passive: true });
+    observer.observe(el);
+    return () => {
+      observer.disconnect();
+      for (const type of inputs) el.removeEventListener(type, letGo);
+      letGo();
+    };
+  }, []);
 
   const head = nextCursor ? (
     <div className="thread-older">
