@@ -56,11 +56,36 @@ const TIME_STEPS = [
   1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400,
 ];
 
-/** Tick labels in local time, as fine as the span needs: seconds, minutes, or the day too. */
-function timeLabels(ticks: number[]): string[] {
-  const span = ticks.length > 1 ? ticks[ticks.length - 1]! - ticks[0]! : 0;
-  const format = span < 180 ? formatClockSeconds : span < 86_400 ? formatClock : formatDayTime;
-  return ticks.map((t) => format(new Date(t * 1000)));
+/** The time labels' font, drawn and measured alike. */
+const AXIS_FONT = '12px system-ui, -apple-system, "Segoe UI", Roboto, sans-serif';
+/** Clear room between two time labels, in CSS pixels. */
+const LABEL_GAP = 16;
+
+/** Labels in local time, as fine as the span (in seconds) needs: seconds, minutes, or the day too. */
+const formatFor = (span: number) =>
+  span < 180 ? formatClockSeconds : span < 86_400 ? formatClock : formatDayTime;
+
+let measuring: CanvasRenderingContext2D | null = null;
+function labelWidth(text: string): number {
+  measuring ??= document.createElement('canvas').getContext('2d');
+  if (!measuring) return text.length * 8;
+  measuring.font = AXIS_FONT;
+  return measuring.measureText(text).width;
+}
+
+/**
+ * The least distance between two time ticks: the widest label this span writes and a gap, so
+ * labels never run into each other however narrow the chart (uPlot then takes a coarser step).
+ */
+function timeSpace(_u: uPlot, _axis: number, min: number, max: number): number {
+  const format = formatFor(max - min);
+  // Two-digit hours, minutes, seconds and day: as wide as this locale's labels get.
+  const widest = Math.max(
+    ...[new Date(2026, 11, 22, 22, 58, 58), new Date(2026, 11, 22, 10, 58, 58)].map((d) =>
+      labelWidth(format(d)),
+    ),
+  );
+  return Math.ceil(widest) + LABEL_GAP;
 }
 
 function cssColor(element: Element, name: string, fallback: string): string {
@@ -148,7 +173,16 @@ export function TimelineChart({
         scales: { y: { range: (_u, _min, max) => [0, Math.max(1, max * 1.1)] } },
         series: [{}, ...series],
         axes: [
-          { ...axis, space: 70, incrs: TIME_STEPS, values: (_u, ticks) => timeLabels(ticks) },
+          {
+            ...axis,
+            font: AXIS_FONT,
+            space: timeSpace,
+            incrs: TIME_STEPS,
+            values: (u, ticks) => {
+              const format = formatFor((u.scales.x?.max ?? 0) - (u.scales.x?.min ?? 0));
+              return ticks.map((t) => format(new Date(t * 1000)));
+            },
+          },
           { ...axis, size: 48, values: (_u, ticks) => ticks.map((t) => formatCount(t)) },
         ],
         hooks: {

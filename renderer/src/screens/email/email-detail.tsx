@@ -26,6 +26,7 @@ import { EmailNotices } from './email-notices.tsx';
 import { EmailFrame } from './email-preview.tsx';
 import { EmailRecipientsTable } from './email-recipients-table.tsx';
 import { EmailCampaignStatusChip } from './email-status.tsx';
+import { UnsubscribePreviewButton } from './email-unsubscribe-preview.tsx';
 import { useSampleContact } from './use-sample-contact.ts';
 
 /** The chart library loads with the first campaign page opened, not with the app. */
@@ -78,6 +79,10 @@ function Message({ campaign }: { campaign: EmailCampaign }) {
           />
         </div>
       </details>
+      <p className="hint email-unsubscribe-note">
+        Every email ends with an unsubscribe link to a page in your name.{' '}
+        <UnsubscribePreviewButton campaignId={campaign.id} />
+      </p>
     </section>
   );
 }

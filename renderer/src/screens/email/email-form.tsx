@@ -48,6 +48,7 @@ import { approximateText } from './email-preview-html.ts';
 import { EmailTestSend } from './email-test-send.tsx';
 import { useEmailAudience, type EmailAudienceCheck } from './use-email-audience.ts';
 import { useSampleContact } from './use-sample-contact.ts';
+import { PillChoice } from './pill-choice.tsx';
 
 type BodyTab = 'html' | 'text';
 
@@ -107,27 +108,21 @@ function BodyFormatToggle({
     { value: 'html', label: 'HTML' },
   ];
   return (
-    <fieldset className="email-format" data-testid="email-format">
-      <legend className="email-format-legend">Write the body in</legend>
-      {options.map((o) => (
-        <label key={o.value} className={format === o.value ? 'is-selected' : undefined}>
-          <input
-            type="radio"
-            name="email-body-format"
-            value={o.value}
-            checked={format === o.value}
-            onChange={() => onChange(o.value)}
-            data-testid={`email-format-${o.value}`}
-          />
-          {o.label}
-        </label>
-      ))}
+    <PillChoice
+      legend="Write the body in"
+      name="email-body-format"
+      options={options}
+      value={format}
+      onChange={onChange}
+      testId="email-format"
+      testIdPrefix="email-format"
+    >
       <span className="hint email-format-note">
         {format === 'markdown'
           ? 'Switching to HTML keeps what this Markdown makes, to edit as HTML.'
           : 'Switching to Markdown writes the body anew: HTML is not turned into Markdown.'}
       </span>
-    </fieldset>
+    </PillChoice>
   );
 }
 
