@@ -1,6 +1,6 @@
 import { seedGroup, setSimulator } from './campaign-seed.ts';
 import { audit } from './axe-audit.ts';
-import { apiPost, createApiKey, expect, signInLink, test } from './fixtures.ts';
+import { apiPost, createApiKey, expect, signedInAuditPage, test } from './fixtures.ts';
 
 /** Every label the page's canvases drew at their latest paint: text, centre x, width, y. */
 interface Drawn {
@@ -164,15 +164,7 @@ test('the activity chart’s time labels never overlap at 1024 px, and the owner
   expect(after.counts.unsubscribed).toBe(0);
 
   // axe (injected as a script: a context that bypasses the CSP) on the dialog.
-  const context = await browser.newContext({
-    bypassCSP: true,
-    baseURL: server.url,
-    viewport: { width: 1024, height: 700 },
-  });
-  expect((await context.request.get(await signInLink(server), { maxRedirects: 0 })).status()).toBe(
-    303,
-  );
-  const a11y = await context.newPage();
+  const a11y = await signedInAuditPage(browser, server);
   await a11y.goto(`/#/email/${id}`);
   await a11y.getByTestId('email-unsubscribe-preview-open').click();
   await expect(
@@ -181,5 +173,5 @@ test('the activity chart’s time labels never overlap at 1024 px, and the owner
       .getByRole('heading', { level: 1 }),
   ).toBeVisible();
   expect(await audit(a11y, 'unsubscribe preview dialog')).toEqual([]);
-  await context.close();
+  await a11y.context().close();
 });

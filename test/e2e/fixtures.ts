@@ -9,6 +9,7 @@ import {
   chromium,
   expect,
   type APIRequestContext,
+  type Browser,
   type BrowserContext,
   type Page,
 } from '@playwright/test';
@@ -76,6 +77,22 @@ export async function parleyCli<T>(
 /** A fresh one-click sign-in link (`parley login-url`): each works once, for 10 minutes. */
 export async function signInLink(server: ParleyServer): Promise<string> {
   return (await parleyCli<{ loginUrl: string }>(server, ['login-url'])).loginUrl;
+}
+
+/**
+ * A signed-in page at 1024×700 in a context that bypasses the app's CSP, for axe (injected as a
+ * script, which the policy refuses). The caller closes `page.context()`.
+ */
+export async function signedInAuditPage(browser: Browser, server: ParleyServer): Promise<Page> {
+  const context = await browser.newContext({
+    bypassCSP: true,
+    baseURL: server.url,
+    viewport: { width: 1024, height: 700 },
+  });
+  expect((await context.request.get(await signInLink(server), { maxRedirects: 0 })).status()).toBe(
+    303,
+  );
+  return context.newPage();
 }
 
 /** The password the tests' invited members choose (12+ characters, not a common one). */
