@@ -1,5 +1,6 @@
 import type { Locator, Page } from '@playwright/test';
-import { createApiKey, expect, simulateInbound, test } from './fixtures.ts';
+import { audit } from './axe-audit.ts';
+import { createApiKey, expect, signInLink, simulateInbound, test } from './fixtures.ts';
 
 /** Journey fixes: a missing code chunk, the simulator strip at 1024×700, a resized thread. */
 
@@ -16,10 +17,18 @@ const fromEnd = (page: Page) =>
     .evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
 
 test('a code chunk that cannot be loaded shows "Parley was updated" with Reload, not a blank window', async ({
-  page,
+  browser,
+  server,
 }) => {
+  // axe is injected as a script, which the app's CSP refuses: this context bypasses it.
+  const context = await browser.newContext({ bypassCSP: true });
+  expect((await context.request.get(await signInLink(server), { maxRedirects: 0 })).status()).toBe(
+    303,
+  );
+  const page = await context.newPage();
   // The workflow canvas is its own chunk: as after a rebuild under a running window, it is gone.
-  await page.route(/\/assets\/workflow-canvas-[^/]*\.js$/, (route) => route.abort());
+  const canvasChunk = /\/assets\/workflow-canvas-[^/]*\.js$/;
+  await page.route(canvasChunk, (route) => route.abort());
   await page.goto('/#/workflows');
   await page.getByTestId('workflow-new').click();
   const error = page.getByTestId('screen-error');
@@ -27,17 +36,20 @@ test('a code chunk that cannot be loaded shows "Parley was updated" with Reload,
   await expect(error).toBeVisible();
   await expect(error).toContainText('Parley was updated');
   await expect(page.getByTestId('screen-error-reload')).toHaveText('Reload');
-  // The rest of the window still works.
+  expect(await audit(page, 'a screen that failed to load')).toEqual([]);
+  // The rest of the window still works, and it does not reload again.
   await expect(page.getByRole('navigation').first()).toBeVisible();
   await page.waitForTimeout(1000);
   await expect(error).toBeVisible();
 
   // With the chunk back, Reload brings the screen.
-  await page.unroute(/\/assets\/workflow-canvas-[^/]*\.js$/);
+  await page.unroute(canvasChunk);
   await page.getByTestId('screen-error-reload').click();
   await page.goto('/#/workflows');
   await page.getByTestId('workflow-new').click();
+  await expect(page.getByTestId('wf-canvas')).toBeVisible();
   await expect(page.getByTestId('screen-error')).toHaveCount(0);
+  await context.close();
 });
 
 test.describe('the thread at 1024×700', () => {
@@ -103,4 +115,24 @@ test('a thread read at its end stays at its end after the window is resized', as
   await page.setViewportSize({ width: 1440, height: 900 });
   await page.waitForTimeout(300);
   expect(await fromEnd(page)).toBeGreaterThan(100);
+});
+
+test('the audit trail names API keys by their names, from one list of the keys', async ({
+  page,
+}) => {
+  await page.goto('/#/inbox');
+  await expect(page.getByTestId('current-member')).toHaveText('Owner');
+  const created = await page.request.post('/api/keys', {
+    data: { name: 'Shop backend', environment: 'test' },
+  });
+  expect(created.status(), await created.text()).toBe(201);
+  const keyLists: string[] = [];
+  page.on('request', (r) => {
+    if (new URL(r.url()).pathname === '/api/keys') keyLists.push(r.url());
+  });
+  await page.goto('/#/settings/audit');
+  const row = page.getByTestId('audit-row').filter({ hasText: 'Created an API key' });
+  await expect(row).toContainText('API key Shop backend');
+  await expect(row).not.toContainText('key_');
+  expect(keyLists).toHaveLength(1);
 });

@@ -5,8 +5,10 @@ import { ExportButton } from '../../components/export-button.tsx';
 import { formatDateTime } from '../../components/format.ts';
 import { PageHeader } from '../../components/page-header.tsx';
 import { PagedTable } from '../../components/table.tsx';
+import { useCan } from '../../components/use-can.ts';
 import { useLoadWhenIdle } from '../../components/use-load-when-idle.ts';
 import { auditQuery, useAudit } from '../../stores/audit.ts';
+import { useKeys } from '../../stores/keys.ts';
 import { useMembers } from '../../stores/members.ts';
 import { ACTION_FAMILIES, actionWords, actorWords, targetWords } from './audit-words.ts';
 
@@ -120,6 +122,16 @@ export function AuditScreen() {
 
   useLoadWhenIdle(status, load);
 
+  // API keys by name, not id: one list request, for a member who may read the keys.
+  const canReadKeys = useCan('keys');
+  const keys = useKeys((s) => s.keys);
+  const keysStatus = useKeys((s) => s.status);
+  const loadKeys = useKeys((s) => s.load);
+  useEffect(() => {
+    if (canReadKeys && keysStatus === 'idle') void loadKeys();
+  }, [canReadKeys, keysStatus, loadKeys]);
+  const keyNames = useMemo(() => new Map(keys.map((k) => [k.id, k.name])), [keys]);
+
   return (
     <div className="screen" data-testid="screen-audit">
       <PageHeader
@@ -160,12 +172,12 @@ export function AuditScreen() {
             <tr key={entry.id} data-testid="audit-row">
               <td className="nowrap">{formatDateTime(entry.createdAt)}</td>
               <td className="cell-strong" data-testid="audit-actor-cell">
-                {actorWords(entry.actor)}
+                {actorWords(entry.actor, keyNames)}
               </td>
               <td data-testid="audit-action-cell" title={entry.action}>
                 {actionWords(entry.action)}
               </td>
-              <td className="cell-wrap">{targetWords(entry.target)}</td>
+              <td className="cell-wrap">{targetWords(entry.target, keyNames)}</td>
               <td className="nowrap">{entry.address ?? '—'}</td>
             </tr>
           ))}

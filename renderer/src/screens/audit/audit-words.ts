@@ -50,12 +50,18 @@ export function actionWords(action: string): string {
 }
 
 /** Who did it, in words: a member's name, a key, the command line, Parley itself. */
-export function actorWords(actor: AuditEntry['actor']): string {
+export function actorWords(
+  actor: AuditEntry['actor'],
+  keyNames: ReadonlyMap<string, string> = new Map(),
+): string {
   switch (actor.kind) {
     case 'member':
       return actor.name ?? 'A former member';
-    case 'api_key':
+    case 'api_key': {
+      const name = actor.id ? keyNames.get(actor.id) : undefined;
+      if (name) return `API key ${name}`;
       return actor.name ? `API key ${actor.name}…` : 'An API key';
+    }
     case 'cli':
       return 'Command line';
     case 'system':
@@ -65,9 +71,14 @@ export function actorWords(actor: AuditEntry['actor']): string {
   }
 }
 
-/** What it was done to, in words. */
-export function targetWords(target: AuditEntry['target']): string {
+/** What it was done to, in words; an API key by its name where `keyNames` knows it. */
+export function targetWords(
+  target: AuditEntry['target'],
+  keyNames: ReadonlyMap<string, string> = new Map(),
+): string {
   if (!target) return '—';
+  const keyName = target.type === 'api_key' && target.id ? keyNames.get(target.id) : undefined;
+  if (keyName) return `API key ${keyName}`;
   const type = target.type.replace(/_/g, ' ');
   return target.label ? `${target.label} (${type})` : target.id ? `${type} ${target.id}` : type;
 }
