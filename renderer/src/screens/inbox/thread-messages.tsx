@@ -17,10 +17,8 @@ import { REPLY_INPUT_ID } from './reply-composer.tsx';
 export function senderOf(message: Message, agents: ReadonlyMap<string, Agent>): string | null {
   if (message.direction === 'inbound' && !isNote(message)) return null;
   if (message.sentBy === 'bot' && message.campaignId) return 'Campaign';
-  // A workflow's free-form text (campaigns send only templates; the message does not say which
-  // workflow sent it, so the label cannot name it).
-  if (message.sentBy === 'bot' && message.templateName === null) return 'Workflow';
-  if (message.sentBy === 'bot') return 'Bot';
+  // Only campaigns and workflows send as the bot; the message does not say which workflow.
+  if (message.sentBy === 'bot') return 'Workflow';
   if (message.sentBy === 'api') return 'API';
   if (message.agentId) return agents.get(message.agentId)?.name ?? 'Agent';
   return 'Agent';
