@@ -32,7 +32,7 @@ interface RowProps {
 
 /**
  * Who wrote the last message, as the list's preview prefixes it ("You: ", "Ann: ", "Campaign: ",
- * "Bot: ").
+ * "Workflow: " — only campaigns and workflows send as the bot).
  */
 function previewPrefix(
   message: Message,
@@ -41,7 +41,7 @@ function previewPrefix(
 ): string {
   if (message.direction === 'inbound') return '';
   if (message.sentBy === 'bot' && message.campaignId) return 'Campaign: ';
-  if (message.sentBy === 'bot') return 'Bot: ';
+  if (message.sentBy === 'bot') return 'Workflow: ';
   if (message.agentId && message.agentId !== meId) {
     const agent = agents.get(message.agentId);
     if (agent) return `${agent.name.split(/\s+/)[0]}: `;
