@@ -14,7 +14,16 @@ export async function audit(
   where: string,
   { extraRules = [] }: { extraRules?: string[] } = {},
 ): Promise<string[]> {
-  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished)));
+  // Judge the colours things come to rest with; an animation cancelled meanwhile (its element
+  // re-rendered) rejects `finished`, and an endless one never settles: neither is waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_PATH });
   const { violations, ran } = await page.evaluate(async (extra) => {
     type Rule = { id: string; impact: string | null; nodes: { target: unknown[] }[] };
