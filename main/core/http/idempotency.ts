@@ -59,6 +59,17 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * A route's `secretAnswer` for an answer whose `field` is a secret shown once: the answer as
+ * stored for its Idempotency-Key is the record without that field.
+ */
+export const storedWithout =
+  (field: string) =>
+  (answer: unknown): Record<string, unknown> => {
+    const { [field]: _secret, ...record } = answer as Record<string, unknown>;
+    return record;
+  };
+
 /** Runs a request's effect and stores its response in the same transaction (see below). */
 export type CommitWithResponse = <T>(
   req: FastifyRequest,
@@ -204,8 +215,10 @@ export function registerIdempotency(
           // Its body went out as raw bytes we cannot store with the effect.
           throw new Error('a POST handler must return its answer, not send it, to be idempotent');
         }
+        // A route whose answer holds a secret stores it without (its `secretAnswer`).
+        const secretAnswer = req.routeOptions.config.secretAnswer;
         const s = stored?.(result) ?? {
-          body: JSON.stringify(result),
+          body: JSON.stringify(secretAnswer ? secretAnswer(result) : result),
           contentType: 'application/json; charset=utf-8',
         };
         store.run({
@@ -287,19 +300,8 @@ export function registerIdempotency(
       } as RouteHandlerMethod;
       return;
     }
-    const secretAnswer = route.config?.secretAnswer;
     route.handler = function (this: unknown, req, reply) {
-      return commitWithResponse(
-        req,
-        reply,
-        () => handler.call(this as never, req, reply),
-        secretAnswer
-          ? (result) => ({
-              body: JSON.stringify(secretAnswer(result)),
-              contentType: 'application/json; charset=utf-8',
-            })
-          : undefined,
-      );
+      return commitWithResponse(req, reply, () => handler.call(this as never, req, reply));
     } as RouteHandlerMethod;
   });
 

@@ -1,6 +1,6 @@
 import { idParams, page, pageQuery } from '../../../../shared/schemas/common.ts';
-import type { CreatedKey } from '../../../../shared/schemas/keys.ts';
 import { apiKeySchema, createdKeySchema, createKeyBody } from '../../../../shared/schemas/keys.ts';
+import { storedWithout } from '../../http/idempotency.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 
 const tags = ['API keys'];
@@ -27,10 +27,7 @@ export const keysRoutes: RegisterRoutes = (app, { keys }) => {
       config: {
         right: 'keys',
         // The key is shown once: a replay of the Idempotency-Key gets 409 and the key's record.
-        secretAnswer: (answer) => {
-          const { key: _secret, ...record } = answer as CreatedKey;
-          return record;
-        },
+        secretAnswer: storedWithout('key'),
       },
       schema: {
         operationId: 'createApiKey',

@@ -8,6 +8,7 @@ import {
   updateWebhookBody,
   webhookSchema,
 } from '../../../../shared/schemas/webhooks.ts';
+import { storedWithout } from '../../http/idempotency.ts';
 import type { OperationDocs } from '../../http/openapi.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 
@@ -81,21 +82,12 @@ const DELIVERIES_DOCS: OperationDocs = {
   },
 };
 
-/**
- * The signing secret is shown once (design.md §6: no stored idempotent answer keeps a secret):
- * under an Idempotency-Key only the webhook's record is kept, and a replay answers 409
- * `idempotency_conflict` with it in `error.details.created`, as `POST /api/keys` does.
- */
-const secretAnswer = (answer: unknown): Record<string, unknown> => {
-  const { secret: _secret, ...record } = answer as { secret: string } & Record<string, unknown>;
-  return record;
-};
-
 export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
   app.post(
     '/webhooks',
     {
-      config: { right: 'webhooks', secretAnswer },
+      // The signing secret is shown once (design.md §6): a replay answers 409 with the record.
+      config: { right: 'webhooks', secretAnswer: storedWithout('secret') },
       schema: {
         operationId: 'createWebhook',
         tags,
@@ -110,15 +102,7 @@ export const webhooksRoutes: RegisterRoutes = (app, { webhooks }) => {
       await webhooks.checkTarget(req.principal, req.body);
       reply.code(201);
       // The insert and its Idempotency-Key response commit together.
-      return app.commitWithResponse(
-        req,
-        reply,
-        () => webhooks.create(req.principal, req.body),
-        (created) => ({
-          body: JSON.stringify(secretAnswer(created)),
-          contentType: 'application/json; charset=utf-8',
-        }),
-      );
+      return app.commitWithResponse(req, reply, () => webhooks.create(req.principal, req.body));
     },
   );
 

@@ -19,6 +19,7 @@ import {
 import { idParams, pageQuery } from '../../../../shared/schemas/common.ts';
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
+import { storedWithout } from '../../http/idempotency.ts';
 import type { RegisterRoutes } from '../../http/types.ts';
 import { actorOf } from '../members/routes.ts';
 import type { Changer } from './service.ts';
@@ -33,10 +34,7 @@ const tags = ['Workflows'];
  * under an Idempotency-Key only the workflow's record is kept, and a replay answers 409
  * `idempotency_conflict` with it in `error.details.created`, as `POST /api/keys` does.
  */
-const secretAnswer = (answer: unknown): Record<string, unknown> => {
-  const { secret: _secret, ...record } = answer as { secret: string } & Record<string, unknown>;
-  return record;
-};
+const secretAnswer = storedWithout('secret');
 const ONCE =
   'With an `Idempotency-Key`, a replay answers 409 `idempotency_conflict` with the workflow’s record in `error.details.created`, never the secret: rotate the secret if the answer was lost.';
 const runParams = z.object({ runId: z.string().min(1).max(100) });
