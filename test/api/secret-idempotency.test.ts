@@ -1,7 +1,7 @@
 /**
- * A workflow's signing secret is shown once (design.md §6: no stored idempotent answer keeps a
- * secret). `POST /workflows` and `POST /workflows/:id/secret/rotate` under an Idempotency-Key
- * store the workflow's record without its `secret`, and a replay answers 409
+ * A workflow's or webhook's signing secret is shown once (design.md §6: no stored idempotent
+ * answer keeps a secret). `POST /workflows`, `POST /workflows/:id/secret/rotate` and
+ * `POST /webhooks` under an Idempotency-Key store the record without its `secret`, and a replay answers 409
  * `idempotency_conflict` with that record in `error.details.created`, as `POST /api/keys` does.
  */
 import Database from 'better-sqlite3';
@@ -24,7 +24,7 @@ const flow = { name: 'Order hook', trigger: { type: 'manual' }, steps: [{ id: 'e
 const storedBodies = (c: TestCore) =>
   c.core.db.prepare('SELECT body FROM idempotency_keys').pluck().all() as string[];
 
-describe('workflow secrets and Idempotency-Key', () => {
+describe('signing secrets (workflows, webhooks) and Idempotency-Key', () => {
   it('create: the stored answer has no secret; a replay answers 409 with the record, creating nothing', async () => {
     const c = (t = await makeCore());
     const key = c.key('test');
@@ -109,6 +109,44 @@ describe('workflow secrets and Idempotency-Key', () => {
     expect(audit.body.data).toHaveLength(1);
   });
 
+  it('a webhook: the stored answer has no secret; a replay answers 409 with the record, creating nothing', async () => {
+    const c = (t = await makeCore());
+    const key = c.key('test');
+    const create = () =>
+      c.request('POST', '/webhooks', {
+        key,
+        headers: { 'idempotency-key': 'wh-create-1' },
+        body: { url: 'https://8.8.8.8/hook', events: ['message.received'] },
+      });
+    const first = await create();
+    expect(first.status, JSON.stringify(first.body)).toBe(201);
+    const secret = first.body.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+
+    const stored = storedBodies(c);
+    expect(stored).toHaveLength(1);
+    expect(stored[0]).not.toContain(secret);
+    expect(stored[0]).not.toMatch(WHSEC);
+    expect(JSON.parse(stored[0]!)).toMatchObject({
+      id: first.body.id,
+      url: 'https://8.8.8.8/hook',
+    });
+
+    const replay = await create();
+    expect([replay.status, replay.body.error]).toMatchObject([
+      409,
+      {
+        code: 'idempotency_conflict',
+        message: expect.stringContaining('shown only once'),
+        details: { created: { id: first.body.id, url: 'https://8.8.8.8/hook', enabled: true } },
+      },
+    ]);
+    expect(replay.body.error.details.created).not.toHaveProperty('secret');
+    expect(replay.text).not.toMatch(WHSEC);
+    const list = await c.request('GET', '/webhooks', { key });
+    expect(list.body.data).toHaveLength(1);
+  });
+
   it('an answer with a secret an older version stored is stripped at start', async () => {
     const dir = tempDir();
     dirs.push(dir);
@@ -121,7 +159,13 @@ describe('workflow secrets and Idempotency-Key', () => {
     );
     const workflowAnswer = { id: 'wf_1', name: 'Old', steps: [], secret: 'whsec_oldSecret012345' };
     insert.run('wf', JSON.stringify(workflowAnswer), Date.now());
-    // Another answer that merely has a field called `secret` is not a workflow's: left alone.
+    const webhookRecord = { id: 'wh_1', url: 'https://8.8.8.8/hook', events: null, enabled: true };
+    insert.run(
+      'wh',
+      JSON.stringify({ ...webhookRecord, secret: 'whsec_oldWebhook012345' }),
+      Date.now(),
+    );
+    // Another answer that merely has a field called `secret` is neither's: left alone.
     insert.run(
       'other',
       JSON.stringify({ id: 'x_1', secret: 'whsec_notAWorkflow0123' }),
@@ -136,6 +180,7 @@ describe('workflow secrets and Idempotency-Key', () => {
     expect(rows).toEqual([
       { key: 'other', body: JSON.stringify({ id: 'x_1', secret: 'whsec_notAWorkflow0123' }) },
       { key: 'wf', body: JSON.stringify({ id: 'wf_1', name: 'Old', steps: [] }) },
+      { key: 'wh', body: JSON.stringify(webhookRecord) },
     ]);
   });
 });
