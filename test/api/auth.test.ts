@@ -103,6 +103,30 @@ describe('session (desktop UI) auth', () => {
     expect(again.body.error.code).toBe('invalid_state');
   });
 
+  it('acts as the owner of the workspace it asks for (the first one by default), 404 for one that does not exist', async () => {
+    const other = t.core.services.workspaces.create('Other');
+    const owner = (ws: string) => t.core.services.members.ownerOf(ws).id;
+    const first = await t.request('GET', '/api/me', { session: 'test' });
+    expect(first.body.workspace.id).toBe(t.workspaceId);
+    expect(first.body.member.id).toBe(owner(t.workspaceId));
+    const asked = await t.request('GET', '/api/me', {
+      session: 'test',
+      headers: { 'x-parley-workspace': other.id },
+    });
+    expect(asked.body.workspace.id).toBe(other.id);
+    expect(asked.body.member.id).toBe(owner(other.id));
+    // (A route whose 404 /openapi.json lists: the workspace's is checked before any route's.)
+    const unknown = await t.request('GET', '/api/contacts/ct_nope', {
+      session: 'test',
+      headers: { 'x-parley-workspace': 'ws_nope' },
+    });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error).toMatchObject({
+      code: 'not_found',
+      message: 'no workspace ws_nope',
+    });
+  });
+
   it('rejects a wrong session token', async () => {
     const res = await t.request('GET', '/api/me', { headers: { 'x-parley-session': 'wrong' } });
     expect(res.status).toBe(401);

@@ -98,6 +98,13 @@ export function createAuthenticator(deps: {
     }
     return env.data;
   };
+  /**
+   * The owner of the workspace asked for (the first one when none is): one joined read; when it
+   * finds none, the workspace's own lookup says why (the same 404 as ever).
+   */
+  const ownerIn = (workspaceId: string | undefined): MemberRow =>
+    deps.members.ownerIn(workspaceId) ??
+    deps.members.ownerOf(deps.workspaces.resolve(workspaceId).id);
   /** A member's session principal; the owner may work in every workspace of the desk. */
   const memberPrincipal = (
     req: FastifyRequest,
@@ -113,7 +120,7 @@ export function createAuthenticator(deps: {
           param: 'X-Parley-Workspace',
         });
       }
-      member = deps.members.ownerOf(deps.workspaces.get(asked).id);
+      member = ownerIn(asked);
     }
     return {
       kind: 'session',
@@ -150,8 +157,12 @@ export function createAuthenticator(deps: {
     if (token !== undefined && deps.sessionToken !== null && sameSecret(token, deps.sessionToken)) {
       // The desktop window: its owner, in the workspace it asks for.
       deps.sessionRateLimit('desktop');
-      const workspace = deps.workspaces.resolve(header(req, 'x-parley-workspace') || undefined);
-      return memberPrincipal(req, deps.members.ownerOf(workspace.id), [], null);
+      return memberPrincipal(
+        req,
+        ownerIn(header(req, 'x-parley-workspace') || undefined),
+        [],
+        null,
+      );
     }
     const cookie = sessionCookie(req);
     if (cookie !== undefined) {

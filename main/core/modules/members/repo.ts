@@ -55,6 +55,12 @@ export function membersRepo(db: Db) {
     'SELECT * FROM members WHERE email = ? AND password_hash IS NOT NULL ORDER BY created_at',
   );
   const owner = db.prepare("SELECT * FROM members WHERE workspace_id = ? AND role = 'owner'");
+  // The workspace (the first one when none is named) and its owner in one read: the desktop
+  // window's check on every request.
+  const ownerIn = db.prepare(
+    `SELECT m.* FROM workspaces w JOIN members m ON m.workspace_id = w.id AND m.role = 'owner'
+     WHERE w.id = coalesce(?, (SELECT id FROM workspaces ORDER BY created_at, id LIMIT 1))`,
+  );
   const of = db.prepare(
     `SELECT m.*, (SELECT max(s.last_seen_at) FROM sessions s WHERE s.member_id = m.id) AS last_seen_at
      FROM members m WHERE m.workspace_id = ?
@@ -73,6 +79,7 @@ export function membersRepo(db: Db) {
     /** Members anywhere on this desk who may sign in with this address. */
     signInCandidates: (email: string) => withEmail.all(email) as MemberRow[],
     owner: (workspaceId: string) => owner.get(workspaceId) as MemberRow | undefined,
+    ownerIn: (workspaceId: string | null) => ownerIn.get(workspaceId) as MemberRow | undefined,
     of: (workspaceId: string) =>
       of.all(workspaceId) as (MemberRow & { last_seen_at: number | null })[],
     update: (r: MemberRow) => update.run(r),

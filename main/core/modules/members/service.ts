@@ -228,6 +228,12 @@ export function membersService(d: MembersDeps) {
       if (!m) throw new ApiError('not_found', `workspace ${workspaceId} has no owner`);
       return m;
     },
+    /**
+     * The owner of a workspace, or of the first one when none is named (as `workspaces.resolve`
+     * picks it), in one read; null when there is no such workspace or it has no owner.
+     */
+    ownerIn: (workspaceId?: string): MemberRow | null =>
+      members.ownerIn(workspaceId || null) ?? null,
 
     /** `POST /agents`: a member who cannot sign in yet (assignable; invite them to sign in). */
     createAgent(ctx: MemberContext, body: { name: string; email: string }): Agent {
