@@ -23,11 +23,11 @@ import {
   end,
   loadResult,
   root,
+  SECONDS,
   serve,
   sleep,
 } from './serve-common.mjs';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 32;
 const SERVER = path.join(root, 'test/bench/identity-serve.mjs');
 const EMAIL = 'agent@bench.example';

@@ -8,18 +8,13 @@
 /* global document, window, requestAnimationFrame, MutationObserver -- in-page code */
 import { chromium } from 'playwright-core';
 import { chromiumLaunchOptions } from '../chromium.mjs';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-
-const BIN = fileURLToPath(new URL('../../main/cli/bin.mjs', import.meta.url));
+import { loginUrl, longTasksSince, signedInContext, watchLongTasks } from './serve-common.mjs';
 
 /** The sign-in link for the server at baseUrl: given as is, or asked of `parley login-url`. */
 function signInLink(baseUrl, loginUrlOrDataDir) {
   if (loginUrlOrDataDir && /^http:\/\//.test(loginUrlOrDataDir)) return loginUrlOrDataDir;
-  const port = new URL(baseUrl).port;
-  const args = [BIN, 'login-url', '--port', port, '--json'];
-  if (loginUrlOrDataDir) args.push('--data-dir', loginUrlOrDataDir);
-  return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })).loginUrl;
+  return loginUrl(new URL(baseUrl).port, loginUrlOrDataDir);
 }
 
 const ROW = '[data-testid=conversation-row]';
@@ -29,18 +24,9 @@ const WHEEL_PX = 1500;
 /** How long a step may wait for the next page once the loaded end is reached (a bound, not a sleep). */
 const PAGE_WAIT_MS = 3000;
 
-/** Runs in the page before any of its scripts: notes the first row's paint and long tasks. */
+/** Runs in the page before any of its scripts (after watchLongTasks): notes the first row's paint. */
 function instrument(rowSelector) {
-  window.__bench = { firstRowMs: null, longTasks: [] };
-  try {
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        window.__bench.longTasks.push({ start: entry.startTime, duration: entry.duration });
-      }
-    }).observe({ type: 'longtask', buffered: true });
-  } catch {
-    // No long-task timing in this engine: the count stays 0.
-  }
+  window.__bench = { ...window.__bench, firstRowMs: null };
   const seen = () => {
     if (window.__bench.firstRowMs !== null || !document.querySelector(rowSelector)) return false;
     // The row is in the DOM; it is on screen once the frame that lays it out has been painted.
@@ -71,18 +57,13 @@ const nextFrame = (page) =>
  *   longTaskMs: number, loadedRows: number, scrolledPx: number}>}
  */
 export async function measureInboxRender(baseUrl, loginUrlOrDataDir) {
-  const loginUrl = signInLink(baseUrl, loginUrlOrDataDir);
+  const link = signInLink(baseUrl, loginUrlOrDataDir);
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
-    const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
-    // Chromium itself opens the one-click link (it resolves the UI's own host name,
-    // p<PORT>.localhost, where the cookie lands); the measured load starts signed in there.
-    const signIn = await context.newPage();
-    const login = await signIn.goto(loginUrl);
-    if (!login || !login.ok()) throw new Error(`sign-in failed: HTTP ${login?.status()}`);
-    const uiOrigin = new URL(signIn.url()).origin;
-    await signIn.close();
+    // The measured load starts signed in, on the UI's own origin.
+    const { context, uiOrigin } = await signedInContext(browser, link);
     const page = await context.newPage();
+    await page.addInitScript(watchLongTasks);
     await page.addInitScript(instrument, ROW);
     await page.goto(`${uiOrigin}/#/inbox`, { waitUntil: 'commit' });
     await page.waitForSelector(ROW, { timeout: 30_000 });
@@ -120,22 +101,13 @@ export async function measureInboxRender(baseUrl, loginUrlOrDataDir) {
     }
     await nextFrame(page);
     maxDomRows = Math.max(maxDomRows, await rows());
-    const { longTasks, longTaskMs, scrolledPx, loadedRows } = await page.evaluate(
-      ([start, listSelector]) => {
-        const during = window.__bench.longTasks.filter((t) => t.start >= start);
-        const el = document.querySelector(listSelector);
-        return {
-          longTasks: during.length,
-          longTaskMs: Math.round(during.reduce((sum, t) => sum + t.duration, 0)),
-          scrolledPx: Math.round(el.scrollTop),
-          loadedRows: Math.round(
-            el.scrollHeight /
-              (el.querySelector('[data-testid=conversation-row]')?.offsetHeight || 1),
-          ),
-        };
-      },
-      [scrollStart, LIST],
-    );
+    const { count: longTasks, totalMs: longTaskMs } = await longTasksSince(page, scrollStart);
+    const { scrolledPx, loadedRows } = await list.evaluate((el) => ({
+      scrolledPx: Math.round(el.scrollTop),
+      loadedRows: Math.round(
+        el.scrollHeight / (el.querySelector('[data-testid=conversation-row]')?.offsetHeight || 1),
+      ),
+    }));
     await context.close();
     return {
       firstRowMs: Math.round(firstRowMs),

@@ -38,13 +38,18 @@ import {
   bundleCore,
   cpuMs,
   end,
+  loginUrl,
+  longTasksSince,
+  readEvents,
+  SECONDS,
   serve,
+  signedInContext,
   sleep,
+  watchLongTasks,
 } from './serve-common.mjs';
 
 process.env.PARLEY_NO_MDNS = '1';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUN_SECONDS = Number(process.env.BENCH_MEDIA_SECONDS ?? Math.max(10, 2 * SECONDS));
 const WARMUP_MS = 2_000;
 /** After the window, how long the downloads may go on before the count is final. */
@@ -160,8 +165,7 @@ const cli = (dir, args) =>
 
 /** The owner's session cookie, through the sign-in link `parley login-url` prints. */
 async function ownerSession(dir, base) {
-  const { loginUrl } = cli(dir, ['login-url', '--port', new URL(base).port]);
-  const link = new URL(loginUrl);
+  const link = new URL(loginUrl(new URL(base).port, dir));
   const res = await request(base, undefined, 'GET', link.pathname + link.search, {
     host: link.host,
   });
@@ -186,32 +190,8 @@ async function stream(base, key, types, onEvent, signal) {
     signal,
   });
   if (res.status !== 200) throw new Error(`GET /events: ${res.status}`);
-  const reader = res.body.getReader();
-  const decoder = new TextDecoder();
-  let buffer = '';
   // In an object: a promise returned from an async function would be waited for.
-  const reading = (async () => {
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        const now = Date.now();
-        buffer += decoder.decode(value, { stream: true });
-        let i;
-        while ((i = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, i);
-          buffer = buffer.slice(i + 2);
-          const data = block.split('\n').find((l) => l.startsWith('data: '));
-          if (data) {
-            const event = JSON.parse(data.slice(6));
-            onEvent(event.type, event, now);
-          }
-        }
-      }
-    } catch {
-      // aborted
-    }
-  })();
+  const reading = readEvents(res, (event, now) => onEvent(event.type, event, now));
   return { reading };
 }
 
@@ -499,12 +479,12 @@ const MAX_STEPS = 600;
 const PAGE_WAIT_MS = 3_000;
 
 /**
- * Runs in the page before its scripts: long tasks from the start, and how to find the thread's
+ * Runs in the page before its scripts (after watchLongTasks): how to find the thread's
  * scrolling element (the nearest ancestor of a message that scrolls) from the bench's probes.
  */
 function instrument() {
   window.__bench = {
-    longTasks: [],
+    ...window.__bench,
     scroll(selector) {
       let el = document.querySelector(selector);
       while (el) {
@@ -515,15 +495,6 @@ function instrument() {
       return el ? { top: el.scrollTop, height: el.scrollHeight, client: el.clientHeight } : null;
     },
   };
-  try {
-    new PerformanceObserver((list) => {
-      for (const entry of list.getEntries()) {
-        window.__bench.longTasks.push({ start: entry.startTime, duration: entry.duration });
-      }
-    }).observe({ type: 'longtask', buffered: true });
-  } catch {
-    // No long-task timing in this engine: the count stays 0.
-  }
 }
 
 /** A conversation of `n` distinct 100 KB images (uploads sent by the agent, captioned). */
@@ -567,14 +538,12 @@ async function threadRender() {
   const { dir, server, seededMs } = await imageThread(THREAD_IMAGES);
   const browser = await chromium.launch(chromiumLaunchOptions);
   try {
-    const { loginUrl } = cli(dir, ['login-url', '--port', new URL(server.url).port]);
-    const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
-    const signIn = await context.newPage();
-    const login = await signIn.goto(loginUrl);
-    if (!login || !login.ok()) throw new Error(`sign-in failed: HTTP ${login?.status()}`);
-    const uiOrigin = new URL(signIn.url()).origin;
-    await signIn.close();
+    const { context, uiOrigin } = await signedInContext(
+      browser,
+      loginUrl(new URL(server.url).port, dir),
+    );
     const page = await context.newPage();
+    await page.addInitScript(watchLongTasks);
     await page.addInitScript(instrument);
     await page.goto(`${uiOrigin}/#/inbox`);
     await page.locator('[data-testid=conversation-row]').first().click();
@@ -667,14 +636,7 @@ async function threadRender() {
           (i) => i.complete && i.naturalWidth > 0,
         ).length,
     );
-    const longTasks = await page.evaluate((start) => {
-      const during = window.__bench.longTasks.filter((t) => t.start >= start);
-      return {
-        count: during.length,
-        totalMs: Math.round(during.reduce((sum, t) => sum + t.duration, 0)),
-        maxMs: Math.round(Math.max(0, ...during.map((t) => t.duration))),
-      };
-    }, scrollStart);
+    const longTasks = await longTasksSince(page, scrollStart);
     await context.close();
     return {
       images: THREAD_IMAGES,

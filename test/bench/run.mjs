@@ -5,20 +5,16 @@ import { execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { campaignBench, printCampaignRows } from './campaigns.mjs';
 import { emailBench, printEmailRows } from './email.mjs';
 import { identityBench, printIdentityRows } from './identity.mjs';
 import { mediaBench, printMediaRows } from './media.mjs';
-import { contactsStore, loadResult } from './serve-common.mjs';
+import { BIN, contactsStore, loadResult, readEvents, root, SECONDS } from './serve-common.mjs';
 import { printStallRows, stallBench } from './stalls.mjs';
 import { printTeamRows, teamBench } from './team.mjs';
 import { printWorkflowRows, workflowBench } from './workflows.mjs';
 import { printWorkflowTriggerRows, workflowTriggerBench } from './workflows-trigger.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const BIN = path.join(root, 'main/cli/bin.mjs');
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 32;
 const cleanup = [];
 
@@ -318,29 +314,10 @@ async function sseLatency() {
       headers: { 'x-api-key': keys[n % keys.length] },
       signal: controller.signal,
     });
-    const reader = res.body.getReader();
-    const decoder = new TextDecoder();
-    let buffer = '';
-    try {
-      for (;;) {
-        const { value, done } = await reader.read();
-        if (done) return;
-        const now = Date.now();
-        buffer += decoder.decode(value, { stream: true });
-        let i;
-        while ((i = buffer.indexOf('\n\n')) >= 0) {
-          const block = buffer.slice(0, i);
-          buffer = buffer.slice(i + 2);
-          const data = block.split('\n').find((l) => l.startsWith('data: '));
-          if (data) {
-            samples.push(now - Date.parse(JSON.parse(data.slice(6)).createdAt));
-            received++;
-          }
-        }
-      }
-    } catch {
-      /* aborted */
-    }
+    await readEvents(res, (event, now) => {
+      samples.push(now - Date.parse(event.createdAt));
+      received++;
+    });
   });
   await new Promise((r) => setTimeout(r, 500)); // all connected
   for (let n = 0; n < EVENTS; n++) {

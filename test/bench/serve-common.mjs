@@ -1,5 +1,7 @@
 // What the runner benches (campaigns, workflows) share: the bin, a serve child, and readings
-// of its CPU, memory and hand-over times.
+// of its CPU, memory and hand-over times; what the browser benches share: the sign-in and the
+// long-task count.
+/* global window -- in-page code (watchLongTasks, longTasksSince) */
 import Database from 'better-sqlite3';
 import { build } from 'esbuild';
 import { execFileSync, spawn } from 'node:child_process';
@@ -147,6 +149,9 @@ export function maxPerSecond(times) {
   return best;
 }
 
+/** The benches' run length in seconds (BENCH_SECONDS, default 5); some scale theirs from it. */
+export const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /** Requests to a server with an API key: `(method, path, body?)` → the JSON answer (a 4xx/5xx throws). */
@@ -234,3 +239,84 @@ export function groupStore(prefix, mps, n, { idStem, phoneStem }, more = () => {
     more(db, ws, now);
   });
 }
+
+/**
+ * Reads an event stream (the answer to GET /events) until it ends or its request is aborted:
+ * `onEvent(event, arrivedAt)` for each event's data, arrivedAt the ms its chunk came in.
+ */
+export async function readEvents(res, onEvent) {
+  const reader = res.body.getReader();
+  const decoder = new TextDecoder();
+  let buffer = '';
+  try {
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) return;
+      const now = Date.now();
+      buffer += decoder.decode(value, { stream: true });
+      let i;
+      while ((i = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, i);
+        buffer = buffer.slice(i + 2);
+        const data = block.split('\n').find((l) => l.startsWith('data: '));
+        if (data) onEvent(JSON.parse(data.slice(6)), now);
+      }
+    }
+  } catch {
+    // aborted
+  }
+}
+
+/**
+ * The one-click sign-in link `parley login-url` prints for the server on `port`, of the data
+ * dir `dir` (without it, the one serve last wrote: PARLEY_DATA_DIR or the default).
+ */
+export function loginUrl(port, dir) {
+  const args = [BIN, 'login-url', '--port', port, '--json'];
+  if (dir) args.push('--data-dir', dir);
+  return JSON.parse(execFileSync(process.execPath, args, { encoding: 'utf8' })).loginUrl;
+}
+
+/**
+ * A fresh 1360×860 context of `browser`, signed in through the link: Chromium itself opens it
+ * (it resolves the UI's own host name, p<PORT>.localhost, where the cookie lands). Returns the
+ * context and the UI's origin, where the measured pages are opened.
+ */
+export async function signedInContext(browser, link) {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 860 } });
+  const signIn = await context.newPage();
+  const login = await signIn.goto(link);
+  if (!login || !login.ok()) throw new Error(`sign-in failed: HTTP ${login?.status()}`);
+  const uiOrigin = new URL(signIn.url()).origin;
+  await signIn.close();
+  return { context, uiOrigin };
+}
+
+/**
+ * Runs in the page before any of its scripts (`page.addInitScript(watchLongTasks)`): notes each
+ * long task (PerformanceObserver 'longtask': the main thread blocked > 50 ms) in
+ * window.__bench.longTasks, beside what the bench's own init script keeps there.
+ */
+export function watchLongTasks() {
+  window.__bench = { ...window.__bench, longTasks: [] };
+  try {
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) {
+        window.__bench.longTasks.push({ start: entry.startTime, duration: entry.duration });
+      }
+    }).observe({ type: 'longtask', buffered: true });
+  } catch {
+    // No long-task timing in this engine: the count stays 0.
+  }
+}
+
+/** The long tasks watchLongTasks saw from `start` (the page's performance.now()) on. */
+export const longTasksSince = (page, start) =>
+  page.evaluate((from) => {
+    const during = window.__bench.longTasks.filter((t) => t.start >= from);
+    return {
+      count: during.length,
+      totalMs: Math.round(during.reduce((sum, t) => sum + t.duration, 0)),
+      maxMs: Math.round(Math.max(0, ...during.map((t) => t.duration))),
+    };
+  }, start);

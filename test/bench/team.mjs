@@ -42,11 +42,11 @@ import {
   end,
   maxPerSecond,
   root,
+  SECONDS,
   serve,
   sleep,
 } from './serve-common.mjs';
 
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RUN_SECONDS = Number(process.env.BENCH_TEAM_SECONDS ?? Math.max(20, 4 * SECONDS));
 const WARMUP_MS = 2_000;
 const AGENTS = 50;
