@@ -6,7 +6,7 @@ import type { Worker } from 'node:worker_threads';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { MediaStoreStopped, mediaStore } from '../../main/core/media/store.ts';
 
-/** Every writer thread a store starts, and whether it has ended. */
+/** Every transfer thread a store starts, and whether it has ended. */
 const threads = vi.hoisted(() => [] as { worker: Worker; exited: boolean }[]);
 vi.mock('node:worker_threads', async (importOriginal) => {
   const real = await importOriginal<typeof WorkerThreads>();
@@ -48,10 +48,10 @@ function gatedSource(first: Buffer) {
 }
 
 describe('media store after stop', () => {
-  it('refuses the rest of a transfer in flight, removes its file, and starts no writer thread', async () => {
+  it('refuses the rest of a transfer in flight, removes its file, and starts no transfer thread', async () => {
     const d = dataDir();
     const store = mediaStore(d);
-    // More than a batch: the writer thread starts and the temporary file exists.
+    // More than a batch: the transfer thread starts and the temporary file exists.
     const source = gatedSource(Buffer.alloc(300 * 1024, 1));
     const receiving = store.receive(source.chunks, 10 * 1024 * 1024);
     await vi.waitFor(() => expect(leftovers(d)).toHaveLength(1));
@@ -69,7 +69,7 @@ describe('media store after stop', () => {
     expect(threads).toHaveLength(1);
   });
 
-  it('fails a write the stopping thread never answered, and starts no writer thread for its abort', async () => {
+  it('fails a write the stopping thread never answered, and starts no transfer thread for its abort', async () => {
     const d = dataDir();
     const store = mediaStore(d);
     let stopping: Promise<void> | undefined;
@@ -80,7 +80,7 @@ describe('media store after stop', () => {
       yield Buffer.alloc(10, 2);
     }
     await expect(store.receive(chunks(), 10 * 1024 * 1024)).rejects.toThrow(
-      /media writer thread stopped|media store is stopped/,
+      /media transfer thread stopped|media store is stopped/,
     );
     await stopping;
     expect(threads).toHaveLength(1);

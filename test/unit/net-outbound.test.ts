@@ -216,8 +216,8 @@ describe('outbound HTTP', () => {
       const res = await out.send({ url, method: 'GET', allowPrivate: true, keepAlive: true });
       expect(res.status).toBe(200);
     }
-    const stream = await out.stream({ url, method: 'GET', allowPrivate: true, keepAlive: true });
-    for await (const chunk of stream.body) expect(String(chunk)).toBe('ok');
+    const fourth = await out.send({ url, method: 'GET', allowPrivate: true, keepAlive: true });
+    expect(String(fourth.body)).toBe('ok');
     expect(sockets.size).toBe(1); // one connection, one lookup, four requests
     expect(dns.calls).toEqual(['graph.example.com']);
 
@@ -286,10 +286,8 @@ describe('outbound HTTP', () => {
 
     expect((await pooledGet()).status).toBe(200);
     closeIdle();
-    const stream = await out.stream({ url, method: 'GET', allowPrivate: true, keepAlive: true });
-    let text = '';
-    for await (const chunk of stream.body) text += String(chunk);
-    expect(text).toBe('ok GET');
+    const got = await out.send({ url, method: 'GET', allowPrivate: true, keepAlive: true });
+    expect(String(got.body)).toBe('ok GET');
 
     // Each request reached the server exactly once (the POST too: nothing of it was written to
     // the closed connection); the two that met a closed one came again on a new connection of
@@ -328,5 +326,55 @@ describe('outbound HTTP', () => {
     );
     expect(e.failure).toBe('network');
     expect(e.message).toContain('ECONNREFUSED');
+  });
+});
+
+describe('pinning a download for another thread', () => {
+  it('gives the address the connect-time guard would connect to, under the same policy', async () => {
+    const dns = playDns({
+      'lookaside.example.com': ['157.240.1.7', '2a03:2880:f003::7'],
+      'rebound.example.com': ['157.240.1.8', '127.0.0.1'],
+      'v6.example.com': ['2a03:2880:f003::9'],
+    });
+    const out = createOutbound({ resolve: dns.resolve });
+    expect(await out.pin('https://lookaside.example.com/m?x=1', false)).toEqual({
+      address: '157.240.1.7',
+      family: 4,
+    });
+    expect(await out.pin('https://v6.example.com/m', false)).toEqual({
+      address: '2a03:2880:f003::9',
+      family: 6,
+    });
+    // One loopback address among the answers refuses the name (a rebinding answer mixes them).
+    const rebound = await failure(out.pin('https://rebound.example.com/m', false));
+    expect(rebound.failure).toBe('refused_target');
+    expect(rebound.message).toMatch(/resolves to .*loopback/);
+    // Literals are checked without DNS, local names refused before any lookup.
+    expect((await failure(out.pin('http://[::ffff:7f00:1]/m', false))).failure).toBe(
+      'refused_target',
+    );
+    expect((await failure(out.pin('http://localhost/m', false))).failure).toBe('refused_target');
+    expect(dns.calls).toEqual(['lookaside.example.com', 'v6.example.com', 'rebound.example.com']);
+    // A workspace that allows private targets (a local fake Graph API) gets them.
+    expect(await out.pin('http://rebound.example.com:8080/m', true)).toEqual({
+      address: '157.240.1.8',
+      family: 4,
+    });
+    expect(await out.pin('http://127.0.0.1:8080/m', true)).toEqual({
+      address: '127.0.0.1',
+      family: 4,
+    });
+    // A name that does not resolve, a URL that is not http(s).
+    expect((await failure(out.pin('https://gone.example.com/m', false))).failure).toBe('network');
+    expect((await failure(out.pin('ftp://lookaside.example.com/m', false))).failure).toBe(
+      'invalid_url',
+    );
+  });
+
+  it('gives up on a resolver that does not answer in time', async () => {
+    const out = createOutbound({ resolve: () => new Promise(() => {}) });
+    const e = await failure(out.pin('https://slow.example.com/m', false, 50));
+    expect(e.failure).toBe('timeout');
+    expect(e.message).toBe('no address for slow.example.com within 0.05 s');
   });
 });

@@ -4,12 +4,7 @@ import { isWaUserId } from '../../../shared/phone.ts';
 import { variablesIn } from '../../../shared/template-rules.ts';
 import { randomBytes } from 'node:crypto';
 import { Readable } from 'node:stream';
-import type {
-  Outbound,
-  OutboundFailure,
-  OutboundResponse,
-  OutboundStream,
-} from '../net/outbound.ts';
+import type { Outbound, OutboundFailure, OutboundResponse, PinnedGet } from '../net/outbound.ts';
 import { OutboundError } from '../net/outbound.ts';
 import type { ChannelMedia, ChannelMessage } from './types.ts';
 
@@ -406,10 +401,11 @@ export function cloudApiClient(config: CloudApiConfig) {
     },
 
     /**
-     * Downloads a file from the URL `mediaInfo` gave, with the token (only to Meta's media hosts
-     * or the Graph URL's origin), as a stream the caller counts and writes as it comes.
+     * The download of the URL `mediaInfo` gave, with the token (only to Meta's media hosts or
+     * the Graph URL's origin), its address resolved and checked now: the media store makes it
+     * on its own thread, to that address.
      */
-    async download(url: string, signal?: AbortSignal): Promise<OutboundStream> {
+    async downloadTarget(url: string): Promise<PinnedGet> {
       if (!mayCarryToken(url, config.graphBaseUrl)) {
         throw new GraphError(
           200,
@@ -419,15 +415,14 @@ export function cloudApiClient(config: CloudApiConfig) {
         );
       }
       try {
-        return await config.outbound.stream({
+        const to = await config.outbound.pin(url, config.allowPrivate);
+        return {
           url,
-          method: 'GET',
           headers: { authorization: `Bearer ${config.accessToken}` },
+          ...to,
           allowPrivate: config.allowPrivate,
-          keepAlive: true,
           timeoutMs: MEDIA_TRANSFER_TIMEOUT_MS,
-          ...(signal ? { signal } : {}),
-        });
+        };
       } catch (e) {
         if (e instanceof OutboundError) throw new GraphUnreachable(e.message, e.failure);
         throw e;

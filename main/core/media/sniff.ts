@@ -80,6 +80,15 @@ const extensionOf = (name: string | null) =>
  */
 export const SNIFF_HEAD_BYTES = 64 * 1024;
 
+/**
+ * How much of a received file's start the store keeps for the sniffer, by the kind it was sent
+ * as: an image's, a sound's or a video's magic number sits in the first 4,100 bytes (file-type's
+ * own detection size; else the file is read), a document's first 64 KB also tell text from
+ * binary. Fewer bytes held per download while many run at once.
+ */
+export const sniffHeadBytes = (kind: MediaType): number =>
+  kind === 'document' ? SNIFF_HEAD_BYTES : 4100;
+
 /** A file to sniff: where it is, its size and its first bytes (up to SNIFF_HEAD_BYTES). */
 export interface Sniffable {
   path: string;

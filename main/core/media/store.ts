@@ -4,7 +4,11 @@ import path from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { formatFileSize } from '../../../shared/media-rules.ts';
 import { privateDir, privateFile } from '../files.ts';
+import type { PinnedGet } from '../net/outbound.ts';
+import { OutboundError } from '../net/outbound.ts';
 import { SNIFF_HEAD_BYTES } from './sniff.ts';
+import type { FetchMessage, TransferAnswer, TransferMessage } from './transfer-thread.ts';
+import { POOL, transferThread } from './transfer-thread.ts';
 
 /**
  * Media files, content-addressed in the data dir: `media/<sha256 hex>` (the folder 0700, each
@@ -13,9 +17,10 @@ import { SNIFF_HEAD_BYTES } from './sniff.ts';
  * complete it is renamed to its hash; a file already there (the same bytes sent twice) is kept
  * and the copy dropped.
  *
- * The writing and hashing happen on a worker thread (the event loop only counts the bytes and
- * hands them over, 256 KB at a time): many downloads run at once while the API answers, and
- * their SHA-256, their writes, syncs and closes would otherwise share the loop with requests.
+ * The writing and hashing happen on one worker thread (transfer-thread.ts). A received file is
+ * downloaded there too, start to end (`fetch`): its bytes, their buffers and their garbage never
+ * reach the event loop that serves the API. Bytes that arrive here (an upload's request body)
+ * are counted and handed over 256 KB at a time.
  */
 
 /** The file would be larger than its limit: nothing of it is kept. */
@@ -27,7 +32,7 @@ export class MediaTooLarge extends Error {
 }
 
 const SHA256_HEX = /^[0-9a-f]{64}$/;
-/** How much a download hands the writer at once (fewer messages; memory stays bounded). */
+/** How much an upload hands the thread at once (fewer messages; memory stays bounded). */
 const BATCH_BYTES = 256 * 1024;
 
 export interface StoredFile {
@@ -45,58 +50,6 @@ export interface PendingFile extends StoredFile {
   discard(): void;
 }
 
-/**
- * The writer thread: one temporary file per transfer id, opened on its first batch (`wx`,
- * 0600), written and hashed batch by batch; the last batch digests, syncs (unless the same
- * bytes are stored already) and closes. `abort` closes and removes. Each message is answered
- * with `{id, ok, sha256?}` or `{id, ok: false, message, code}`.
- */
-const WRITER = `
-const { parentPort } = require('node:worker_threads');
-const fs = require('node:fs');
-const path = require('node:path');
-const { createHash } = require('node:crypto');
-const open = new Map();
-const answer = (m) => parentPort.postMessage(m);
-const drop = (id, file) => {
-  const f = open.get(id);
-  open.delete(id);
-  if (f) { try { fs.closeSync(f.fd); } catch {} }
-  if (file) fs.rmSync(file, { force: true });
-};
-parentPort.on('message', (m) => {
-  try {
-    if (m.op === 'abort') { drop(m.id, m.path); answer({ id: m.id, ok: true }); return; }
-    let f = open.get(m.id);
-    if (!f) {
-      f = { fd: fs.openSync(m.path, 'wx', 0o600), hash: createHash('sha256') };
-      open.set(m.id, f);
-    }
-    const bytes = m.bytes;
-    for (let at = 0; at < bytes.length; ) at += fs.writeSync(f.fd, bytes, at, bytes.length - at);
-    f.hash.update(bytes);
-    if (!m.end) { answer({ id: m.id, ok: true }); return; }
-    const sha256 = f.hash.digest('hex');
-    open.delete(m.id);
-    const close = (err) => {
-      fs.close(f.fd, (closeErr) => {
-        const e = err || closeErr;
-        if (e) { fs.rmSync(m.path, { force: true }); answer({ id: m.id, ok: false, message: e.message, code: e.code }); }
-        else answer({ id: m.id, ok: true, sha256 });
-      });
-    };
-    // On disk before a record says it is there; the sync waits in the thread pool, not here.
-    if (fs.existsSync(path.join(m.dir, sha256))) close(null);
-    else fs.fsync(f.fd, close);
-  } catch (e) {
-    try { drop(m.id, m.path); } catch {}
-    answer({ id: m.id, ok: false, message: String((e && e.message) || e), code: e && e.code });
-  }
-});
-`;
-
-type WriterAnswer = { id: number; ok: boolean; sha256?: string; message?: string; code?: string };
-
 /** The store was stopped (the core is shutting down): it takes no more files. */
 export class MediaStoreStopped extends Error {
   constructor() {
@@ -105,27 +58,29 @@ export class MediaStoreStopped extends Error {
   }
 }
 
+const THREAD = `(${transferThread.toString()})(require, ${JSON.stringify(POOL)})`;
+
 /**
- * The one writer thread of a store, started on first use and again after it failed; never
- * after `stop()`: a write is then refused (MediaStoreStopped) and an abort removes the
- * temporary file here, on the main thread.
+ * The one transfer thread of a store (transfer-thread.ts), started on first use and again after
+ * it failed; never after `stop()`: a transfer is then refused (MediaStoreStopped) and an abort
+ * removes the temporary file here, on the main thread.
  */
-function fileWriter() {
+function transfers() {
   let worker: Worker | null = null;
   let stopped = false;
   let nextId = 1;
   const waiting = new Map<
     number,
-    { resolve: (a: WriterAnswer) => void; reject: (e: Error) => void }
+    { resolve: (a: TransferAnswer) => void; reject: (e: Error) => void }
   >();
   const start = (): Worker => {
-    const w = new Worker(WRITER, { eval: true });
+    const w = new Worker(THREAD, { eval: true });
     const failAll = (e: Error) => {
       if (worker === w) worker = null;
       for (const p of waiting.values()) p.reject(e);
       waiting.clear();
     };
-    w.on('message', (a: WriterAnswer) => {
+    w.on('message', (a: TransferAnswer) => {
       const p = waiting.get(a.id);
       if (!p) return;
       waiting.delete(a.id);
@@ -134,42 +89,53 @@ function fileWriter() {
       p.resolve(a);
     });
     w.on('error', failAll);
-    w.on('exit', (code) => failAll(new Error(`the media writer thread stopped (${code})`)));
+    w.on('exit', (code) => failAll(new Error(`the media transfer thread stopped (${code})`)));
     // After the listeners: a process whose core was never stopped still exits.
     w.unref();
     return w;
   };
+  /** One message to the thread, answered when it has been carried out. */
+  const ask = async (message: TransferMessage, transfer: ArrayBuffer[] = []) => {
+    const w = (worker ??= start());
+    const answer = await new Promise<TransferAnswer>((resolve, reject) => {
+      if (waiting.size === 0) w.ref();
+      waiting.set(message.id, { resolve, reject });
+      w.postMessage(message, transfer);
+    });
+    if (!answer.ok) {
+      throw Object.assign(new Error(answer.message), { code: answer.code });
+    }
+    return answer;
+  };
   return {
     id: () => nextId++,
-    /** One message to the writer, answered when it has been carried out. */
-    async send(message: {
-      id: number;
-      op: 'write' | 'abort';
-      path: string;
-      dir: string;
-      bytes?: Buffer;
-      end?: boolean;
-    }): Promise<{ sha256?: string }> {
+    /** A batch of bytes (or an abort) for a file written from this thread. */
+    async send(
+      message: { id: number; path: string; dir: string } & (
+        { op: 'write'; bytes: Buffer; end: boolean } | { op: 'abort' }
+      ),
+    ): Promise<{ sha256?: string }> {
       if (stopped) {
         if (message.op === 'write') throw new MediaStoreStopped();
         fs.rmSync(message.path, { force: true });
         return {};
       }
-      const w = (worker ??= start());
-      const answer = await new Promise<WriterAnswer>((resolve, reject) => {
-        if (waiting.size === 0) w.ref();
-        waiting.set(message.id, { resolve, reject });
-        // A batch that owns its whole memory moves to the writer without a copy.
-        const b = message.bytes;
-        const own = b !== undefined && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
-        w.postMessage(message, own ? [b.buffer as ArrayBuffer] : []);
-      });
-      if (!answer.ok) {
-        throw Object.assign(new Error(answer.message ?? 'the file could not be written'), {
-          code: answer.code,
-        });
+      // A batch that owns its whole memory moves to the thread without a copy.
+      const b = message.op === 'write' ? message.bytes : undefined;
+      const own = b !== undefined && b.byteOffset === 0 && b.byteLength === b.buffer.byteLength;
+      return ask(message, own ? [b.buffer as ArrayBuffer] : []);
+    },
+    /** A download made by the thread; `signal` cancels it (the temporary file goes). */
+    async fetch(message: Omit<FetchMessage, 'op'>, signal?: AbortSignal) {
+      if (stopped) throw new MediaStoreStopped();
+      const cancel = () => worker?.postMessage({ op: 'cancel', id: message.id });
+      if (signal?.aborted) throw new OutboundError('network', 'aborted: the core is shutting down');
+      signal?.addEventListener('abort', cancel, { once: true });
+      try {
+        return await ask({ op: 'fetch', ...message });
+      } finally {
+        signal?.removeEventListener('abort', cancel);
       }
-      return answer;
     },
     get stopped() {
       return stopped;
@@ -189,8 +155,44 @@ export function mediaStore(dataDir: string) {
     if (!SHA256_HEX.test(sha256)) throw new Error(`not a SHA-256: ${sha256}`);
     return path.join(dir, sha256);
   };
-  const writer = fileWriter();
+  const thread = transfers();
   let dirReady = false;
+  /** A new temporary file's name, in the folder (made first if need be). */
+  const incoming = () => {
+    if (!dirReady) {
+      privateDir.ensure(dir);
+      dirReady = true;
+    }
+    return path.join(dir, `.incoming-${process.pid}-${randomBytes(8).toString('hex')}`);
+  };
+  /** A file written to `tmp`, to sniff and then commit or discard. */
+  const pending = (tmp: string, sha256: string, size: number, head: Buffer): PendingFile => {
+    let settled = false;
+    return {
+      sha256,
+      size,
+      path: tmp,
+      head,
+      commit() {
+        if (settled) throw new Error('already settled');
+        settled = true;
+        const final = fileOf(sha256);
+        // Created 0600 by the thread: renamed into place, or dropped for the copy already there.
+        if (fs.existsSync(final)) {
+          fs.rmSync(tmp, { force: true });
+          privateFile.tighten(final);
+        } else {
+          fs.renameSync(tmp, final);
+        }
+        return { sha256, size };
+      },
+      discard() {
+        if (settled) return;
+        settled = true;
+        fs.rmSync(tmp, { force: true });
+      },
+    };
+  };
 
   return {
     dir,
@@ -208,20 +210,16 @@ export function mediaStore(dataDir: string) {
       limit: number,
       limitFor?: (head: Buffer) => Promise<number>,
     ): Promise<PendingFile> {
-      if (writer.stopped) throw new MediaStoreStopped();
-      if (!dirReady) {
-        privateDir.ensure(dir);
-        dirReady = true;
-      }
-      const tmp = path.join(dir, `.incoming-${process.pid}-${randomBytes(8).toString('hex')}`);
-      const id = writer.id();
+      if (thread.stopped) throw new MediaStoreStopped();
+      const tmp = incoming();
+      const id = thread.id();
       let started = false;
       let size = 0;
-      let sha256 = '';
-      // A copy: the batches' memory moves to the writer thread.
+      let sha256: string;
+      // A copy: the batches' memory moves to the thread.
       const head = Buffer.allocUnsafe(SNIFF_HEAD_BYTES);
       let headSize = 0;
-      // Counted but not yet handed to the writer.
+      // Counted but not yet handed to the thread.
       let batch: Buffer[] = [];
       let batchSize = 0;
       let limitKnown = !limitFor;
@@ -230,9 +228,9 @@ export function mediaStore(dataDir: string) {
         batch = [];
         batchSize = 0;
         started = true;
-        return writer.send({ id, op: 'write', path: tmp, dir, bytes, end });
+        return thread.send({ id, op: 'write', path: tmp, dir, bytes, end });
       };
-      /** Bytes taken: refused when they would pass the limit, before the writer sees them. */
+      /** Bytes taken: refused when they would pass the limit, before the thread sees them. */
       const take = async (bytes: Buffer) => {
         if (size + bytes.length > limit) throw new MediaTooLarge(limit);
         size += bytes.length;
@@ -264,42 +262,55 @@ export function mediaStore(dataDir: string) {
         if (!limitKnown) await learnLimit();
         sha256 = (await flush(true)).sha256!;
       } catch (e) {
-        if (started) await writer.send({ id, op: 'abort', path: tmp, dir }).catch(() => {});
+        if (started) await thread.send({ id, op: 'abort', path: tmp, dir }).catch(() => {});
         if ((e as NodeJS.ErrnoException).code === 'ENOENT') dirReady = false;
         throw e;
       }
-      let settled = false;
-      return {
-        sha256,
-        size,
-        path: tmp,
-        head: head.subarray(0, headSize),
-        commit() {
-          if (settled) throw new Error('already settled');
-          settled = true;
-          const final = fileOf(sha256);
-          // Created 0600 by the writer: renamed into place, or dropped for the copy already there.
-          if (fs.existsSync(final)) {
-            fs.rmSync(tmp, { force: true });
-            privateFile.tighten(final);
-          } else {
-            fs.renameSync(tmp, final);
-          }
-          return { sha256, size };
-        },
-        discard() {
-          if (settled) return;
-          settled = true;
-          fs.rmSync(tmp, { force: true });
-        },
-      };
+      return pending(tmp, sha256, size, head.subarray(0, headSize));
     },
 
     /**
-     * Ends the writer thread (the core stopping). A transfer still in flight fails and its
+     * Downloads a file on the transfer thread (a GET to the pinned address, written, hashed and
+     * counted there; its first `headBytes` kept): `file` when it answered 200, else only the
+     * status. Throws MediaTooLarge past `bytes` (the partial file goes), OutboundError on a timeout, a network failure or
+     * `signal` (the core stopping), MediaStoreStopped after `stop()`.
+     */
+    async fetch(
+      get: PinnedGet,
+      limits: { bytes: number; headBytes: number },
+      signal?: AbortSignal,
+    ): Promise<{ status: number; file?: PendingFile }> {
+      const limit = limits.bytes;
+      if (thread.stopped) throw new MediaStoreStopped();
+      const tmp = incoming();
+      let got: TransferAnswer & { ok: true };
+      try {
+        got = await thread.fetch(
+          { id: thread.id(), path: tmp, dir, ...get, limit, headBytes: limits.headBytes },
+          signal,
+        );
+      } catch (e) {
+        // Removed by the thread, unless it ended first (stopped): then here.
+        fs.rmSync(tmp, { force: true });
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'too_large') throw new MediaTooLarge(limit);
+        if (code === 'timeout' || code === 'network' || code === 'aborted') {
+          throw new OutboundError(code === 'timeout' ? 'timeout' : 'network', (e as Error).message);
+        }
+        if (code === 'ENOENT') dirReady = false;
+        if (thread.stopped) throw new MediaStoreStopped();
+        throw e;
+      }
+      if (got.status !== 200) return { status: got.status ?? 0 };
+      const head = Buffer.from(got.head!.buffer, got.head!.byteOffset, got.head!.byteLength);
+      return { status: 200, file: pending(tmp, got.sha256!, got.size!, head) };
+    },
+
+    /**
+     * Ends the transfer thread (the core stopping). A transfer still in flight fails and its
      * temporary file goes; later ones are refused (MediaStoreStopped).
      */
-    stop: () => writer.stop(),
+    stop: () => thread.stop(),
 
     /** Removes a stored file (retention, once no record needs it). */
     remove(sha256: string): boolean {

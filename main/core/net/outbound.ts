@@ -55,6 +55,19 @@ export interface StreamedRequestBody {
   length: number;
 }
 
+/**
+ * A GET to make from elsewhere (the media store's thread): the URL and its headers, and the
+ * address to connect to, resolved and checked here under the policy (`pin`).
+ */
+export interface PinnedGet {
+  url: string;
+  headers: Record<string, string>;
+  address: string;
+  family: 4 | 6;
+  allowPrivate: boolean;
+  timeoutMs: number;
+}
+
 export interface OutboundRequest {
   url: string;
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
@@ -81,12 +94,6 @@ export interface OutboundResponse {
 }
 
 /** An answer whose body the caller reads as it arrives (a media download). */
-export interface OutboundStream {
-  status: number;
-  headers: IncomingHttpHeaders;
-  /** Errors with an OutboundError on a timeout or an abort. */
-  body: Readable;
-}
 
 export type OutboundFailure = 'invalid_url' | 'refused_target' | 'timeout' | 'network';
 
@@ -169,24 +176,36 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
   const resolve = opts.resolve ?? systemResolver;
   const pools = new Map<string, http.Agent>();
 
+  /**
+   * A host name's addresses under the policy, every one checked (a rebinding answer could mix
+   * them); those of `family` only when it is given. Rejects with OutboundError('refused_target')
+   * or the resolver's error (ENOTFOUND when none is usable).
+   */
+  async function checkedAddresses(
+    hostname: string,
+    allowPrivate: boolean,
+    family: 0 | 4 | 6,
+  ): Promise<LookupAddress[]> {
+    const found = await resolve(hostname);
+    const refusal = allowPrivate ? null : resolvedRefusal(found);
+    if (refusal) throw new OutboundError('refused_target', refusal);
+    const usable = family ? found.filter((a) => a.family === family) : found;
+    if (usable.length === 0) {
+      const e: NodeJS.ErrnoException = new Error(`${hostname} has no usable address`);
+      e.code = 'ENOTFOUND';
+      throw e;
+    }
+    return usable;
+  }
+
   /** The connect-time guard: Node calls it for every host name it connects to. */
   const guardedLookup =
     (allowPrivate: boolean): LookupFunction =>
     (hostname, options, callback) => {
-      resolve(hostname).then(
-        (found) => {
-          const refusal = allowPrivate ? null : resolvedRefusal(found);
-          if (refusal) return callback(new OutboundError('refused_target', refusal), '');
-          const family = familyNumber(options.family);
-          const usable = family ? found.filter((a) => a.family === family) : found;
-          const first = usable[0];
-          if (!first) {
-            const e: NodeJS.ErrnoException = new Error(`${hostname} has no usable address`);
-            e.code = 'ENOTFOUND';
-            return callback(e, '');
-          }
+      checkedAddresses(hostname, allowPrivate, familyNumber(options.family)).then(
+        (usable) => {
           if (options.all) callback(null, usable);
-          else callback(null, first.address, first.family);
+          else callback(null, usable[0]!.address, usable[0]!.family);
         },
         (e: NodeJS.ErrnoException) => callback(e, ''),
       );
@@ -208,6 +227,34 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
         CHECK_RESOLVE_TIMEOUT_MS,
       );
       return found ? resolvedRefusal(found) : null;
+    },
+
+    /**
+     * Where a request to `rawUrl` may connect under the policy, decided now by the same checks
+     * as the connect-time guard: the address the guard would connect to. For a transfer made on
+     * another thread (the media store's), which connects to exactly this address, so the
+     * address checked is still the address connected to. Rejects with an OutboundError.
+     */
+    async pin(
+      rawUrl: string,
+      allowPrivate: boolean,
+      timeoutMs = DEFAULT_TIMEOUT_MS,
+    ): Promise<{ address: string; family: 4 | 6 }> {
+      const url = parseTarget(rawUrl);
+      const host = bareHostname(url);
+      const refusal = allowPrivate ? null : literalRefusal(host);
+      if (refusal) throw new OutboundError('refused_target', refusal);
+      const literal = net.isIP(host);
+      if (literal) return { address: host, family: literal as 4 | 6 };
+      let found: LookupAddress[] | undefined;
+      try {
+        found = await withTimeout(checkedAddresses(host, allowPrivate, 0), timeoutMs);
+      } catch (e) {
+        throw asOutboundError(e as Error);
+      }
+      if (!found)
+        throw new OutboundError('timeout', `no address for ${host} within ${timeoutMs / 1000} s`);
+      return { address: found[0]!.address, family: found[0]!.family === 6 ? 6 : 4 };
     },
 
     /**
@@ -300,48 +347,6 @@ export function createOutbound(opts: { resolve?: Resolver } = {}) {
           settle(() => reject(new OutboundError('network', 'aborted: the core is shutting down')));
           request.destroy();
         };
-        if (req.signal?.aborted) abort();
-        req.signal?.addEventListener('abort', abort, { once: true });
-      });
-    },
-
-    /**
-     * Like `send`, but the answer's body is handed over as a stream as soon as the head
-     * arrives (a download the caller counts and writes as it comes). `timeoutMs` covers the
-     * whole exchange, reading included: past it the body stream errors.
-     */
-    async stream(req: OutboundRequest): Promise<OutboundStream> {
-      const timeoutMs = req.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-      return new Promise<OutboundStream>((resolvePromise, reject) => {
-        let answer: http.IncomingMessage | undefined;
-        const request = exchange(req, {
-          error: (e) => {
-            // The request's own failure (timeout, abort) reaches the reader through the body.
-            if (answer) return answer.destroy(e);
-            clearTimeout(timer);
-            reject(asOutboundError(e));
-          },
-          close: () => {
-            clearTimeout(timer);
-            req.signal?.removeEventListener('abort', abort);
-          },
-          response: (res) => {
-            answer = res;
-            res.on('end', () => clearTimeout(timer));
-            resolvePromise({ status: res.statusCode ?? 0, headers: res.headers, body: res });
-          },
-        });
-        const fail = (e: Error) => {
-          const err = asOutboundError(e);
-          if (!answer) reject(err);
-          request.destroy(err);
-        };
-        const timer = setTimeout(
-          () => fail(new OutboundError('timeout', `no answer within ${timeoutMs / 1000} s`)),
-          timeoutMs,
-        );
-        const abort = () =>
-          fail(new OutboundError('network', 'aborted: the core is shutting down'));
         if (req.signal?.aborted) abort();
         req.signal?.addEventListener('abort', abort, { once: true });
       });

@@ -12,7 +12,12 @@ import type { Scheduler } from '../../jobs/scheduler.ts';
 import { RetryLater } from '../../jobs/scheduler.ts';
 import { mediaDurationMs } from '../../media/duration.ts';
 import { readSample, sampleFor, sampleName } from '../../media/samples.ts';
-import { checkReceived, checkUpload, uploadLimitFromHead } from '../../media/sniff.ts';
+import {
+  checkReceived,
+  checkUpload,
+  sniffHeadBytes,
+  uploadLimitFromHead,
+} from '../../media/sniff.ts';
 import type { MediaStore, PendingFile } from '../../media/store.ts';
 import { formatFileSize } from '../../../../shared/media-rules.ts';
 import { MediaTooLarge } from '../../media/store.ts';
@@ -193,17 +198,28 @@ export function mediaService(d: {
     return e instanceof Error ? e : new Error(String(e));
   }
 
-  /** The bytes of a received file: the simulator's sample, or Meta's two-step download. */
-  async function source(
+  /**
+   * A received file, fetched: the simulator's sample (written here), or Meta's two-step
+   * download (the media store's thread makes the second step).
+   */
+  async function fetchFile(
     row: MediaRow,
     signal: AbortSignal,
-  ): Promise<{ chunks: Readable; declaredSha256: string | null; declaredMime: string | null }> {
+  ): Promise<{ file: PendingFile; declaredSha256: string | null; declaredMime: string | null }> {
+    const limit = MEDIA_LIMITS[row.kind];
+    const failure = (e: unknown) =>
+      e instanceof MediaTooLarge
+        ? new Final(`the file is larger than the ${formatFileSize(limit)} ${A[row.kind]} may have`)
+        : new RetryLater(`downloading the file: ${(e as Error).message}`);
     if (row.origin === 'simulator') {
-      return {
-        chunks: readSample(row.sample!),
-        declaredSha256: null,
-        declaredMime: row.declared_mime_type,
-      };
+      const chunks = readSample(row.sample!);
+      try {
+        const file = await store.receive(chunks, limit);
+        return { file, declaredSha256: null, declaredMime: row.declared_mime_type };
+      } catch (e) {
+        chunks.destroy();
+        throw failure(e);
+      }
     }
     const client = row.business_account_id
       ? d.channels.clientForAccount(row.business_account_id)
@@ -217,25 +233,31 @@ export function mediaService(d: {
     } catch (e) {
       throw graphFailure(e, 'asking WhatsApp for the file');
     }
-    const limit = MEDIA_LIMITS[row.kind];
     if (info.size !== null && info.size > limit) {
       throw new Final(
         `the file is ${formatFileSize(info.size)}, over the ${formatFileSize(limit)} ${A[row.kind]} may have`,
       );
     }
-    let res;
+    let got;
     try {
-      res = await client.download(info.url, signal);
+      const target = await client.downloadTarget(info.url);
+      got = await store.fetch(
+        target,
+        { bytes: limit, headBytes: sniffHeadBytes(row.kind) },
+        signal,
+      );
     } catch (e) {
-      throw graphFailure(e, 'downloading the file');
+      if (e instanceof GraphError || e instanceof GraphUnreachable) {
+        throw graphFailure(e, 'downloading the file');
+      }
+      throw failure(e);
     }
-    if (res.status !== 200) {
-      res.body.resume();
-      const e = new GraphError(res.status, null, `HTTP ${res.status}`, null);
+    if (!got.file) {
+      const e = new GraphError(got.status, null, `HTTP ${got.status}`, null);
       throw graphFailure(e, 'downloading the file');
     }
     return {
-      chunks: res.body,
+      file: got.file,
       declaredSha256: info.sha256 ?? row.declared_sha256,
       declaredMime: row.declared_mime_type ?? info.mimeType,
     };
@@ -256,19 +278,8 @@ export function mediaService(d: {
             .immediate();
         let file: PendingFile | null = null;
         try {
-          const from = await source(row, ctx.signal);
-          const limit = MEDIA_LIMITS[row.kind];
-          try {
-            file = await store.receive(from.chunks, limit);
-          } catch (e) {
-            from.chunks.destroy();
-            if (e instanceof MediaTooLarge) {
-              throw new Final(
-                `the file is larger than the ${formatFileSize(limit)} ${A[row.kind]} may have`,
-              );
-            }
-            throw new RetryLater(`downloading the file: ${(e as Error).message}`);
-          }
+          const from = await fetchFile(row, ctx.signal);
+          file = from.file;
           const verdict = await checkReceived(file, row.kind, from.declaredMime);
           if (!verdict.ok) throw new Final(verdict.reason);
           if (from.declaredSha256 && !sameSha(from.declaredSha256, file.sha256)) {
