@@ -308,3 +308,54 @@ it('sweeps every table that grows, each by its setting: business events after th
     /at least 1 day/,
   );
 });
+
+it('catches a reader up after a burst from the latest events in memory: each once, in order', async () => {
+  t = await makeCore();
+  const { url } = await t.core.start({ port: 0 });
+  const key = t.key('test');
+  const { outbox, db } = t.core.services;
+  const scope = { workspaceId: t.workspaceId, environment: 'test' as const };
+  // A reader that stops reading while a burst goes by: more than the kernel's buffers and the
+  // stream's own hold, so the hub stops writing it live and catches it up as it drains.
+  const paused = await new Promise<http.IncomingMessage>((resolve) => {
+    const port = new URL(url).port;
+    http.get({ host: '127.0.0.1', port, path: '/events', headers: { 'x-api-key': key } }, (res) => {
+      res.pause();
+      resolve(res);
+    });
+  });
+  const total = 4_000;
+  const text = 'x'.repeat(5_000);
+  for (let round = 0; round < total / 200; round++) {
+    db.transaction(() => {
+      for (let i = 0; i < 200; i++)
+        outbox.emit(scope, 'message.note', { message: { text } as Message });
+    })();
+    await new Promise((r) => setTimeout(r, 5));
+  }
+  // The store no longer has them (as if pruned): what the reader is sent now comes from memory.
+  const first = db.prepare('SELECT min(seq) FROM events').pluck().get() as number;
+  db.prepare('DELETE FROM events').run();
+  const ids: number[] = [];
+  await new Promise<void>((resolve, reject) => {
+    let buffered = '';
+    const timer = setTimeout(() => reject(new Error(`${ids.length} of ${total} events`)), 20_000);
+    paused.setEncoding('utf8');
+    paused.on('data', (chunk: string) => {
+      buffered += chunk;
+      const frames = buffered.split('\n\n');
+      buffered = frames.pop()!;
+      for (const f of frames) {
+        const id = /^id: (\d+)$/m.exec(f)?.[1];
+        if (id) ids.push(Number(id));
+      }
+      if (ids.length >= total) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    paused.resume();
+  });
+  paused.destroy();
+  expect(ids).toEqual(Array.from({ length: total }, (_, i) => first + i));
+}, 30_000);

@@ -37,6 +37,13 @@ const BATCH = 1000;
 const FLUSH_EVERY_MS = 20;
 /** Bytes written to a replaying reader before waiting for it to take them. */
 const REPLAY_CHUNK = 64 * 1024;
+/**
+ * The latest events read, kept with their frames: a reader a few seconds behind (a busy
+ * client, a burst) catches up from here instead of reading the store and framing each event
+ * again for itself — with fifty streams behind at once, that was fifty reads and fifty framings
+ * of the same rows. Older positions are read from the store.
+ */
+const RECENT_EVENTS = 5_000;
 
 /**
  * Fans committed events out to the agent event streams (SSE). One read of the new rows per
@@ -61,6 +68,24 @@ export function createHub(
   );
   const subscribers = new Set<Subscriber>();
   let lastSeq = maxSeq.get() as number;
+  /**
+   * Every event after `recentFrom` up to `lastSeq`, in order, as the streams were sent them
+   * (a frame is made once, when first needed).
+   */
+  let recent: { row: EventRow; frame?: string }[] = [];
+  let recentFrom = lastSeq;
+  /** Positions from here on are read from `recent`; null: from the store. */
+  function recentAfter(cursor: number): number | null {
+    if (cursor < recentFrom) return null;
+    let lo = 0;
+    let hi = recent.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (recent[mid]!.row.seq <= cursor) lo = mid + 1;
+      else hi = mid;
+    }
+    return lo;
+  }
   let poll: NodeJS.Timeout | null = null;
   const flushEvery = opts.flushEveryMs ?? FLUSH_EVERY_MS;
   let flushedAt = -Infinity;
@@ -97,8 +122,14 @@ export function createHub(
       const rows = after.all(lastSeq, BATCH) as EventRow[];
       if (rows.length === 0) return;
       lastSeq = rows[rows.length - 1]!.seq;
-      // Each event is framed once, for every stream that takes it.
-      const frames: (string | undefined)[] = new Array(rows.length);
+      // Each event is framed once, for every stream that takes it (and any that replays it).
+      const entries = rows.map((row) => ({ row, frame: undefined as string | undefined }));
+      recent.push(...entries);
+      if (recent.length > 2 * RECENT_EVENTS) {
+        const drop = recent.length - RECENT_EVENTS;
+        recentFrom = recent[drop - 1]!.row.seq;
+        recent = recent.slice(drop);
+      }
       for (const s of subscribers) {
         if (!s.live) continue; // it is catching up from the store and reads these rows there
         let out = '';
@@ -114,7 +145,7 @@ export function createHub(
               full = true;
               break;
             }
-            out += frames[i] ??= frame(r);
+            out += entries[i]!.frame ??= frame(r);
           }
           through = r.seq;
         }
@@ -149,6 +180,22 @@ export function createHub(
       if (s.cursor >= head) {
         s.live = true;
         return;
+      }
+      const at = recentAfter(s.cursor);
+      if (at !== null) {
+        // From the latest events, in memory: a chunk, then the reader's turn.
+        let out = '';
+        let through = s.cursor;
+        for (let i = at; i < recent.length && out.length < REPLAY_CHUNK; i++) {
+          const e = recent[i]!;
+          if (e.row.seq > head) break;
+          through = e.row.seq;
+          if (matches(s, e.row)) out += e.frame ??= frame(e.row);
+        }
+        s.cursor = through;
+        if (out && !s.write(out)) await s.drained();
+        else await new Promise((r) => setImmediate(r));
+        continue;
       }
       const rows = backlog.all(
         s.workspaceId,
@@ -188,8 +235,12 @@ export function createHub(
       sub: Omit<Subscriber, 'cursor' | 'live' | 'closed'>,
       afterSeq: number | null,
     ): () => void {
-      if (subscribers.size === 0) lastSeq = maxSeq.get() as number;
-      else flush();
+      if (subscribers.size === 0) {
+        // Nothing was read while nobody listened: the latest events start again here.
+        lastSeq = maxSeq.get() as number;
+        recent = [];
+        recentFrom = lastSeq;
+      } else flush();
       let from = afterSeq ?? lastSeq;
       const reason =
         afterSeq === null
