@@ -333,7 +333,9 @@ it('catches a reader up after a burst from the latest events in memory: each onc
     })();
     await new Promise((r) => setTimeout(r, 5));
   }
-  // The store no longer has them (as if pruned): what the reader is sent now comes from memory.
+  // The hub has read them all (its writes follow commits at most every 20 ms); then the store
+  // no longer has them (as if pruned): what the reader is sent now comes from memory.
+  t.core.services.hub.flush();
   const first = db.prepare('SELECT min(seq) FROM events').pluck().get() as number;
   db.prepare('DELETE FROM events').run();
   const ids: number[] = [];
