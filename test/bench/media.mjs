@@ -224,8 +224,15 @@ async function withLoopProbe(out, start) {
 /** What the probe wrote (it answers the signal between two requests: a bound, not a sleep). */
 async function readLoop(file) {
   const until = Date.now() + 5_000;
-  while (!fs.existsSync(file) && Date.now() < until) await sleep(20);
-  return fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, 'utf8')) : null;
+  // The file may be there before its bytes are (seen once): read until it parses, or give up.
+  for (;;) {
+    try {
+      return JSON.parse(fs.readFileSync(file, 'utf8'));
+    } catch {
+      if (Date.now() >= until) return null;
+      await sleep(20);
+    }
+  }
 }
 
 /** One run: `kind` 'image' (100 KB PNGs, downloaded by the core) or 'text' (the floor). */
