@@ -6,11 +6,23 @@ import { Worker } from 'node:worker_threads';
 const EVERY_MS = 250;
 /** How long it sleeps at most while nothing is written (an idle desktop app). */
 const IDLE_MS = 4000;
+/**
+ * WAL frames (4 KiB pages, 64 MiB) past which the WAL is started over. SQLite starts a WAL over
+ * only at a write that follows a checkpoint which caught up; a writer that never pauses (a
+ * campaign on a busy desk) leaves no such moment, and the file grew by the gigabyte (1.6 GB in
+ * the team bench's 30 s), each commit appending further into it. Past this size the worker waits
+ * its turn for the writer, copies the few frames written since its last pass and starts the WAL
+ * over (RESTART: the next commit writes from the file's start, into space it already has); the
+ * writer waits for that, once per this many frames. The team bench's server spent ≈ 20 % less
+ * CPU with it, and its slowest replies got faster (p99 44–57 → 32 ms over TLS).
+ */
+const RESTART_FRAMES = 16_384;
 
 /**
  * The worker: its own connection to the data dir's database, a PASSIVE checkpoint every
  * EVERY_MS while the WAL grows (it never blocks the writer, nor waits for readers), backing off
- * to IDLE_MS while nothing new was written; closed when told.
+ * to IDLE_MS while nothing new was written; past RESTART_FRAMES, one RESTART checkpoint that
+ * waits its turn for the writer and starts the WAL over; closed when told.
  */
 const WORKER = `
 const { parentPort, workerData } = require('node:worker_threads');
@@ -22,7 +34,11 @@ let timer = null;
 let seen = -1;
 const tick = () => {
   try {
-    const [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
+    let [{ log, checkpointed }] = db.pragma('wal_checkpoint(PASSIVE)');
+    if (log >= workerData.restartFrames) {
+      const [restarted] = db.pragma('wal_checkpoint(RESTART)');
+      if (!restarted.busy) log = checkpointed = 0;
+    }
     const idle = log === seen && checkpointed === log;
     seen = log;
     wait = idle ? Math.min(workerData.idleMs, wait * 2) : workerData.everyMs;
@@ -49,7 +65,10 @@ export interface Checkpointer {
  * serves requests and runs jobs. If the worker cannot start or fails, the connection goes back
  * to checkpointing itself.
  */
-export function startCheckpointer(db: Db, opts: { nativeBinding?: string } = {}): Checkpointer {
+export function startCheckpointer(
+  db: Db,
+  opts: { nativeBinding?: string; restartFrames?: number; everyMs?: number } = {},
+): Checkpointer {
   const fallback = () => {
     if (db.open) db.pragma('wal_autocheckpoint = 1000');
   };
@@ -61,8 +80,9 @@ export function startCheckpointer(db: Db, opts: { nativeBinding?: string } = {})
         module: createRequire(import.meta.url).resolve('better-sqlite3'),
         file: db.name,
         nativeBinding: opts.nativeBinding ?? null,
-        everyMs: EVERY_MS,
+        everyMs: opts.everyMs ?? EVERY_MS,
         idleMs: IDLE_MS,
+        restartFrames: opts.restartFrames ?? RESTART_FRAMES,
       },
     });
   } catch {
