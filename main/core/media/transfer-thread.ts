@@ -100,11 +100,13 @@ export function transferThread(load: NodeJS.Require, pool: typeof POOL): void {
 
   const port = parentPort!;
   const answer = (a: TransferAnswer, transfer: ArrayBuffer[] = []) => port.postMessage(a, transfer);
+  const codeOf = (e: unknown) => (e as NodeJS.ErrnoException)?.code ?? 'io';
+  const messageOf = (e: unknown) => String((e as Error)?.message ?? e);
   const failure = (id: number, e: unknown): TransferAnswer => ({
     id,
     ok: false,
-    code: (e as NodeJS.ErrnoException)?.code ?? 'io',
-    message: String((e as Error)?.message ?? e),
+    code: codeOf(e),
+    message: messageOf(e),
   });
   const writeAll = (fd: number, bytes: Uint8Array) => {
     for (let at = 0; at < bytes.length;) at += fs.writeSync(fd, bytes, at, bytes.length - at);
@@ -210,6 +212,8 @@ export function transferThread(load: NodeJS.Require, pool: typeof POOL): void {
     );
     fetching.set(m.id, () => fail('aborted', 'aborted: the core is shutting down'));
     const tooLarge = () => fail('too_large', `more than ${m.limit} bytes`);
+    /** A file system error (opening, writing, syncing the file) ends the transfer. */
+    const failFrom = (e: unknown) => fail(codeOf(e), messageOf(e));
     // The connection goes to the address the main thread checked, whatever the name resolves
     // to now; the name still makes the Host header, the TLS server name and the certificate check.
     const lookup = (
@@ -265,8 +269,7 @@ export function transferThread(load: NodeJS.Require, pool: typeof POOL): void {
         try {
           fd = fs.openSync(m.path, 'wx', 0o600);
         } catch (e) {
-          const f = failure(m.id, e) as { code: string; message: string };
-          return fail(f.code, f.message);
+          return failFrom(e);
         }
         res.on('data', (chunk: Buffer) => {
           if (ended) return;
@@ -276,8 +279,7 @@ export function transferThread(load: NodeJS.Require, pool: typeof POOL): void {
           try {
             writeAll(fd!, chunk);
           } catch (e) {
-            const f = failure(m.id, e) as { code: string; message: string };
-            return fail(f.code, f.message);
+            return failFrom(e);
           }
           hash.update(chunk);
         });
@@ -294,8 +296,7 @@ export function transferThread(load: NodeJS.Require, pool: typeof POOL): void {
             // Timed out or cancelled while it synced: nothing of it is kept.
             if (ended) return fs.rmSync(m.path, { force: true });
             if (e) {
-              const f = failure(m.id, e) as { code: string; message: string };
-              return fail(f.code, f.message);
+              return failFrom(e);
             }
             const bytes = new Uint8Array(head.buffer, 0, headSize);
             end({ id: m.id, ok: true, status: 200, sha256, size, head: bytes }, [
